@@ -1,0 +1,8 @@
+//! cloudfold: fold cloud-init user-data offline, exactly as cloud-init does, and explain it.
+//!
+//! Stages (dependencies point one way): [`source`] ← [`yaml`] ← …
+
+#![forbid(unsafe_code)]
+
+pub mod source;
+pub mod yaml;

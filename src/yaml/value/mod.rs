@@ -1,0 +1,17 @@
+//! The value model: Python objects as PyYAML's SafeLoader builds them, with spans.
+
+mod float_repr;
+mod int;
+mod map;
+mod node;
+mod py_str;
+mod seq;
+mod timestamp;
+
+pub use float_repr::py_float_repr;
+pub use int::Int;
+pub use map::{Entries, Key, Map, insert, py_eq};
+pub use node::{CANONICAL_NAN, Node, OTHER_NAN, Value};
+pub use py_str::{PyChars, PyStr, PyStrBuilder};
+pub use seq::Seq;
+pub use timestamp::{Date, DateTime};

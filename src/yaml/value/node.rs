@@ -1,0 +1,156 @@
+//! `Node` and `Value`: one shared, spanned value of the tree PyYAML's SafeLoader builds.
+
+use super::{Date, DateTime, Int, Map, PyStr, Seq};
+use crate::source::Span;
+use std::rc::Rc;
+
+/// One value with the span it was read from.
+///
+/// Nodes are shared (`Rc`): a YAML alias is the *same* node as its anchor, as
+/// in PyYAML, so aliases cost nothing and a dump can write `&id001`/`*id001`
+/// for values referenced twice. Cloning a `Node` clones the reference.
+/// `Node::ptr_eq` is Python's `is`.
+#[derive(Clone)]
+pub struct Node(Rc<NodeData>);
+
+struct NodeData {
+    value: Value,
+    span: Span,
+}
+
+/// What a node holds: the Python types SafeLoader constructs.
+#[derive(Debug)]
+pub enum Value {
+    /// `None` (`~`, `null`, empty).
+    Null,
+    /// `bool` (`yes`/`no`/`on`/`off`/`true`/`false`, all cases PyYAML accepts).
+    Bool(bool),
+    /// `int`, unbounded.
+    Int(Int),
+    /// `float`. NaN from `.nan` is the one canonical NaN (`CANONICAL_NAN`):
+    /// PyYAML returns one shared object for it, so such keys collide.
+    Float(f64),
+    /// `str`.
+    Str(PyStr),
+    /// `bytes` (`!!binary`).
+    Bytes(Box<[u8]>),
+    /// `datetime.date`.
+    Date(Date),
+    /// `datetime.datetime`.
+    DateTime(DateTime),
+    /// `list`.
+    Seq(Seq),
+    /// `tuple`: the pairs of `!!omap` and `!!pairs` (dumped as lists).
+    Tuple(Seq),
+    /// `dict`, insertion-ordered, with Python key equality.
+    Map(Map),
+    /// `set` (`!!set`): the map's keys are the elements, values are null.
+    Set(Map),
+}
+
+/// The NaN that `.nan` (any case) loads to; every other NaN is distinct.
+pub const CANONICAL_NAN: f64 = f64::from_bits(0x7ff8_0000_0000_0000);
+/// The NaN for NaNs built otherwise (`!!float nan`): equal only to itself.
+pub const OTHER_NAN: f64 = f64::from_bits(0x7ff8_0000_0000_0001);
+
+impl Node {
+    /// A node holding `value`, read from `span`.
+    pub fn new(value: Value, span: Span) -> Node {
+        Node(Rc::new(NodeData { value, span }))
+    }
+
+    /// A node built in code (no source span).
+    pub fn synthetic(value: Value) -> Node {
+        Node::new(value, Span::unknown())
+    }
+
+    /// A string node built in code.
+    pub fn str(s: &str) -> Node {
+        Node::synthetic(Value::Str(PyStr::from(s)))
+    }
+
+    /// The value.
+    pub fn value(&self) -> &Value {
+        &self.0.value
+    }
+
+    /// Where the value was read.
+    pub fn span(&self) -> Span {
+        self.0.span
+    }
+
+    /// Python's `is`.
+    pub fn ptr_eq(a: &Node, b: &Node) -> bool {
+        Rc::ptr_eq(&a.0, &b.0)
+    }
+
+    /// A stable identity while the node lives (for alias detection).
+    pub fn id(&self) -> usize {
+        Rc::as_ptr(&self.0) as usize
+    }
+
+    /// Python's `type(x).__name__`, which cloud-init's merger dispatch uses.
+    pub fn type_name(&self) -> &'static str {
+        self.value().type_name()
+    }
+
+    /// The string, if this is a `str` without lone surrogates.
+    pub fn as_str(&self) -> Option<&str> {
+        match self.value() {
+            Value::Str(s) => s.as_str(),
+            _ => None,
+        }
+    }
+
+    /// The mapping, if this is a `dict`.
+    pub fn as_map(&self) -> Option<&Map> {
+        match self.value() {
+            Value::Map(m) => Some(m),
+            _ => None,
+        }
+    }
+
+    /// The items, if this is a `list` or `tuple`.
+    pub fn as_seq(&self) -> Option<&Seq> {
+        match self.value() {
+            Value::Seq(s) | Value::Tuple(s) => Some(s),
+            _ => None,
+        }
+    }
+
+    /// Whether this is `None`.
+    pub fn is_null(&self) -> bool {
+        matches!(self.value(), Value::Null)
+    }
+}
+
+impl Value {
+    /// Python's `type(x).__name__`.
+    pub fn type_name(&self) -> &'static str {
+        match self {
+            Value::Null => "NoneType",
+            Value::Bool(_) => "bool",
+            Value::Int(_) => "int",
+            Value::Float(_) => "float",
+            Value::Str(_) => "str",
+            Value::Bytes(_) => "bytes",
+            Value::Date(_) => "date",
+            Value::DateTime(_) => "datetime",
+            Value::Seq(_) => "list",
+            Value::Tuple(_) => "tuple",
+            Value::Map(_) => "dict",
+            Value::Set(_) => "set",
+        }
+    }
+
+    /// Whether Python could use this as a dict key (`collections.abc.Hashable`).
+    pub fn is_hashable(&self) -> bool {
+        !matches!(self, Value::Seq(_) | Value::Map(_) | Value::Set(_))
+    }
+}
+
+impl std::fmt::Debug for Node {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        std::fmt::Debug::fmt(self.value(), f)
+    }
+}

@@ -1,0 +1,328 @@
+//! `PyStr`: a Python `str`, which may hold lone surrogate code points.
+
+use std::fmt;
+
+/// A Python string: a sequence of Unicode code points, where — unlike Rust's
+/// `str` — lone surrogates (U+D800..U+DFFF) are allowed.
+///
+/// They arise from YAML escapes such as `"\uD83D"` (PyYAML never pairs them)
+/// and from bytes decoded with `surrogateescape`. Storage is "generalized
+/// UTF-8": every code point, surrogates included, is encoded on its own in the
+/// usual 1–4 byte form, so a surrogate pair stays two code points (as in
+/// Python) and byte order equals code point order (as Python compares).
+///
+/// Invariant: the `Wide` form is used only when at least one surrogate is
+/// present, so derived equality and hashing agree with Python.
+#[derive(Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct PyStr(Repr);
+
+#[derive(Clone, PartialEq, Eq, Hash)]
+enum Repr {
+    Utf8(Box<str>),
+    Wide(Box<[u8]>),
+}
+
+impl PartialOrd for Repr {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for Repr {
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        self.as_bytes().cmp(other.as_bytes())
+    }
+}
+
+impl Repr {
+    fn as_bytes(&self) -> &[u8] {
+        match self {
+            Repr::Utf8(s) => s.as_bytes(),
+            Repr::Wide(b) => b,
+        }
+    }
+}
+
+impl PyStr {
+    /// The string as `&str`, if it holds no lone surrogate.
+    pub fn as_str(&self) -> Option<&str> {
+        match &self.0 {
+            Repr::Utf8(s) => Some(s),
+            Repr::Wide(_) => None,
+        }
+    }
+
+    /// The generalized-UTF-8 bytes (plain UTF-8 when there is no surrogate).
+    pub fn as_wtf8(&self) -> &[u8] {
+        self.0.as_bytes()
+    }
+
+    /// Whether the string holds a lone surrogate.
+    pub fn has_surrogates(&self) -> bool {
+        matches!(self.0, Repr::Wide(_))
+    }
+
+    /// Code points, surrogates included.
+    pub fn chars(&self) -> PyChars<'_> {
+        PyChars {
+            bytes: self.as_wtf8(),
+        }
+    }
+
+    /// Number of code points (Python's `len`).
+    pub fn char_len(&self) -> usize {
+        match &self.0 {
+            Repr::Utf8(s) => s.chars().count(),
+            Repr::Wide(b) => b.iter().filter(|&&b| (b & 0xC0) != 0x80).count(),
+        }
+    }
+
+    /// Whether the string is empty.
+    pub fn is_empty(&self) -> bool {
+        self.as_wtf8().is_empty()
+    }
+
+    /// Build from code points (`u32`, surrogates allowed; values above
+    /// U+10FFFF are not code points and are replaced by U+FFFD).
+    pub fn from_code_points<I: IntoIterator<Item = u32>>(cps: I) -> PyStr {
+        let mut b = PyStrBuilder::new();
+        for cp in cps {
+            b.push_code_point(cp);
+        }
+        b.finish()
+    }
+
+    /// Decode bytes as UTF-8 with Python's `surrogateescape` error handler:
+    /// every byte of an invalid sequence becomes U+DC80..U+DCFF.
+    pub fn from_utf8_surrogateescape(bytes: &[u8]) -> PyStr {
+        match std::str::from_utf8(bytes) {
+            Ok(s) => PyStr::from(s),
+            Err(_) => {
+                let mut b = PyStrBuilder::new();
+                for chunk in bytes.utf8_chunks() {
+                    b.push_str(chunk.valid());
+                    for &byte in chunk.invalid() {
+                        b.push_code_point(0xDC00 + u32::from(byte));
+                    }
+                }
+                b.finish()
+            }
+        }
+    }
+
+    /// Encode as UTF-8 with `surrogateescape` (U+DC80..U+DCFF back to bytes);
+    /// `None` if another lone surrogate is present (Python would raise).
+    pub fn to_utf8_surrogateescape(&self) -> Option<Vec<u8>> {
+        let mut out = Vec::with_capacity(self.as_wtf8().len());
+        let mut buf = [0u8; 4];
+        for cp in self.chars() {
+            match cp {
+                0xDC80..=0xDCFF => out.push((cp - 0xDC00) as u8),
+                0xD800..=0xDFFF => return None,
+                _ => {
+                    let c = char::from_u32(cp)?;
+                    out.extend_from_slice(c.encode_utf8(&mut buf).as_bytes());
+                }
+            }
+        }
+        Some(out)
+    }
+
+    /// A lossy `String` (surrogates become U+FFFD), for messages.
+    pub fn to_string_lossy(&self) -> std::borrow::Cow<'_, str> {
+        match &self.0 {
+            Repr::Utf8(s) => std::borrow::Cow::Borrowed(s),
+            Repr::Wide(_) => std::borrow::Cow::Owned(
+                self.chars()
+                    .map(|c| char::from_u32(c).unwrap_or('\u{FFFD}'))
+                    .collect(),
+            ),
+        }
+    }
+}
+
+impl From<&str> for PyStr {
+    fn from(s: &str) -> Self {
+        PyStr(Repr::Utf8(s.into()))
+    }
+}
+
+impl From<String> for PyStr {
+    fn from(s: String) -> Self {
+        PyStr(Repr::Utf8(s.into_boxed_str()))
+    }
+}
+
+impl From<Box<str>> for PyStr {
+    fn from(s: Box<str>) -> Self {
+        PyStr(Repr::Utf8(s))
+    }
+}
+
+impl PartialEq<str> for PyStr {
+    fn eq(&self, other: &str) -> bool {
+        self.as_str() == Some(other)
+    }
+}
+
+impl PartialEq<&str> for PyStr {
+    fn eq(&self, other: &&str) -> bool {
+        self.as_str() == Some(*other)
+    }
+}
+
+impl fmt::Debug for PyStr {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.0 {
+            Repr::Utf8(s) => fmt::Debug::fmt(s, f),
+            Repr::Wide(_) => {
+                f.write_str("\"")?;
+                for cp in self.chars() {
+                    match char::from_u32(cp) {
+                        Some(c) => write!(f, "{}", c.escape_debug())?,
+                        None => write!(f, "\\u{{{cp:x}}}")?,
+                    }
+                }
+                f.write_str("\"")
+            }
+        }
+    }
+}
+
+impl fmt::Display for PyStr {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.to_string_lossy())
+    }
+}
+
+/// Builds a `PyStr` piece by piece (scanners, escape decoders).
+#[derive(Debug, Default, Clone)]
+pub struct PyStrBuilder {
+    bytes: Vec<u8>,
+    wide: bool,
+}
+
+impl PyStrBuilder {
+    /// An empty builder.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// An empty builder with room for `n` bytes.
+    pub fn with_capacity(n: usize) -> Self {
+        PyStrBuilder {
+            bytes: Vec::with_capacity(n),
+            wide: false,
+        }
+    }
+
+    /// Append text.
+    pub fn push_str(&mut self, s: &str) {
+        self.bytes.extend_from_slice(s.as_bytes());
+    }
+
+    /// Append one char.
+    pub fn push(&mut self, c: char) {
+        let mut buf = [0u8; 4];
+        self.bytes
+            .extend_from_slice(c.encode_utf8(&mut buf).as_bytes());
+    }
+
+    /// Append one code point; surrogates are kept, values above U+10FFFF
+    /// become U+FFFD.
+    pub fn push_code_point(&mut self, cp: u32) {
+        if let Some(c) = char::from_u32(cp) {
+            self.push(c);
+        } else if (0xD800..=0xDFFF).contains(&cp) {
+            self.wide = true;
+            self.bytes.push(0xE0 | (cp >> 12) as u8);
+            self.bytes.push(0x80 | ((cp >> 6) & 0x3F) as u8);
+            self.bytes.push(0x80 | (cp & 0x3F) as u8);
+        } else {
+            self.push('\u{FFFD}');
+        }
+    }
+
+    /// Append another Python string.
+    pub fn push_py(&mut self, s: &PyStr) {
+        self.wide |= s.has_surrogates();
+        self.bytes.extend_from_slice(s.as_wtf8());
+    }
+
+    /// Bytes so far.
+    pub fn len(&self) -> usize {
+        self.bytes.len()
+    }
+
+    /// Whether nothing was pushed.
+    pub fn is_empty(&self) -> bool {
+        self.bytes.is_empty()
+    }
+
+    /// The finished string.
+    pub fn finish(self) -> PyStr {
+        if self.wide {
+            PyStr(Repr::Wide(self.bytes.into_boxed_slice()))
+        } else {
+            match String::from_utf8(self.bytes) {
+                Ok(s) => PyStr(Repr::Utf8(s.into_boxed_str())),
+                // Unreachable by construction (only valid UTF-8 or surrogates are pushed);
+                // fall back to the wide form rather than panic.
+                Err(e) => PyStr(Repr::Wide(e.into_bytes().into_boxed_slice())),
+            }
+        }
+    }
+}
+
+/// Iterator over the code points of a `PyStr`.
+#[derive(Debug, Clone)]
+pub struct PyChars<'a> {
+    bytes: &'a [u8],
+}
+
+impl Iterator for PyChars<'_> {
+    type Item = u32;
+
+    fn next(&mut self) -> Option<u32> {
+        let (&b0, rest) = self.bytes.split_first()?;
+        let (len, init) = match b0 {
+            0x00..=0x7F => (1, u32::from(b0)),
+            0xC0..=0xDF => (2, u32::from(b0 & 0x1F)),
+            0xE0..=0xEF => (3, u32::from(b0 & 0x0F)),
+            _ => (4, u32::from(b0 & 0x07)),
+        };
+        let n = (len - 1).min(rest.len());
+        let cp = rest[..n]
+            .iter()
+            .fold(init, |acc, &b| (acc << 6) | u32::from(b & 0x3F));
+        self.bytes = &rest[n..];
+        Some(cp)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn surrogates_round_trip_and_order() {
+        let s = PyStr::from_code_points([0x61, 0xD83D, 0xDE00]);
+        assert!(s.has_surrogates());
+        assert_eq!(s.chars().collect::<Vec<_>>(), vec![0x61, 0xD83D, 0xDE00]);
+        assert_eq!(s.char_len(), 3);
+        assert_ne!(s, PyStr::from("a\u{1F600}"));
+        // Code point order: U+D7FF < U+D800 < U+E000.
+        let a = PyStr::from("\u{D7FF}");
+        let b = PyStr::from_code_points([0xD800]);
+        let c = PyStr::from("\u{E000}");
+        assert!(a < b && b < c);
+    }
+
+    #[test]
+    fn surrogateescape() {
+        let s = PyStr::from_utf8_surrogateescape(b"a\xe9b");
+        assert_eq!(s.chars().collect::<Vec<_>>(), vec![0x61, 0xDCE9, 0x62]);
+        assert_eq!(s.to_utf8_surrogateescape().unwrap(), b"a\xe9b");
+        assert_eq!(PyStr::from_utf8_surrogateescape(b"ok"), PyStr::from("ok"));
+    }
+}
