@@ -5,4 +5,5 @@
 #![forbid(unsafe_code)]
 
 pub mod source;
+pub mod userdata;
 pub mod yaml;
