@@ -9,7 +9,7 @@ mod seq;
 mod timestamp;
 
 pub use float_repr::py_float_repr;
-pub use int::Int;
+pub use int::{Int, float_trunc_to_big};
 pub use map::{Entries, Key, Map, insert, py_eq};
 pub use node::{CANONICAL_NAN, Node, OTHER_NAN, Value};
 pub use py_str::{PyChars, PyStr, PyStrBuilder};
