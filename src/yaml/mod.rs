@@ -4,11 +4,13 @@
 //! parser ([`Event`]s) → composer (shared nodes, aliases) → resolver and
 //! constructor ([`Node`] tree of Python values). The emitter goes back.
 
+mod emitter;
 mod error;
 mod event;
 pub mod typed_json;
 pub mod value;
 
+pub use emitter::{DumpError, DumpOptions, dump};
 pub use error::{PyErrorClass, YamlError};
 pub use event::{Event, EventKind, Props, ScalarStyle, ScalarText};
 pub use value::{Node, Value};
