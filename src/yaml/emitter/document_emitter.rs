@@ -10,7 +10,7 @@ use super::implicit_resolver::resolves_to_str;
 use super::output::Output;
 use super::repr_graph::{MapTag, NodeIx, ReprGraph, ReprNode, ScalarTag, SeqTag, Text};
 use super::scalar_analysis::ScalarAnalysis;
-use super::text_unit::TextUnit;
+use super::text_unit::{TextUnit, decode_wtf8};
 use super::{DumpError, DumpOptions};
 use std::fmt::Write;
 
@@ -53,8 +53,8 @@ enum Frame {
     },
 }
 
-struct DocumentEmitter<'g, 'a, 'o> {
-    g: &'g ReprGraph<'a>,
+struct DocumentEmitter<'g, 'o> {
+    g: &'g ReprGraph,
     opts: &'o DumpOptions,
     o: Output,
     /// Per anchor number: whether the anchored node was written already.
@@ -62,10 +62,13 @@ struct DocumentEmitter<'g, 'a, 'o> {
     /// Code points of the current non-ASCII scalar.
     cps: Vec<u32>,
     stack: Vec<Frame>,
+    /// The analysis of the last key checked for simplicity, reused when it
+    /// is written right after.
+    key_analysis: Option<(NodeIx, ScalarAnalysis)>,
 }
 
 /// Write the document for `g` (root node 0).
-pub(super) fn emit(g: &ReprGraph<'_>, opts: &DumpOptions) -> Result<String, DumpError> {
+pub(super) fn emit(g: &ReprGraph, opts: &DumpOptions) -> Result<String, DumpError> {
     let anchors = g.anchors.iter().copied().max().unwrap_or(0) as usize;
     let mut e = DocumentEmitter {
         g,
@@ -78,6 +81,7 @@ pub(super) fn emit(g: &ReprGraph<'_>, opts: &DumpOptions) -> Result<String, Dump
         written: vec![false; anchors + 1],
         cps: Vec::new(),
         stack: Vec::new(),
+        key_analysis: None,
     };
     if opts.explicit_start {
         e.o.write_indent();
@@ -94,20 +98,20 @@ pub(super) fn emit(g: &ReprGraph<'_>, opts: &DumpOptions) -> Result<String, Dump
         e.o.write_indicator("...", true, false, false);
         e.o.write_indent();
     }
-    Ok(e.o.out)
+    // Everything written was ASCII or whole characters.
+    Ok(String::from_utf8(e.o.out)
+        .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned()))
 }
 
 /// The scalar's text as ASCII bytes, when it is ASCII.
-fn ascii_text<'t>(g: &'t ReprGraph<'_>, text: &Text<'t>) -> Option<&'t [u8]> {
-    let s: &str = match text {
-        Text::Py(p) => p.as_str()?,
-        Text::Scratch(a, b) => g.scratch_text(*a, *b),
-        Text::Static(s) => s,
-    };
-    s.is_ascii().then_some(s.as_bytes())
+fn ascii_text<'t>(g: &'t ReprGraph, text: &Text) -> Option<&'t [u8]> {
+    match *text {
+        Text::Scratch { ascii: false, .. } => None,
+        _ => Some(g.text_bytes(text)),
+    }
 }
 
-impl DocumentEmitter<'_, '_, '_> {
+impl DocumentEmitter<'_, '_> {
     fn run(&mut self) -> Result<(), DumpError> {
         while let Some(&top) = self.stack.last() {
             let next = match top {
@@ -239,6 +243,7 @@ impl DocumentEmitter<'_, '_, '_> {
                         r
                     }
                 };
+                self.key_analysis = Some((ix, analysis));
                 length + tag.shorthand().len() + chars < 128
                     && !analysis.empty
                     && !analysis.multiline
@@ -252,15 +257,9 @@ impl DocumentEmitter<'_, '_, '_> {
         ScalarAnalysis::of(text, self.opts.allow_unicode, self.opts.escape_next_line)
     }
 
-    fn load_cps(&mut self, text: &Text<'_>) {
+    fn load_cps(&mut self, text: &Text) {
         self.cps.clear();
-        match text {
-            Text::Py(p) => self.cps.extend(p.chars()),
-            Text::Scratch(a, b) => self
-                .cps
-                .extend(self.g.scratch_text(*a, *b).chars().map(u32::from)),
-            Text::Static(s) => self.cps.extend(s.chars().map(u32::from)),
-        }
+        decode_wtf8(self.g.text_bytes(text), &mut self.cps);
     }
 
     /// Write node `ix` in context `ctx`; a non-empty block collection is
@@ -282,11 +281,11 @@ impl DocumentEmitter<'_, '_, '_> {
         match node {
             ReprNode::Scalar { tag, text } => {
                 if let Some(b) = ascii_text(self.g, &text) {
-                    self.scalar(b, tag, a, ctx);
+                    self.scalar(ix, b, tag, a, ctx);
                 } else {
                     self.load_cps(&text);
                     let cps = std::mem::take(&mut self.cps);
-                    self.scalar(&cps, tag, a, ctx);
+                    self.scalar(ix, &cps, tag, a, ctx);
                     self.cps = cps;
                 }
             }
@@ -332,8 +331,18 @@ impl DocumentEmitter<'_, '_, '_> {
         self.o.write_indicator(close, false, false, false);
     }
 
-    fn scalar<T: TextUnit>(&mut self, text: &[T], tag: ScalarTag, anchor: u32, ctx: Ctx) {
-        let analysis = self.analyse(text);
+    fn scalar<T: TextUnit>(
+        &mut self,
+        ix: NodeIx,
+        text: &[T],
+        tag: ScalarTag,
+        anchor: u32,
+        ctx: Ctx,
+    ) {
+        let analysis = match self.key_analysis.take() {
+            Some((k, a)) if k == ix => a,
+            _ => self.analyse(text),
+        };
         let simple_key = ctx == Ctx::SimpleKey;
         // Whether the text read back untagged gives the same type.
         let implicit_plain = match tag {

@@ -8,7 +8,9 @@ use super::text_unit::TextUnit;
 
 #[derive(Debug)]
 pub(super) struct Output {
-    pub out: String,
+    /// UTF-8 by construction (ASCII runs and whole characters only),
+    /// validated once at the end.
+    pub out: Vec<u8>,
     pub column: usize,
     pub whitespace: bool,
     pub indention: bool,
@@ -25,7 +27,7 @@ pub(super) struct Output {
 impl Output {
     pub(super) fn new(best_indent: usize, best_width: usize, capacity: usize) -> Output {
         Output {
-            out: String::with_capacity(capacity),
+            out: Vec::with_capacity(capacity),
             column: 0,
             whitespace: true,
             indention: true,
@@ -62,10 +64,10 @@ impl Output {
         indention: bool,
     ) {
         if !self.whitespace && need_whitespace {
-            self.out.push(' ');
+            self.out.push(b' ');
             self.column += 1;
         }
-        self.out.push_str(indicator);
+        self.out.extend_from_slice(indicator.as_bytes());
         self.column += indicator.len();
         self.whitespace = whitespace;
         self.indention = self.indention && indention;
@@ -81,9 +83,8 @@ impl Output {
         }
         if self.column < indent {
             self.whitespace = true;
-            for _ in self.column..indent {
-                self.out.push(' ');
-            }
+            self.out
+                .resize(self.out.len() + (indent - self.column), b' ');
             self.column = indent;
         }
     }
@@ -94,8 +95,10 @@ impl Output {
         self.indention = true;
         self.column = 0;
         match br.and_then(char::from_u32) {
-            Some(c) => self.out.push(c),
-            None => self.out.push('\n'),
+            Some(c) => self
+                .out
+                .extend_from_slice(c.encode_utf8(&mut [0; 4]).as_bytes()),
+            None => self.out.push(b'\n'),
         }
     }
 
@@ -107,7 +110,7 @@ impl Output {
 
     /// ASCII text without changing the whitespace/indention state.
     pub(super) fn raw_str(&mut self, s: &str) {
-        self.out.push_str(s);
+        self.out.extend_from_slice(s.as_bytes());
         self.column += s.len();
     }
 }

@@ -4,8 +4,6 @@
 //! from several parents, and carries the anchor number the serializer gives
 //! it. Children live in one flat index vector.
 
-use crate::yaml::value::PyStr;
-
 /// Index of a node in the graph.
 pub(super) type NodeIx = u32;
 
@@ -38,13 +36,16 @@ impl ScalarTag {
 }
 
 /// Where a scalar's text is.
+///
+/// Strings are copied into [`ReprGraph::scratch`] while the representer has
+/// them in cache, so the emitter reads text sequentially instead of chasing
+/// every node of the input again (that pointer chasing dominated the time).
 #[derive(Debug, Clone, Copy)]
-pub(super) enum Text<'a> {
-    /// A Python string of the input.
-    Py(&'a PyStr),
-    /// A range of [`ReprGraph::scratch`] (formatted numbers, dates, base64).
-    Scratch(u32, u32),
-    /// A constant.
+pub(super) enum Text {
+    /// A range of [`ReprGraph::scratch`] (generalized UTF-8; `ascii` when
+    /// every byte is ASCII).
+    Scratch { from: usize, to: usize, ascii: bool },
+    /// A constant (ASCII).
     Static(&'static str),
 }
 
@@ -70,13 +71,13 @@ pub(super) enum MapTag {
 
 /// One represented node.
 #[derive(Debug, Clone, Copy)]
-pub(super) enum ReprNode<'a> {
+pub(super) enum ReprNode {
     /// A scalar.
     Scalar {
         /// Its tag.
         tag: ScalarTag,
         /// Its text.
-        text: Text<'a>,
+        text: Text,
     },
     /// A sequence: items are `kids[start..start + len]`.
     Seq { tag: SeqTag, start: u32, len: u32 },
@@ -87,20 +88,20 @@ pub(super) enum ReprNode<'a> {
 
 /// The graph of one document.
 #[derive(Debug, Default)]
-pub(super) struct ReprGraph<'a> {
+pub(super) struct ReprGraph {
     /// The nodes; the root is node 0.
-    pub nodes: Vec<ReprNode<'a>>,
+    pub nodes: Vec<ReprNode>,
     /// Anchor number per node (`id001` is 1), 0 when the node is written once.
     pub anchors: Vec<u32>,
     /// Children of collections.
     pub kids: Vec<NodeIx>,
-    /// Text of formatted scalars.
-    pub scratch: String,
+    /// Text of all scalars.
+    pub scratch: Vec<u8>,
 }
 
-impl<'a> ReprGraph<'a> {
+impl ReprGraph {
     /// Node `ix`.
-    pub(super) fn node(&self, ix: NodeIx) -> Option<&ReprNode<'a>> {
+    pub(super) fn node(&self, ix: NodeIx) -> Option<&ReprNode> {
         self.nodes.get(ix as usize)
     }
 
@@ -109,8 +110,11 @@ impl<'a> ReprGraph<'a> {
         self.kids.get(start as usize + i as usize).copied()
     }
 
-    /// The text of a formatted scalar.
-    pub(super) fn scratch_text(&self, from: u32, to: u32) -> &str {
-        self.scratch.get(from as usize..to as usize).unwrap_or("")
+    /// The bytes of a scalar's text.
+    pub(super) fn text_bytes<'s>(&'s self, text: &Text) -> &'s [u8] {
+        match *text {
+            Text::Scratch { from, to, .. } => self.scratch.get(from..to).unwrap_or(&[]),
+            Text::Static(s) => s.as_bytes(),
+        }
     }
 }

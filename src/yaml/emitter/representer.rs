@@ -14,7 +14,8 @@ use crate::yaml::value::{Int, Node, Value, py_float_repr};
 use base64::Engine;
 use base64::engine::general_purpose::STANDARD as B64;
 use std::collections::HashMap;
-use std::fmt::Write;
+use std::hash::{BuildHasherDefault, Hasher};
+use std::io::Write;
 
 /// Children still to represent for one collection.
 struct Frame<'a> {
@@ -35,22 +36,19 @@ enum Src<'a> {
     Entries(Vec<Option<&'a Node>>),
 }
 
-struct Representer<'a, 'o> {
-    g: ReprGraph<'a>,
+struct Representer<'o> {
+    g: ReprGraph,
     /// Graph node of each object that may be aliased, by identity.
-    seen: HashMap<usize, NodeIx>,
+    seen: HashMap<usize, NodeIx, BuildHasherDefault<AddressHasher>>,
     next_anchor: u32,
     opts: &'o DumpOptions,
 }
 
 /// Build the graph for `root` (node 0).
-pub(super) fn represent<'a>(
-    root: &'a Node,
-    opts: &DumpOptions,
-) -> Result<ReprGraph<'a>, DumpError> {
+pub(super) fn represent<'a>(root: &'a Node, opts: &DumpOptions) -> Result<ReprGraph, DumpError> {
     let mut r = Representer {
         g: ReprGraph::default(),
-        seen: HashMap::new(),
+        seen: HashMap::default(),
         next_anchor: 0,
         opts,
     };
@@ -113,24 +111,25 @@ fn is_pairs(items: &[Node]) -> bool {
             .all(|n| matches!(n.value(), Value::Tuple(t) if t.len() == 2))
 }
 
-impl<'a> Representer<'a, '_> {
-    fn push(&mut self, node: ReprNode<'a>) -> NodeIx {
+impl<'a> Representer<'_> {
+    fn push(&mut self, node: ReprNode) -> NodeIx {
         let ix = self.g.nodes.len() as NodeIx;
         self.g.nodes.push(node);
         self.g.anchors.push(0);
         ix
     }
 
-    fn scalar(&mut self, tag: ScalarTag, text: Text<'a>) -> NodeIx {
+    fn scalar(&mut self, tag: ScalarTag, text: Text) -> NodeIx {
         self.push(ReprNode::Scalar { tag, text })
     }
 
     /// A scalar whose text `f` writes into the scratch buffer.
-    fn formatted(&mut self, tag: ScalarTag, f: impl FnOnce(&mut String)) -> NodeIx {
-        let from = self.g.scratch.len() as u32;
+    fn formatted(&mut self, tag: ScalarTag, f: impl FnOnce(&mut Vec<u8>)) -> NodeIx {
+        let from = self.g.scratch.len();
         f(&mut self.g.scratch);
-        let to = self.g.scratch.len() as u32;
-        self.scalar(tag, Text::Scratch(from, to))
+        let to = self.g.scratch.len();
+        let ascii = self.g.scratch.get(from..to).is_some_and(<[u8]>::is_ascii);
+        self.scalar(tag, Text::Scratch { from, to, ascii })
     }
 
     /// Reserve `n` child slots; returns the first.
@@ -142,7 +141,7 @@ impl<'a> Representer<'a, '_> {
 
     fn collection(
         &mut self,
-        node: impl FnOnce(u32) -> ReprNode<'a>,
+        node: impl FnOnce(u32) -> ReprNode,
         nkids: usize,
         src: Src<'a>,
     ) -> (NodeIx, Option<Frame<'a>>) {
@@ -207,7 +206,10 @@ impl<'a> Representer<'a, '_> {
                 None,
             ),
             Value::Float(f) => (self.float(*f), None),
-            Value::Str(s) => (self.scalar(ScalarTag::Str, Text::Py(s)), None),
+            Value::Str(s) => (
+                self.formatted(ScalarTag::Str, |b| b.extend_from_slice(s.as_wtf8())),
+                None,
+            ),
             Value::Bytes(b) => (
                 self.formatted(ScalarTag::Binary, |s| encodebytes(b, s)),
                 None,
@@ -219,7 +221,9 @@ impl<'a> Representer<'a, '_> {
                 None,
             ),
             Value::DateTime(d) => (
-                self.formatted(ScalarTag::Timestamp, |s| s.push_str(&d.isoformat(' '))),
+                self.formatted(ScalarTag::Timestamp, |s| {
+                    s.extend_from_slice(d.isoformat(' ').as_bytes())
+                }),
                 None,
             ),
             Value::Seq(items) | Value::Tuple(items) => {
@@ -297,21 +301,42 @@ impl<'a> Representer<'a, '_> {
             if !repr.contains('.')
                 && let Some((m, e)) = repr.split_once('e')
             {
-                s.push_str(m);
-                s.push_str(".0e");
-                s.push_str(e);
+                s.extend_from_slice(m.as_bytes());
+                s.extend_from_slice(b".0e");
+                s.extend_from_slice(e.as_bytes());
             } else {
-                s.push_str(&repr);
+                s.extend_from_slice(repr.as_bytes());
             }
         })
     }
 }
 
 /// Python's `base64.encodebytes`: lines of 76 characters, each ending in "\n".
-fn encodebytes(data: &[u8], out: &mut String) {
+fn encodebytes(data: &[u8], out: &mut Vec<u8>) {
     // 57 input bytes make one 76-character line.
+    let mut line = String::with_capacity(76);
     for chunk in data.chunks(57) {
-        B64.encode_string(chunk, out);
-        out.push('\n');
+        line.clear();
+        B64.encode_string(chunk, &mut line);
+        out.extend_from_slice(line.as_bytes());
+        out.push(b'\n');
+    }
+}
+
+/// Hashes node addresses (already unique; only their low bits are poor).
+#[derive(Default)]
+struct AddressHasher(u64);
+
+impl Hasher for AddressHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0.rotate_left(8) ^ u64::from(b)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        }
+    }
+    fn write_usize(&mut self, n: usize) {
+        self.0 = (n as u64 ^ (n as u64 >> 29)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
     }
 }

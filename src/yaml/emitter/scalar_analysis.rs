@@ -72,6 +72,14 @@ impl ScalarAnalysis {
 
         for (i, &c) in text.iter().enumerate() {
             let c: u32 = c.into();
+            // Fast path: a printable ASCII character that is no indicator
+            // past the first position changes nothing but the neighbour flags.
+            if i > 0 && (0x21..=0x7E).contains(&c) && c != 0x3A && c != 0x23 {
+                prev_space = false;
+                prev_break = false;
+                preceded_by_ws = false;
+                continue;
+            }
             if i == 0 {
                 match c {
                     // # , [ ] { } & * ! | > ' " % @ `

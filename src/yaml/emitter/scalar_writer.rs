@@ -39,6 +39,11 @@ impl Output {
         }
         self.whitespace = false;
         self.indention = false;
+        if !split || self.column + text.len() <= self.best_width {
+            // The column cannot pass the width: nothing to fold.
+            self.raw(text);
+            return;
+        }
         let mut spaces = false;
         let mut start = 0;
         for end in 0..=text.len() {
@@ -67,6 +72,17 @@ impl Output {
     pub(super) fn write_single_quoted<T: TextUnit>(&mut self, text: &[T], split: bool) {
         self.write_indicator("'", true, false, false);
         let n = text.len();
+        if (!split || self.column + n <= self.best_width)
+            && text.iter().all(|&c| {
+                let c: u32 = c.into();
+                c != QUOTE && !is_break(c)
+            })
+        {
+            // One line, nothing to double or fold.
+            self.raw(text);
+            self.write_indicator("'", false, false, false);
+            return;
+        }
         let (mut spaces, mut breaks) = (false, false);
         let mut start = 0;
         for end in 0..=n {
@@ -185,7 +201,7 @@ impl Output {
         };
         let before = self.out.len();
         if short.is_empty() {
-            use std::fmt::Write;
+            use std::io::Write;
             let _ = if c <= 0xFF {
                 write!(self.out, "\\x{c:02X}")
             } else if c <= 0xFFFF {
@@ -194,8 +210,8 @@ impl Output {
                 write!(self.out, "\\U{c:08X}")
             };
         } else {
-            self.out.push('\\');
-            self.out.push_str(short);
+            self.out.push(b'\\');
+            self.out.extend_from_slice(short.as_bytes());
         }
         self.column += self.out.len() - before;
     }
