@@ -75,69 +75,108 @@ pub(super) fn py_lt(a: &Node, b: &Node) -> Result<bool, Incomparable> {
     }
 }
 
+/// Type families whose members Python can always order among themselves.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Family {
+    Str,
+    Num,
+    Bytes,
+    Date,
+    NaiveDateTime,
+    AwareDateTime,
+}
+
+fn family(v: &Value) -> Option<Family> {
+    Some(match v {
+        Value::Str(_) => Family::Str,
+        Value::Bool(_) | Value::Int(_) | Value::Float(_) => Family::Num,
+        Value::Bytes(_) => Family::Bytes,
+        Value::Date(_) => Family::Date,
+        Value::DateTime(d) if d.offset_minutes.is_none() => Family::NaiveDateTime,
+        Value::DateTime(_) => Family::AwareDateTime,
+        _ => return None,
+    })
+}
+
 /// Sort `items` by key as Python's `sorted` would; on `TypeError` leave them
 /// in their original order (as PyYAML does).
-pub(super) fn sort_like_python<T>(items: &mut [T], key: impl Fn(&T) -> &Node) {
-    let lt = |a: &T, b: &T| py_lt(key(a), key(b));
-    // On `Incomparable` the items are not touched: insertion order stays.
-    let _type_error = if items.len() < 64 {
-        binary_insertion(items, &lt)
-    } else {
-        merge_sort(items, &lt)
+pub(super) fn sort_like_python<T: Copy>(items: &mut [T], key: impl Fn(&T) -> &Node) {
+    let Some((first, rest)) = items.split_first() else {
+        return;
     };
+    let fam = family(key(first).value());
+    let same = fam.is_some() && rest.iter().all(|x| family(key(x).value()) == fam);
+    let lt = |a: &T, b: &T| py_lt(key(a), key(b));
+    if same && fam == Some(Family::Str) {
+        // Distinct strings: every correct sort gives the same order.
+        items.sort_by(|a, b| match (key(a).value(), key(b).value()) {
+            (Value::Str(x), Value::Str(y)) => x.cmp(y),
+            _ => Ordering::Equal,
+        });
+    } else if same {
+        // No TypeError possible: sort in place.
+        let _never_fails = if items.len() < 64 {
+            binary_insertion(items, &lt)
+        } else {
+            merge_sort(items, &lt)
+        };
+    } else {
+        // Python may raise part-way: sort a copy, keep it only on success.
+        let mut copy = items.to_vec();
+        let done = if copy.len() < 64 {
+            binary_insertion(&mut copy, &lt)
+        } else {
+            merge_sort(&mut copy, &lt)
+        };
+        if done.is_ok() {
+            items.copy_from_slice(&copy);
+        }
+    }
 }
 
 type Lt<'f, T> = &'f dyn Fn(&T, &T) -> Result<bool, Incomparable>;
 
 /// CPython's path for short lists: find the leading run (reversing a
-/// strictly descending one), then binary-insert the rest. Works on a copy of
-/// the order so that a `TypeError` leaves `items` untouched.
-fn binary_insertion<T>(items: &mut [T], lt: Lt<'_, T>) -> Result<(), Incomparable> {
+/// strictly descending one), then binary-insert the rest, in place.
+fn binary_insertion<T: Copy>(items: &mut [T], lt: Lt<'_, T>) -> Result<(), Incomparable> {
     let n = items.len();
     if n < 2 {
         return Ok(());
     }
-    let mut order: Vec<usize> = (0..n).collect();
-    let at = |order: &[usize], i: usize| order.get(i).and_then(|&j| items.get(j));
-    let less = |order: &[usize], i: usize, j: usize| match (at(order, i), at(order, j)) {
+    let less = |items: &[T], i: usize, j: usize| match (items.get(i), items.get(j)) {
         (Some(a), Some(b)) => lt(a, b),
         _ => Ok(false),
     };
-    // Leading run.
     let mut run = 2;
-    if less(&order, 1, 0)? {
-        while run < n && less(&order, run, run - 1)? {
+    if less(items, 1, 0)? {
+        while run < n && less(items, run, run - 1)? {
             run += 1;
         }
-        order[..run].reverse();
+        items[..run].reverse();
     } else {
-        while run < n && !less(&order, run, run - 1)? {
+        while run < n && !less(items, run, run - 1)? {
             run += 1;
         }
     }
     for start in run..n {
-        let pivot = order[start];
+        let pivot = items[start];
         let (mut l, mut r) = (0, start);
         while l < r {
             let p = l + (r - l) / 2;
-            let (Some(pv), Some(pp)) = (items.get(pivot), at(&order, p)) else {
-                break;
-            };
-            if lt(pv, pp)? {
+            if lt(&pivot, &items[p])? {
                 r = p;
             } else {
                 l = p + 1;
             }
         }
-        order.copy_within(l..start, l + 1);
-        order[l] = pivot;
+        items.copy_within(l..start, l + 1);
+        items[l] = pivot;
     }
-    apply_order(items, &order);
     Ok(())
 }
 
 /// A stable merge sort with a fallible `<` (long lists).
-fn merge_sort<T>(items: &mut [T], lt: Lt<'_, T>) -> Result<(), Incomparable> {
+fn merge_sort<T: Copy>(items: &mut [T], lt: Lt<'_, T>) -> Result<(), Incomparable> {
     let n = items.len();
     let mut order: Vec<usize> = (0..n).collect();
     let mut buf: Vec<usize> = vec![0; n];
@@ -175,22 +214,11 @@ fn merge_sort<T>(items: &mut [T], lt: Lt<'_, T>) -> Result<(), Incomparable> {
 }
 
 /// Permute `items` so that position `i` holds the old `items[order[i]]`.
-fn apply_order<T>(items: &mut [T], order: &[usize]) {
-    // Follow each cycle of the permutation with swaps.
-    let mut done = vec![false; items.len()];
-    for i in 0..items.len() {
-        if done[i] {
-            continue;
-        }
-        let mut cur = i;
-        loop {
-            done[cur] = true;
-            let next = order[cur];
-            if next == i {
-                break;
-            }
-            items.swap(cur, next);
-            cur = next;
+fn apply_order<T: Copy>(items: &mut [T], order: &[usize]) {
+    let old = items.to_vec();
+    for (dst, &src) in items.iter_mut().zip(order) {
+        if let Some(&v) = old.get(src) {
+            *dst = v;
         }
     }
 }

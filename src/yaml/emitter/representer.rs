@@ -32,16 +32,20 @@ enum Src<'a> {
     Items(&'a [Node]),
     /// Items of a `!!pairs` list: each a 2-tuple written as a mapping.
     PairItems(&'a [Node]),
-    /// Keys and values in order; `None` is a set's null value.
-    Entries(Vec<Option<&'a Node>>),
+    /// `len` entries at `pending[start..]`: key, then value (`None` is a
+    /// set's null value).
+    Entries { start: usize, len: usize },
 }
 
-struct Representer<'o> {
+struct Representer<'a, 'o> {
     g: ReprGraph,
     /// Graph node of each object that may be aliased, by identity.
     seen: HashMap<usize, NodeIx, BuildHasherDefault<AddressHasher>>,
     next_anchor: u32,
     opts: &'o DumpOptions,
+    /// Entries of the mappings being represented, innermost last (one
+    /// buffer for all, so a mapping costs no allocation).
+    pending: Vec<(&'a Node, Option<&'a Node>)>,
 }
 
 /// Build the graph for `root` (node 0).
@@ -51,12 +55,16 @@ pub(super) fn represent<'a>(root: &'a Node, opts: &DumpOptions) -> Result<ReprGr
         seen: HashMap::default(),
         next_anchor: 0,
         opts,
+        pending: Vec::new(),
     };
     let mut stack: Vec<Frame<'a>> = Vec::new();
     let (_, frame) = r.visit(Some(root), false)?;
     stack.extend(frame);
     while let Some(top) = stack.last_mut() {
         if top.slot >= top.end {
+            if let Src::Entries { start, .. } = top.src {
+                r.pending.truncate(start);
+            }
             stack.pop();
             continue;
         }
@@ -65,7 +73,13 @@ pub(super) fn represent<'a>(root: &'a Node, opts: &DumpOptions) -> Result<ReprGr
         let (child, pair_item) = match &top.src {
             Src::Items(items) => (items.get(i), false),
             Src::PairItems(items) => (items.get(i), true),
-            Src::Entries(e) => (e.get(i).copied().flatten(), false),
+            Src::Entries { start, .. } => {
+                let e = r.pending.get(start + i / 2);
+                (
+                    e.and_then(|e| if i % 2 == 0 { Some(e.0) } else { e.1 }),
+                    false,
+                )
+            }
         };
         top.slot += 1;
         let (ix, frame) = r.visit(child, pair_item)?;
@@ -85,7 +99,7 @@ pub(super) fn represent<'a>(root: &'a Node, opts: &DumpOptions) -> Result<ReprGr
 fn src_len(src: &Src<'_>) -> usize {
     match src {
         Src::Items(i) | Src::PairItems(i) => i.len(),
-        Src::Entries(e) => e.len(),
+        Src::Entries { len, .. } => 2 * len,
     }
 }
 
@@ -111,7 +125,7 @@ fn is_pairs(items: &[Node]) -> bool {
             .all(|n| matches!(n.value(), Value::Tuple(t) if t.len() == 2))
 }
 
-impl<'a> Representer<'_> {
+impl<'a> Representer<'a, '_> {
     fn push(&mut self, node: ReprNode) -> NodeIx {
         let ix = self.g.nodes.len() as NodeIx;
         self.g.nodes.push(node);
@@ -240,48 +254,39 @@ impl<'a> Representer<'_> {
                 self.collection(|start| ReprNode::Seq { tag, start, len }, items.len(), src)
             }
             Value::Map(m) => {
-                let mut entries: Vec<(&'a Node, &'a Node)> = m.iter().collect();
-                if self.opts.sort_keys {
-                    sort_like_python(&mut entries, |e| e.0);
-                }
-                let kids: Vec<Option<&'a Node>> = entries
-                    .iter()
-                    .flat_map(|&(k, v)| [Some(k), Some(v)])
-                    .collect();
-                let len = entries.len() as u32;
-                self.collection(
-                    |start| ReprNode::Map {
-                        tag: MapTag::Map,
-                        start,
-                        len,
-                    },
-                    kids.len(),
-                    Src::Entries(kids),
-                )
+                let start = self.pending.len();
+                self.pending.extend(m.iter().map(|(k, v)| (k, Some(v))));
+                self.entries(start, MapTag::Map)
             }
             Value::Set(m) => {
-                let mut keys: Vec<&'a Node> = m.keys().collect();
-                if self.opts.sort_keys {
-                    sort_like_python(&mut keys, |k| k);
-                }
-                let kids: Vec<Option<&'a Node>> =
-                    keys.iter().flat_map(|&k| [Some(k), None]).collect();
-                let len = keys.len() as u32;
-                self.collection(
-                    |start| ReprNode::Map {
-                        tag: MapTag::Set,
-                        start,
-                        len,
-                    },
-                    kids.len(),
-                    Src::Entries(kids),
-                )
+                let start = self.pending.len();
+                self.pending.extend(m.keys().map(|k| (k, None)));
+                self.entries(start, MapTag::Set)
             }
         };
         if alias {
             self.seen.insert(n.id(), out.0);
         }
         Ok(out)
+    }
+
+    /// A mapping whose entries were pushed at `pending[start..]`.
+    fn entries(&mut self, start: usize, tag: MapTag) -> (NodeIx, Option<Frame<'a>>) {
+        let len = self.pending.len() - start;
+        if self.opts.sort_keys
+            && let Some(seg) = self.pending.get_mut(start..)
+        {
+            sort_like_python(seg, |e| e.0);
+        }
+        self.collection(
+            |s| ReprNode::Map {
+                tag,
+                start: s,
+                len: len as u32,
+            },
+            2 * len,
+            Src::Entries { start, len },
+        )
     }
 
     /// `repr(f)` lower-cased, with `.0` put before an exponent that lacks a
