@@ -17,7 +17,8 @@ pub fn py_float_repr(f: f64) -> String {
         Some(m) => (true, m),
         None => (false, mant),
     };
-    let digits: String = mant.chars().filter(|c| *c != '.').collect();
+    let mut digits: String = mant.chars().filter(|c| *c != '.').collect();
+    round_half_even(f.abs(), &mut digits, exp);
     let mut out = String::with_capacity(digits.len() + 8);
     if neg {
         out.push('-');
@@ -54,6 +55,57 @@ pub fn py_float_repr(f: f64) -> String {
     out
 }
 
+/// Rust's shortest digits break an exact tie between two shortest
+/// candidates upwards; CPython's `repr` picks the even last digit
+/// (894167907754606.25 → `894167907754606.2`). Fix the last digit when the
+/// value lies exactly halfway and the lower candidate is even.
+fn round_half_even(f: f64, digits: &mut String, exp: i32) {
+    use num_bigint::BigInt;
+    let Some(last) = digits.bytes().last().filter(|d| d % 2 == 1) else {
+        return;
+    };
+    let n = digits.len() as i32;
+    let s = exp - (n - 1); // digits × 10^s is the decimal value
+    let Ok(q_up) = digits.parse::<BigInt>() else {
+        return;
+    };
+    // Tie: 2f == (2·q_up − 1)·10^s, exactly.
+    let bits = f.to_bits();
+    let e = ((bits >> 52) & 0x7ff) as i32;
+    let frac = bits & ((1u64 << 52) - 1);
+    let (m, e2) = if e == 0 {
+        (frac, -1074)
+    } else {
+        (frac | (1u64 << 52), e - 1075)
+    };
+    let mut lhs = BigInt::from(m);
+    let mut rhs: BigInt = q_up * 2 - 1;
+    let e2 = e2 + 1;
+    if e2 >= 0 {
+        lhs <<= e2 as usize;
+    } else {
+        rhs <<= (-e2) as usize;
+    }
+    let ten = BigInt::from(10u8);
+    if s >= 0 {
+        rhs *= ten.pow(s as u32);
+    } else {
+        lhs *= ten.pow((-s) as u32);
+    }
+    if lhs != rhs {
+        return;
+    }
+    let mut lower = digits.clone();
+    lower.pop();
+    lower.push(char::from(last - 1));
+    let back: Option<f64> = format!("{}.{}e{}", &lower[..1], &lower[1..], exp)
+        .parse()
+        .ok();
+    if back == Some(f) {
+        *digits = lower;
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::py_float_repr;
@@ -74,6 +126,9 @@ mod tests {
             (1e100, "1e+100"),
             (f64::INFINITY, "inf"),
             (12345.678, "12345.678"),
+            (894167907754606.25, "894167907754606.2"),
+            (894167907754606.75, "894167907754606.8"),
+            (562949953421312.25, "562949953421312.2"),
         ];
         for (f, want) in cases {
             assert_eq!(py_float_repr(f), want, "{f}");
