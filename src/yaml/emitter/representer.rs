@@ -76,7 +76,7 @@ pub(super) fn represent<'a>(root: &'a Node, opts: &DumpOptions) -> Result<ReprGr
             Src::Entries { start, .. } => {
                 let e = r.pending.get(start + i / 2);
                 (
-                    e.and_then(|e| if i % 2 == 0 { Some(e.0) } else { e.1 }),
+                    e.and_then(|e| if i.is_multiple_of(2) { Some(e.0) } else { e.1 }),
                     false,
                 )
             }
