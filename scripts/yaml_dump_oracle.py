@@ -247,7 +247,9 @@ LOOKALIKES = [
     "2001-12-14 21:59:43.10 -5", "2001-1-1 1:02:03", "2001-1-1", "0_", "08", "y", "n",
     "---", "...", "--- a", "... b", "-", "- x", "?", "? x", ":", ": x", "a: b", "a:b",
     "#x", "a #b", "a#b", "&a", "*a", "!a", "|", ">", "%x", "@x", "`x", "'q'", '"q"',
-    "[a]", "{a}", "a,b", "a, b", ", a",
+    "[a]", "{a}", "a,b", "a, b", ", a", "2001-12-14 21:59:43", "2001-12-14T21:59:43Z",
+    "2001-12-14 21:59:43.5 +05:30", "1:2:3", "+12:30.5", "1_2:3_4", "0b1_0", "-0x_F",
+    "00", "0.", "-0", "+.inf", ".e+1", "1.e+1", "1.5E+03", "190:20:30.15", "NULL", "OFF",
 ]
 
 FRAGMENTS = [
@@ -269,6 +271,21 @@ class Gen:
     def text(self):
         r = self.r
         k = r.random()
+        if k < 0.12:
+            # Near misses of the implicit resolvers: a look-alike with a
+            # few random edits.
+            t = list(r.choice(LOOKALIKES))
+            for _ in range(r.randint(1, 3)):
+                c = r.choice("0123456789-+.:_eExXbo ~nNyYtTfF<=Z\t")
+                op = r.random()
+                i = r.randint(0, len(t))
+                if op < 0.4:
+                    t.insert(i, c)
+                elif t and op < 0.7:
+                    del t[min(i, len(t) - 1)]
+                elif t:
+                    t[min(i, len(t) - 1)] = c
+            return "".join(t)
         if k < 0.2:
             return r.choice(LOOKALIKES)
         if k < 0.3:
