@@ -507,6 +507,35 @@ fn shared_keys_become_anchors() {
     );
 }
 
+#[test]
+fn aliases_as_simple_keys() {
+    // PyYAML 6.0.3 (cloud-init options) for {"k": d, d: 1} and {"k": t, t: 1}:
+    // the keys do not sort (str vs date/tuple), so insertion order stays.
+    let d = Node::synthetic(Value::Date(
+        cloudfold::yaml::value::Date::new(2001, 1, 1).unwrap(),
+    ));
+    let m = map(vec![
+        (Node::str("k"), d.clone()),
+        (d, Node::synthetic(Value::Int(1.into()))),
+    ]);
+    assert_eq!(
+        dump(&m, &DumpOptions::cloud_init()).unwrap(),
+        "---\nk: &id001 2001-01-01\n*id001: 1\n...\n"
+    );
+    let t = Node::synthetic(Value::Tuple(Seq::new(vec![
+        Node::synthetic(Value::Int(1.into())),
+        Node::synthetic(Value::Int(2.into())),
+    ])));
+    let m = map(vec![
+        (Node::str("k"), t.clone()),
+        (t, Node::synthetic(Value::Int(1.into()))),
+    ]);
+    assert_eq!(
+        dump(&m, &DumpOptions::cloud_init()).unwrap(),
+        "---\nk: &id001\n- 1\n- 2\n*id001: 1\n...\n"
+    );
+}
+
 /// A chain of `depth` nested one-item lists.
 fn deep_list(depth: usize) -> Node {
     let mut n = Node::str("leaf");

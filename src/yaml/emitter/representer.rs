@@ -191,7 +191,8 @@ impl<'a> Representer<'a, '_> {
             ));
         }
         let value = n.value();
-        let alias = aliasable(value);
+        // A node held by one reference occurs once: no need to remember it.
+        let alias = aliasable(value) && n.is_shared();
         if alias && let Some(&ix) = self.seen.get(&n.id()) {
             if let Some(a) = self.g.anchors.get_mut(ix as usize)
                 && *a == 0

@@ -84,6 +84,12 @@ impl Node {
         Rc::ptr_eq(&a.0, &b.0)
     }
 
+    /// Whether other references to this node exist (it may occur more than
+    /// once in a tree); `false` means this reference is the only one.
+    pub fn is_shared(&self) -> bool {
+        Rc::strong_count(&self.0) > 1
+    }
+
     /// A stable identity while the node lives (for alias detection).
     pub fn id(&self) -> usize {
         Rc::as_ptr(&self.0) as usize
