@@ -105,10 +105,7 @@ pub(super) fn emit(g: &ReprGraph, opts: &DumpOptions) -> Result<String, DumpErro
 
 /// The scalar's text as ASCII bytes, when it is ASCII.
 fn ascii_text<'t>(g: &'t ReprGraph, text: &Text) -> Option<&'t [u8]> {
-    match *text {
-        Text::Scratch { ascii: false, .. } => None,
-        _ => Some(g.text_bytes(text)),
-    }
+    text.ascii.then(|| g.text_bytes(text))
 }
 
 impl DocumentEmitter<'_, '_> {

@@ -35,18 +35,18 @@ impl ScalarTag {
     }
 }
 
-/// Where a scalar's text is.
+/// Where a scalar's text is: a range of [`ReprGraph::scratch`]
+/// (generalized UTF-8; `ascii` when every byte is ASCII).
 ///
-/// Strings are copied into [`ReprGraph::scratch`] while the representer has
-/// them in cache, so the emitter reads text sequentially instead of chasing
-/// every node of the input again (that pointer chasing dominated the time).
+/// All text is copied there while the representer has it in cache, so the
+/// emitter reads it sequentially instead of chasing every node of the input
+/// again (that pointer chasing dominated the time). Compact on purpose: the
+/// graph has one node per scalar.
 #[derive(Debug, Clone, Copy)]
-pub(super) enum Text {
-    /// A range of [`ReprGraph::scratch`] (generalized UTF-8; `ascii` when
-    /// every byte is ASCII).
-    Scratch { from: usize, to: usize, ascii: bool },
-    /// A constant (ASCII).
-    Static(&'static str),
+pub(super) struct Text {
+    pub from: u32,
+    pub len: u32,
+    pub ascii: bool,
 }
 
 /// The kind of a sequence.
@@ -112,9 +112,9 @@ impl ReprGraph {
 
     /// The bytes of a scalar's text.
     pub(super) fn text_bytes<'s>(&'s self, text: &Text) -> &'s [u8] {
-        match *text {
-            Text::Scratch { from, to, .. } => self.scratch.get(from..to).unwrap_or(&[]),
-            Text::Static(s) => s.as_bytes(),
-        }
+        let from = text.from as usize;
+        self.scratch
+            .get(from..from + text.len as usize)
+            .unwrap_or(&[])
     }
 }

@@ -42,6 +42,8 @@ struct Representer<'a, 'o> {
     /// Graph node of each object that may be aliased, by identity.
     seen: HashMap<usize, NodeIx, BuildHasherDefault<AddressHasher>>,
     next_anchor: u32,
+    /// More text than 32-bit offsets can address.
+    overflow: bool,
     opts: &'o DumpOptions,
     /// Entries of the mappings being represented, innermost last (one
     /// buffer for all, so a mapping costs no allocation).
@@ -54,6 +56,7 @@ pub(super) fn represent<'a>(root: &'a Node, opts: &DumpOptions) -> Result<ReprGr
         g: ReprGraph::default(),
         seen: HashMap::default(),
         next_anchor: 0,
+        overflow: false,
         opts,
         pending: Vec::new(),
     };
@@ -92,6 +95,9 @@ pub(super) fn represent<'a>(root: &'a Node, opts: &DumpOptions) -> Result<ReprGr
             }
             stack.push(f);
         }
+    }
+    if r.overflow {
+        return Err(DumpError::TooLarge(u32::MAX as usize));
     }
     Ok(r.g)
 }
@@ -143,7 +149,24 @@ impl<'a> Representer<'a, '_> {
         f(&mut self.g.scratch);
         let to = self.g.scratch.len();
         let ascii = self.g.scratch.get(from..to).is_some_and(<[u8]>::is_ascii);
-        self.scalar(tag, Text::Scratch { from, to, ascii })
+        // Text offsets are 32-bit; more than 4 GiB of text is refused.
+        let (Ok(from), Ok(len)) = (u32::try_from(from), u32::try_from(to - from)) else {
+            self.overflow = true;
+            return self.scalar(
+                tag,
+                Text {
+                    from: 0,
+                    len: 0,
+                    ascii: true,
+                },
+            );
+        };
+        self.scalar(tag, Text { from, len, ascii })
+    }
+
+    /// A scalar with constant (ASCII) text.
+    fn constant(&mut self, tag: ScalarTag, text: &str) -> NodeIx {
+        self.formatted(tag, |b| b.extend_from_slice(text.as_bytes()))
     }
 
     /// Reserve `n` child slots; returns the first.
@@ -177,7 +200,7 @@ impl<'a> Representer<'a, '_> {
         pair_item: bool,
     ) -> Result<(NodeIx, Option<Frame<'a>>), DumpError> {
         let Some(n) = n else {
-            return Ok((self.scalar(ScalarTag::Null, Text::Static("null")), None));
+            return Ok((self.constant(ScalarTag::Null, "null"), None));
         };
         if pair_item && let Value::Tuple(t) = n.value() {
             return Ok(self.collection(
@@ -203,12 +226,9 @@ impl<'a> Representer<'a, '_> {
             return Ok((ix, None));
         }
         let out = match value {
-            Value::Null => (self.scalar(ScalarTag::Null, Text::Static("null")), None),
+            Value::Null => (self.constant(ScalarTag::Null, "null"), None),
             Value::Bool(b) => (
-                self.scalar(
-                    ScalarTag::Bool,
-                    Text::Static(if *b { "true" } else { "false" }),
-                ),
+                self.constant(ScalarTag::Bool, if *b { "true" } else { "false" }),
                 None,
             ),
             Value::Int(i) => (
@@ -294,13 +314,10 @@ impl<'a> Representer<'a, '_> {
     /// point (`1e+16` → `1.0e+16`) so that it reads back as a float.
     fn float(&mut self, f: f64) -> NodeIx {
         if f.is_nan() {
-            return self.scalar(ScalarTag::Float, Text::Static(".nan"));
+            return self.constant(ScalarTag::Float, ".nan");
         }
         if f.is_infinite() {
-            return self.scalar(
-                ScalarTag::Float,
-                Text::Static(if f > 0.0 { ".inf" } else { "-.inf" }),
-            );
+            return self.constant(ScalarTag::Float, if f > 0.0 { ".inf" } else { "-.inf" });
         }
         let repr = py_float_repr(f);
         self.formatted(ScalarTag::Float, |s| {
