@@ -536,6 +536,28 @@ fn aliases_as_simple_keys() {
     );
 }
 
+#[test]
+fn readable_pairs_round_trip_with_collection_keys() {
+    // `!!omap`/`!!pairs` items may have lists or mappings as keys.
+    let int = |i: i64| Node::synthetic(Value::Int(i.into()));
+    let tuple = |a: Node, b: Node| Node::synthetic(Value::Tuple(Seq::new(vec![a, b])));
+    let pairs = seq(vec![
+        tuple(seq(vec![Node::str("a"), Node::str("b")]), int(1)),
+        tuple(map(vec![]), int(2)),
+        tuple(Node::str("k"), seq(vec![int(3)])),
+    ]);
+    let root = map(vec![(Node::str("x"), pairs)]);
+    let text = dump(&root, &DumpOptions::readable()).unwrap();
+    assert_eq!(
+        text,
+        "x: !!pairs\n- ? - a\n    - b\n  : 1\n- {}: 2\n- k:\n  - 3\n"
+    );
+    let loaded = python_load(&[text]);
+    let want =
+        json!({"x": [{"$tuple": [["a", "b"], 1]}, {"$tuple": [{}, 2]}, {"$tuple": ["k", [3]]}]});
+    assert_eq!(canonical(&loaded[0]["value"]), canonical(&want));
+}
+
 /// A chain of `depth` nested one-item lists.
 fn deep_list(depth: usize) -> Node {
     let mut n = Node::str("leaf");

@@ -2,7 +2,21 @@
 //!
 //! Two passes: [`representer`] builds the representation graph (sorting
 //! keys, sharing nodes for objects referenced more than once, numbering
-//! anchors), then [`document_emitter`] writes it. Neither recurses.
+//! anchors), then [`document_emitter`] writes it. Neither recurses: depth is
+//! limited only by `DumpOptions::max_depth` (default 10,000, a clean
+//! [`DumpError::TooDeep`]; PyYAML itself fails with `RecursionError` much
+//! earlier), output size by `DumpOptions::max_output_bytes`.
+//!
+//! Known differences from PyYAML (checked against 6.0.3 by
+//! `tests/yaml_dump.rs`):
+//! * a `set` whose items Python cannot sort is written in our insertion
+//!   order; Python writes its hash order, which a value model cannot know;
+//! * mapping keys that include NaN and more than 63 keys: the order Python's
+//!   sort leaves such keys in is reproduced for up to 63 keys only (CPython's
+//!   binary insertion sort); beyond, keys sort as a merge sort leaves them;
+//! * the readable preset deliberately escapes U+0085 and writes lists of
+//!   2-tuples as `!!pairs` (see [`DumpOptions`]); a tuple anywhere else (not
+//!   something the loader makes) is written as a list, as PyYAML does.
 
 mod document_emitter;
 mod dump_error;
