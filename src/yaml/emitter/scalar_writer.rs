@@ -85,7 +85,8 @@ impl Output {
         }
         let (mut spaces, mut breaks) = (false, false);
         let mut start = 0;
-        for end in 0..=n {
+        let mut end = 0;
+        while end <= n {
             let ch = unit(text, end);
             if spaces {
                 if ch != Some(SPACE) {
@@ -123,6 +124,14 @@ impl Output {
             if let Some(c) = ch {
                 spaces = c == SPACE;
                 breaks = is_break(c);
+            }
+            end += 1;
+            if !spaces && !breaks {
+                // Other characters change nothing until the next space,
+                // quote or break: skip them.
+                while unit(text, end).is_some_and(|c| c != SPACE && c != QUOTE && !is_break(c)) {
+                    end += 1;
+                }
             }
         }
         self.write_indicator("'", false, false, false);
