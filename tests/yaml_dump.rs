@@ -385,13 +385,25 @@ fn recorded_cloud_init_outputs() {
         .unwrap_or_else(|| hv.as_array().cloned().unwrap());
     for c in &cases {
         let id = c["id"].as_str().unwrap_or("?");
-        // Its buffer has a real int key, which JSON spells as a string.
-        if id == "yaml-dup-keys" {
-            continue;
-        }
         let e = &c["expected"];
+        let mut buf = e["buf"].clone();
+        // Its buffer has a real int key, which plain JSON spells "1" (the
+        // dump keeps insertion order: 1 and "a" do not sort).
+        if id == "yaml-dup-keys"
+            && let Some(m) = buf.as_object_mut()
+        {
+            *m = m
+                .iter()
+                .map(|(k, v)| {
+                    (
+                        if k == "1" { "$int:1".into() } else { k.clone() },
+                        v.clone(),
+                    )
+                })
+                .collect();
+        }
         if let Some(txt) = e["cloud_config_txt"].as_str() {
-            check_recorded(&e["buf"], txt, id, &mut counts);
+            check_recorded(&buf, txt, id, &mut counts);
         }
     }
     let uv: J =
