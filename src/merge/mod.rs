@@ -1,0 +1,28 @@
+//! Merging value trees: a dialect-neutral engine driven by strategy tables, and the dialects (cloud-init first).
+//!
+//! The engine ([`merge_with`]) dispatches on the *old* value's type to the
+//! [`Strategy`] a dialect's [`Rules`] give for it, applies it, and reports
+//! each decision to an optional [`MergeObserver`]. Inputs are never
+//! modified; values taken from new keep their nodes (spans, identity).
+//! Errors carry the Python exception the reference tool raises
+//! ([`MergeError`]).
+
+mod engine;
+mod merge_error;
+mod observer;
+mod path;
+mod py_ops;
+mod rules;
+mod strategy;
+
+pub mod cloud_init;
+
+pub use engine::{Limits, merge_with};
+pub use merge_error::{MergeError, PyException};
+pub use observer::{Decision, MergeEvent, MergeObserver, NoObserver, Trace, TraceEntry};
+pub use path::{Path, PathSeg};
+pub use rules::Rules;
+pub use strategy::{
+    DictMode, DictStrategy, ListMode, ListStrategy, Recurse, StrMode, StrStrategy, Strategy,
+    TypeClass,
+};
