@@ -34,12 +34,32 @@ impl Default for Limits {
     }
 }
 
+/// Nesting levels the engine ever enters, whatever the limits say: deeper
+/// recursion would risk our own stack.
+pub const MAX_LEVELS: usize = 512;
+
 // Frame costs of the model described at `Limits::python_frames`.
 const PEAK_HANDLED: usize = 4;
 const PEAK_UNHANDLED: usize = 3;
 const DICT_LEVEL: usize = 5;
 const LIST_LEVEL: usize = 4;
 const TUPLE_LEVEL: usize = 5;
+
+/// How deep a merge call is: modelled Python frames and our own levels.
+#[derive(Clone, Copy)]
+struct Depth {
+    frames: usize,
+    level: usize,
+}
+
+impl Depth {
+    fn deeper(self, frames: usize) -> Depth {
+        Depth {
+            frames: self.frames.saturating_add(frames),
+            level: self.level + 1,
+        }
+    }
+}
 
 /// Merge `new` into `old` with `rules`, reporting decisions to `observer`.
 ///
@@ -66,7 +86,14 @@ where
         limits: *limits,
         work: 0,
     };
-    walk.merge(old, new, 0)
+    walk.merge(
+        old,
+        new,
+        Depth {
+            frames: 0,
+            level: 0,
+        },
+    )
 }
 
 struct Walk<'a, R: ?Sized, O: ?Sized> {
@@ -125,7 +152,7 @@ impl<R: Rules + ?Sized, O: MergeObserver + ?Sized> Walk<'_, R, O> {
         }
     }
 
-    fn merge(&mut self, old: &Node, new: &Node, frames: usize) -> Result<Node, MergeError> {
+    fn merge(&mut self, old: &Node, new: &Node, depth: Depth) -> Result<Node, MergeError> {
         self.charge(1)?;
         let strategy = self.rules.strategy_for(&self.path, old).copied();
         let peak = if strategy.is_some() {
@@ -133,19 +160,21 @@ impl<R: Rules + ?Sized, O: MergeObserver + ?Sized> Walk<'_, R, O> {
         } else {
             PEAK_UNHANDLED
         };
-        if frames.saturating_add(peak) > self.limits.python_frames {
+        if depth.frames.saturating_add(peak) > self.limits.python_frames
+            || depth.level >= MAX_LEVELS
+        {
             return Err(self.located(MergeError::new(
                 PyException::RecursionError,
                 "maximum recursion depth exceeded",
             )));
         }
         let result = match (strategy, old.value()) {
-            (Some(Strategy::Dict(s)), Value::Map(m)) => self.dict(&s, old, m, new, frames),
+            (Some(Strategy::Dict(s)), Value::Map(m)) => self.dict(&s, old, m, new, depth),
             (Some(Strategy::List(s)), Value::Seq(items)) => {
-                self.list(&s, old, items, false, new, frames)
+                self.list(&s, old, items, false, new, depth)
             }
             (Some(Strategy::List(s)), Value::Tuple(items)) => {
-                self.list(&s, old, items, true, new, frames)
+                self.list(&s, old, items, true, new, depth)
             }
             (Some(Strategy::Str(s)), Value::Str(_)) => self.str(&s, old, new),
             // No strategy (or a table that returned one for another type):
@@ -164,7 +193,7 @@ impl<R: Rules + ?Sized, O: MergeObserver + ?Sized> Walk<'_, R, O> {
         old: &Node,
         om: &Map,
         new: &Node,
-        frames: usize,
+        depth: Depth,
     ) -> Result<Node, MergeError> {
         let Some(nm) = new.as_map() else {
             self.emit(Decision::KeptOld, Some(old), Some(new));
@@ -202,7 +231,7 @@ impl<R: Rules + ?Sized, O: MergeObserver + ?Sized> Walk<'_, R, O> {
                         }
                         DictMode::Keep if s.recurse.wants(v) => {
                             self.emit(Decision::Recursed, Some(&old_v), Some(v));
-                            self.merge(&old_v, v, frames.saturating_add(DICT_LEVEL))?
+                            self.merge(&old_v, v, depth.deeper(DICT_LEVEL))?
                         }
                         DictMode::Keep => {
                             self.emit(Decision::KeptOld, Some(&old_v), Some(v));
@@ -234,7 +263,7 @@ impl<R: Rules + ?Sized, O: MergeObserver + ?Sized> Walk<'_, R, O> {
         old_items: &Seq,
         is_tuple: bool,
         new: &Node,
-        frames: usize,
+        depth: Depth,
     ) -> Result<Node, MergeError> {
         let wrap = |items: Vec<Node>| {
             if is_tuple {
@@ -281,7 +310,7 @@ impl<R: Rules + ?Sized, O: MergeObserver + ?Sized> Walk<'_, R, O> {
                     };
                     self.emit(decision, Some(old), Some(new));
                 }
-                let level = if is_tuple { TUPLE_LEVEL } else { LIST_LEVEL };
+                let step = if is_tuple { TUPLE_LEVEL } else { LIST_LEVEL };
                 for (i, slot) in items.iter_mut().enumerate().take(common) {
                     // Python evaluates `new[i]` even when it keeps old.
                     let nv = indexable.get(i)?;
@@ -290,7 +319,7 @@ impl<R: Rules + ?Sized, O: MergeObserver + ?Sized> Walk<'_, R, O> {
                         self.emit(Decision::KeptOld, Some(slot), Some(&nv));
                     } else if s.recurse.wants(&nv) {
                         self.emit(Decision::Recursed, Some(slot), Some(&nv));
-                        *slot = self.merge(slot, &nv, frames.saturating_add(level))?;
+                        *slot = self.merge(slot, &nv, depth.deeper(step))?;
                     } else {
                         self.emit(Decision::Replaced, Some(slot), Some(&nv));
                         *slot = nv;

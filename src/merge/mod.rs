@@ -17,7 +17,7 @@ mod strategy;
 
 pub mod cloud_init;
 
-pub use engine::{Limits, merge_with};
+pub use engine::{Limits, MAX_LEVELS, merge_with};
 pub use merge_error::{MergeError, PyException};
 pub use observer::{Decision, MergeEvent, MergeObserver, NoObserver, Trace, TraceEntry};
 pub use path::{Path, PathSeg};
