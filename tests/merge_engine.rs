@@ -6,7 +6,7 @@
 use cloudfold::merge::cloud_init::{
     MergeSpec, MergerStack, Options, SpecName, Version, default_mergers, merge_many, prepare_part,
 };
-use cloudfold::merge::{Decision, Limits, PyException, Trace};
+use cloudfold::merge::{Decision, KeepReason, Limits, PyException, Trace};
 use cloudfold::yaml::typed_json::{WalkLimits, from_typed_json, to_typed_json};
 use cloudfold::yaml::value::{Entries, Map, Node, Seq, Value, insert};
 use serde_json::json;
@@ -588,16 +588,19 @@ fn trace_reports_decisions_with_paths() {
                 }
             ),
             ("$.runcmd[0]".into(), Decision::Replaced),
-            ("$.x".into(), Decision::KeptOld),
+            ("$.x".into(), Decision::KeptOld(KeepReason::NotRecursed)),
             ("$.gone".into(), Decision::Deleted),
             ("$.y".into(), Decision::Added),
-            ("$['odd key']".into(), Decision::KeptOld),
+            (
+                "$['odd key']".into(),
+                Decision::KeptOld(KeepReason::NotRecursed)
+            ),
         ]
     );
 }
 
 #[test]
-fn errors_are_located_when_observed() {
+fn errors_are_located() {
     let stack = MergerStack::parse("dict(recurse_str)+str(append)", Version::V25_1).unwrap();
     let old = v(json!({"a": {"b": "x"}}));
     let new = v(json!({"a": {"b": 5}}));
@@ -605,6 +608,9 @@ fn errors_are_located_when_observed() {
     assert!(stack.merge(&old, &new).is_ok());
     let stack = MergerStack::parse("dict()+str(append)", Version::V25_1).unwrap();
     let new = v(json!({"a": {"b": {"c": 1}}}));
+    // Located with or without an observer.
+    let e = stack.merge(&old, &new).unwrap_err();
+    assert_eq!(e.at.as_deref(), Some("$.a.b"));
     let mut trace = Trace::default();
     let e = stack.merge_observed(&old, &new, &mut trace).unwrap_err();
     assert_eq!(e.class, PyException::TypeError);
@@ -613,4 +619,16 @@ fn errors_are_located_when_observed() {
         e.to_string(),
         "TypeError: can only concatenate str (not \"dict\") to str (at $.a.b)"
     );
+    let stack = MergerStack::parse(
+        "dict(recurse_list)+list(recurse_list,recurse_dict)+str(append)",
+        Version::V25_1,
+    )
+    .unwrap();
+    let e = stack
+        .merge(
+            &v(json!({"x y": [["s"]]})),
+            &v(json!({"x y": [[{"k": 1}]]})),
+        )
+        .unwrap_err();
+    assert_eq!(e.at.as_deref(), Some("$['x y'][0][0]"));
 }

@@ -2,41 +2,11 @@
 
 use super::py_ops::{Indexable, py_iter};
 use super::{
-    Decision, DictMode, DictStrategy, ListMode, ListStrategy, MergeError, MergeEvent,
-    MergeObserver, Path, PathSeg, PyException, Rules, StrMode, StrStrategy, Strategy,
+    Decision, DictMode, DictStrategy, KeepReason, Limits, ListMode, ListStrategy, MAX_LEVELS,
+    MergeError, MergeEvent, MergeObserver, Path, PathSeg, PyException, Rules, StrMode, StrStrategy,
+    Strategy,
 };
 use crate::yaml::value::{Entries, Key, Map, Node, PyStrBuilder, Seq, Value, insert};
-
-/// Resource limits of one merge.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Limits {
-    /// Python frames available to the merge before `RecursionError`.
-    ///
-    /// cloud-init's mergers use about 5 frames per nested mapping and 4 per
-    /// nested list (5 per tuple), peaking 4 frames above the innermost call
-    /// (3 when no merger handles the type); Python's limit is 1000. The
-    /// default, 998, matches a direct call of the mergers (vectors harness:
-    /// 199 nested mappings merge, 200 fail; 249 lists merge, 250 fail). At
-    /// boot the caller's own frames and debug logging take a few more, so the
-    /// real limit there is one or two levels lower.
-    pub python_frames: usize,
-    /// Work units (values visited plus items copied) before giving up with
-    /// `MemoryError`: shared aliases can make a tree exponentially large.
-    pub max_work: usize,
-}
-
-impl Default for Limits {
-    fn default() -> Self {
-        Limits {
-            python_frames: 998,
-            max_work: 5_000_000,
-        }
-    }
-}
-
-/// Nesting levels the engine ever enters, whatever the limits say: deeper
-/// recursion would risk our own stack.
-pub const MAX_LEVELS: usize = 512;
 
 // Frame costs of the model described at `Limits::python_frames`.
 const PEAK_HANDLED: usize = 4;
@@ -94,6 +64,7 @@ where
             level: 0,
         },
     )
+    .map_err(MergeError::rooted)
 }
 
 struct Walk<'a, R: ?Sized, O: ?Sized> {
@@ -132,24 +103,15 @@ impl<R: Rules + ?Sized, O: MergeObserver + ?Sized> Walk<'_, R, O> {
     fn charge(&mut self, units: usize) -> Result<(), MergeError> {
         self.work = self.work.saturating_add(units);
         if self.work > self.limits.max_work {
-            return Err(self.located(MergeError::new(
+            return Err(MergeError::new(
                 PyException::MemoryError,
                 format!(
                     "the merge needs more than {} work units (shared aliases?)",
                     self.limits.max_work
                 ),
-            )));
+            ));
         }
         Ok(())
-    }
-
-    fn located(&self, e: MergeError) -> MergeError {
-        if self.track && e.at.is_none() {
-            let p = self.path.to_string();
-            e.at(p)
-        } else {
-            e
-        }
     }
 
     fn merge(&mut self, old: &Node, new: &Node, depth: Depth) -> Result<Node, MergeError> {
@@ -163,12 +125,12 @@ impl<R: Rules + ?Sized, O: MergeObserver + ?Sized> Walk<'_, R, O> {
         if depth.frames.saturating_add(peak) > self.limits.python_frames
             || depth.level >= MAX_LEVELS
         {
-            return Err(self.located(MergeError::new(
+            return Err(MergeError::new(
                 PyException::RecursionError,
                 "maximum recursion depth exceeded",
-            )));
+            ));
         }
-        let result = match (strategy, old.value()) {
+        match (strategy, old.value()) {
             (Some(Strategy::Dict(s)), Value::Map(m)) => self.dict(&s, old, m, new, depth),
             (Some(Strategy::List(s)), Value::Seq(items)) => {
                 self.list(&s, old, items, false, new, depth)
@@ -180,11 +142,14 @@ impl<R: Rules + ?Sized, O: MergeObserver + ?Sized> Walk<'_, R, O> {
             // No strategy (or a table that returned one for another type):
             // old stays.
             _ => {
-                self.emit(Decision::KeptOld, Some(old), Some(new));
+                self.emit(
+                    Decision::KeptOld(KeepReason::NoStrategy),
+                    Some(old),
+                    Some(new),
+                );
                 Ok(old.clone())
             }
-        };
-        result.map_err(|e| self.located(e))
+        }
     }
 
     fn dict(
@@ -196,7 +161,11 @@ impl<R: Rules + ?Sized, O: MergeObserver + ?Sized> Walk<'_, R, O> {
         depth: Depth,
     ) -> Result<Node, MergeError> {
         let Some(nm) = new.as_map() else {
-            self.emit(Decision::KeptOld, Some(old), Some(new));
+            self.emit(
+                Decision::KeptOld(KeepReason::NewIgnored),
+                Some(old),
+                Some(new),
+            );
             return Ok(old.clone());
         };
         self.charge(om.len().saturating_add(nm.len()))?;
@@ -231,10 +200,15 @@ impl<R: Rules + ?Sized, O: MergeObserver + ?Sized> Walk<'_, R, O> {
                         }
                         DictMode::Keep if s.recurse.wants(v) => {
                             self.emit(Decision::Recursed, Some(&old_v), Some(v));
-                            self.merge(&old_v, v, depth.deeper(DICT_LEVEL))?
+                            self.merge(&old_v, v, depth.deeper(DICT_LEVEL))
+                                .map_err(|e| e.under(&PathSeg::Key(k.clone())))?
                         }
                         DictMode::Keep => {
-                            self.emit(Decision::KeptOld, Some(&old_v), Some(v));
+                            self.emit(
+                                Decision::KeptOld(KeepReason::NotRecursed),
+                                Some(&old_v),
+                                Some(v),
+                            );
                             old_v
                         }
                     };
@@ -316,10 +290,16 @@ impl<R: Rules + ?Sized, O: MergeObserver + ?Sized> Walk<'_, R, O> {
                     let nv = indexable.get(i)?;
                     self.enter(|| PathSeg::Index(i));
                     if s.mode == ListMode::Keep {
-                        self.emit(Decision::KeptOld, Some(slot), Some(&nv));
+                        self.emit(
+                            Decision::KeptOld(KeepReason::NoReplace),
+                            Some(slot),
+                            Some(&nv),
+                        );
                     } else if s.recurse.wants(&nv) {
                         self.emit(Decision::Recursed, Some(slot), Some(&nv));
-                        *slot = self.merge(slot, &nv, depth.deeper(step))?;
+                        *slot = self
+                            .merge(slot, &nv, depth.deeper(step))
+                            .map_err(|e| e.under(&PathSeg::Index(i)))?;
                     } else {
                         self.emit(Decision::Replaced, Some(slot), Some(&nv));
                         *slot = nv;

@@ -1,5 +1,6 @@
 //! `MergeError` and `PyException`: why a merge spec or a merge failed, as the Python exception cloud-init raises.
 
+use super::PathSeg;
 use std::fmt;
 
 /// The Python exception class the reference implementation raises.
@@ -59,7 +60,8 @@ pub struct MergeError {
     pub class: PyException,
     /// The message, in cloud-init's / Python's wording where there is one.
     pub message: String,
-    /// The logical path (`$.runcmd[2]`) where a merge failed, when known.
+    /// The logical path (`$.runcmd[2]`) where a merge failed; `None` for
+    /// spec errors.
     pub at: Option<String>,
 }
 
@@ -76,6 +78,21 @@ impl MergeError {
     /// The same error, located at `path`.
     pub fn at(mut self, path: impl Into<String>) -> Self {
         self.at = Some(path.into());
+        self
+    }
+
+    /// Inside the walk: the error happened below `seg` (paths are built on
+    /// the way out, so a successful merge never pays for them).
+    pub(crate) fn under(mut self, seg: &PathSeg) -> Self {
+        let rest = self.at.take().unwrap_or_default();
+        self.at = Some(format!("{seg}{rest}"));
+        self
+    }
+
+    /// At the end of the walk: anchor the path at the root `$`.
+    pub(crate) fn rooted(mut self) -> Self {
+        let rest = self.at.take().unwrap_or_default();
+        self.at = Some(format!("${rest}"));
         self
     }
 

@@ -8,6 +8,7 @@
 //! ([`MergeError`]).
 
 mod engine;
+mod limits;
 mod merge_error;
 mod observer;
 mod path;
@@ -17,9 +18,12 @@ mod strategy;
 
 pub mod cloud_init;
 
-pub use engine::{Limits, MAX_LEVELS, merge_with};
+pub use engine::merge_with;
+pub use limits::{Limits, MAX_LEVELS};
 pub use merge_error::{MergeError, PyException};
-pub use observer::{Decision, MergeEvent, MergeObserver, NoObserver, Trace, TraceEntry};
+pub use observer::{
+    Decision, KeepReason, MergeEvent, MergeObserver, NoObserver, Trace, TraceEntry,
+};
 pub use path::{Path, PathSeg};
 pub use rules::Rules;
 pub use strategy::{

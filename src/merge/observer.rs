@@ -27,11 +27,24 @@ pub enum Decision {
         /// Length of new.
         new_len: usize,
     },
-    /// Old was kept (no strategy for its type, a no-replace rule, or a new
-    /// value of a type the strategy ignores).
-    KeptOld,
+    /// Old was kept, for this reason.
+    KeptOld(KeepReason),
     /// The key was deleted (new's value was null and deletion is allowed).
     Deleted,
+}
+
+/// Why old was kept.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum KeepReason {
+    /// No strategy handles old's type (a scalar, or no merger for it).
+    NoStrategy,
+    /// The strategy ignores a new value of this type (a dict merger given a
+    /// non-mapping).
+    NewIgnored,
+    /// Keep mode, and new's type is not one the strategy recurses into.
+    NotRecursed,
+    /// Index-wise keep mode of a list.
+    NoReplace,
 }
 
 /// One decision, at a logical path.

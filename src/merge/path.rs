@@ -56,19 +56,26 @@ fn is_plain_name(s: &str) -> bool {
         && chars.all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
 }
 
+impl fmt::Display for PathSeg {
+    /// `.name`, `['odd key']`, `[1]`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            PathSeg::Index(i) => write!(f, "[{i}]"),
+            PathSeg::Key(k) => match k.value() {
+                Value::Str(s) if s.as_str().is_some_and(is_plain_name) => {
+                    write!(f, ".{}", s.as_str().unwrap_or_default())
+                }
+                _ => write!(f, "[{}]", py_repr(k)),
+            },
+        }
+    }
+}
+
 impl fmt::Display for Path {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str("$")?;
         for seg in &self.0 {
-            match seg {
-                PathSeg::Index(i) => write!(f, "[{i}]")?,
-                PathSeg::Key(k) => match k.value() {
-                    Value::Str(s) if s.as_str().is_some_and(is_plain_name) => {
-                        write!(f, ".{}", s.as_str().unwrap_or_default())?;
-                    }
-                    _ => write!(f, "[{}]", py_repr(k))?,
-                },
-            }
+            write!(f, "{seg}")?;
         }
         Ok(())
     }
