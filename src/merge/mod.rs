@@ -6,6 +6,14 @@
 //! modified; values taken from new keep their nodes (spans, identity).
 //! Errors carry the Python exception the reference tool raises
 //! ([`MergeError`]).
+//!
+//! Adding a dialect: implement [`Rules`] (a type-only table like
+//! [`cloud_init::MergerStack`], or one keyed by path, which then says so
+//! with [`Rules::uses_path`]) and add the modes it needs to the strategy
+//! enums in `strategy.rs` (e.g. Hiera's `unique` arrays or knockout prefix,
+//! Compose's merge-by-key lists, a scalar strategy requiring equality for
+//! Nickel), implementing each once in the engine. Dialect specifics (spec
+//! syntax, defaults, error wording) live in the dialect's module.
 
 mod engine;
 mod limits;
