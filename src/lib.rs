@@ -1,9 +1,10 @@
 //! cloudfold: fold cloud-init user-data offline, exactly as cloud-init does, and explain it.
 //!
-//! Stages (dependencies point one way): [`source`] ← [`yaml`] ← …
+//! Stages (dependencies point one way): [`source`] ← [`yaml`] ← [`merge`] ← …
 
 #![forbid(unsafe_code)]
 
+pub mod merge;
 pub mod source;
 pub mod userdata;
 pub mod yaml;
