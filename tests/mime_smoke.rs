@@ -1,0 +1,21 @@
+//! Quick checks of the MIME reader against the Python oracle on a few documents.
+mod common;
+
+#[test]
+fn smoke_against_python() {
+    if !common::python_available() {
+        eprintln!("SKIPPED: python3 not available");
+        return;
+    }
+    let docs: Vec<String> = vec![
+        "Content-Type: multipart/mixed; boundary=B\nMIME-Version: 1.0\n\npre\n--B\nContent-Type: text/plain\n\nhello\n--B--\nepi\n".into(),
+        "#cloud-config\na: 1\n".into(),
+        "Content-Type: text/plain\nContent-Transfer-Encoding: base64\n\naGVsbG8=\n".into(),
+        "Content-Type: text/plain\n\na: \u{20ac}\u{e9}\n".into(),
+    ];
+    let expected = common::oracle(&docs);
+    for (d, e) in docs.iter().zip(&expected) {
+        let ours = common::describe(d);
+        assert!(ours == *e, "{d:?}: {:?}", common::first_diff(&ours, e, ""));
+    }
+}
