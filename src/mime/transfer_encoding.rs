@@ -75,9 +75,6 @@ pub(crate) fn a2b_base64(data: &[u8], strict: bool) -> Option<Vec<u8>> {
     for (i, &c) in data.iter().enumerate() {
         if c == b'=' {
             padding_started = true;
-            if strict && quad_pos == 0 {
-                return None;
-            }
             if quad_pos >= 2 {
                 pads += 1;
                 if u32::from(quad_pos) + pads >= 4 {
