@@ -6,4 +6,5 @@
 
 pub mod mime;
 pub mod source;
+pub mod userdata;
 pub mod yaml;

@@ -1,4 +1,4 @@
-//! The `cloudfold` command line: a thin shell over the library.
+//! The `cloudfold` command line: a thin shell over the library; the only place that does I/O.
 
 #![forbid(unsafe_code)]
 
