@@ -681,8 +681,14 @@ fn chaos_against_python() {
         eprintln!("SKIPPED: python3 with the email package is not available");
         return;
     }
-    let cases: usize = std::env::var("CLOUDFOLD_DIFF_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(2000);
-    let seed: u64 = std::env::var("CLOUDFOLD_DIFF_SEED").ok().and_then(|v| v.parse().ok()).unwrap_or(0xc4a05);
+    let cases: usize = std::env::var("CLOUDFOLD_DIFF_CASES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(2000);
+    let seed: u64 = std::env::var("CLOUDFOLD_DIFF_SEED")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(0xc4a05);
     let mut rng = Rng(seed);
     let docs: Vec<String> = (0..cases).map(|_| chaos_document(&mut rng)).collect();
     let expected = common::oracle(&docs);

@@ -1,6 +1,8 @@
 //! The hand-picked MIME corpus (fixtures/mime/*.eml) against the descriptions
 //! recorded from CPython's `email` by scripts/mime_fixtures.py; and the MIME
 //! samples of ../shared against the live oracle.
+#![allow(clippy::unwrap_used)]
+
 mod common;
 
 use std::path::PathBuf;
@@ -23,7 +25,11 @@ fn fixture_pairs() -> Vec<(PathBuf, PathBuf)> {
 #[test]
 fn recorded_corpus_matches_python() {
     let pairs = fixture_pairs();
-    assert!(pairs.len() >= 60, "corpus has only {} documents", pairs.len());
+    assert!(
+        pairs.len() >= 60,
+        "corpus has only {} documents",
+        pairs.len()
+    );
     let mut bad = Vec::new();
     for (eml, json) in &pairs {
         let doc = common::read_text(eml);
@@ -37,7 +43,11 @@ fn recorded_corpus_matches_python() {
             ));
         }
     }
-    eprintln!("mime fixtures: {} documents, {} disagreements", pairs.len(), bad.len());
+    eprintln!(
+        "mime fixtures: {} documents, {} disagreements",
+        pairs.len(),
+        bad.len()
+    );
     assert!(bad.is_empty(), "{}", bad.join("\n"));
 }
 
@@ -47,7 +57,9 @@ fn recorded_corpus_matches_python() {
 fn shared_samples_match_python() {
     let Some(shared) = common::shared_dir() else {
         assert!(!common::in_ci(), "../shared is required in CI");
-        eprintln!("SKIPPED (LOUDLY): ../shared not found beside the repository; MIME samples not checked");
+        eprintln!(
+            "SKIPPED (LOUDLY): ../shared not found beside the repository; MIME samples not checked"
+        );
         return;
     };
     if !common::python_available() {
@@ -76,7 +88,12 @@ fn shared_samples_match_python() {
     let docs: Vec<String> = files
         .iter()
         .filter_map(|p| String::from_utf8(std::fs::read(p).unwrap()).ok())
-        .filter(|d| d[..d.len().min(4096)].to_ascii_lowercase().contains("mime-version:") || d.starts_with("From "))
+        .filter(|d| {
+            d[..d.len().min(4096)]
+                .to_ascii_lowercase()
+                .contains("mime-version:")
+                || d.starts_with("From ")
+        })
         .collect();
     assert!(!docs.is_empty());
     let expected = common::oracle(&docs);
@@ -84,5 +101,8 @@ fn shared_samples_match_python() {
         let ours = common::describe(d);
         assert!(ours == *e, "{d:?}: {:?}", common::first_diff(&ours, e, ""));
     }
-    eprintln!("mime shared samples: {} documents agree with Python", docs.len());
+    eprintln!(
+        "mime shared samples: {} documents agree with Python",
+        docs.len()
+    );
 }

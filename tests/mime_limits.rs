@@ -14,7 +14,7 @@ fn ten_thousand_empty_parts() {
     let mut doc = String::from("Content-Type: multipart/mixed; boundary=B\n\n");
     for _ in 0..10_000 {
         doc.push_str("--B\n");
-        doc.push_str("\n");
+        doc.push('\n');
     }
     doc.push_str("--B--\n");
     let m = quick(Duration::from_secs(5), || mime::parse(&doc).unwrap());
@@ -23,7 +23,10 @@ fn ten_thousand_empty_parts() {
 
 #[test]
 fn ten_thousand_duplicate_boundaries() {
-    let doc = format!("Content-Type: multipart/mixed; boundary=B\n\n{}x\n", "--B\n".repeat(10_000));
+    let doc = format!(
+        "Content-Type: multipart/mixed; boundary=B\n\n{}x\n",
+        "--B\n".repeat(10_000)
+    );
     let m = quick(Duration::from_secs(5), || mime::parse(&doc).unwrap());
     assert_eq!(m.walk().count(), 2);
 }
@@ -52,7 +55,9 @@ fn megabyte_of_base64_and_qp() {
 fn nested(depth: usize) -> String {
     let mut s = String::new();
     for i in 0..depth {
-        s.push_str(&format!("Content-Type: multipart/mixed; boundary=b{i}\n\n--b{i}\n"));
+        s.push_str(&format!(
+            "Content-Type: multipart/mixed; boundary=b{i}\n\n--b{i}\n"
+        ));
     }
     s.push_str("\nhi\n");
     s
@@ -72,7 +77,11 @@ fn nesting_up_to_the_limit_parses() {
 
 #[test]
 fn nesting_beyond_the_limit_is_an_error() {
-    for doc in [nested(MAX_DEPTH + 1), nested(100_000), "Content-Type: message/rfc822\n\n".repeat(10_000)] {
+    for doc in [
+        nested(MAX_DEPTH + 1),
+        nested(100_000),
+        "Content-Type: message/rfc822\n\n".repeat(10_000),
+    ] {
         let r = std::thread::Builder::new()
             .stack_size(2 << 20)
             .spawn(move || mime::parse(&doc).err())
@@ -85,7 +94,16 @@ fn nesting_beyond_the_limit_is_an_error() {
 
 #[test]
 fn arbitrary_text_never_panics() {
-    let samples = ["", "\r", "\r\n\r\n", ":", " ", "From ", "--", "Content-Type: multipart/x; boundary=\n\n--\n--\n------\n"];
+    let samples = [
+        "",
+        "\r",
+        "\r\n\r\n",
+        ":",
+        " ",
+        "From ",
+        "--",
+        "Content-Type: multipart/x; boundary=\n\n--\n--\n------\n",
+    ];
     for s in samples {
         let m = mime::parse(s).unwrap();
         for p in m.walk() {

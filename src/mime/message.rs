@@ -193,6 +193,11 @@ impl Message {
         self.body_start
     }
 
+    /// The 0-based line of the input where this part's body starts.
+    pub fn body_line(&self) -> u32 {
+        self.body_start.line
+    }
+
     /// `walk()`: this message, then every sub-part depth-first in document order.
     pub fn walk(&self) -> Walk<'_> {
         Walk::new(self)

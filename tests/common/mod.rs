@@ -88,7 +88,11 @@ pub fn python_available() -> bool {
 /// Run scripts/mime_oracle.py over the documents.
 pub fn oracle(docs: &[String]) -> Vec<Value> {
     if let Ok(path) = std::env::var("CLOUDFOLD_DIFF_DUMP") {
-        let mut f = std::fs::OpenOptions::new().create(true).append(true).open(path).unwrap();
+        let mut f = std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(path)
+            .unwrap();
         for d in docs {
             writeln!(f, "{}", serde_json::to_string(d).unwrap()).unwrap();
         }
