@@ -662,8 +662,24 @@ fn chaos_document(rng: &mut Rng) -> String {
         "QUJD",
         "=41=\r",
         "caf\u{e9} \u{20ac}",
+        "Content-Type: multipart/mixed; boundary=A; x*=1; x*0=2",
+        "Content-Transfer-Encoding: x-uuencode",
+        "begin 644 f",
+        "#:&D*",
+        "end",
+        "   ",
+        "Content-Type: multipart/mixed; boundary=\"A\"; boundary=\"AA\"",
+        "Content-Type: text/plain\u{2028}x",
     ];
     let mut out = String::new();
+    if rng.chance(15) {
+        // Python feeds the parser 8192 characters at a time: put line breaks
+        // (and CR/LF pairs) right at the chunk edges.
+        let pad = 8170 + rng.below(40);
+        out.push_str("X-Pad: ");
+        out.push_str(&"p".repeat(pad));
+        out.push_str(rng.pick(&["\r\n", "\r", "\n"]));
+    }
     for _ in 0..rng.below(25) {
         out.push_str(rng.pick(POOL));
         out.push_str(rng.pick(&["\n", "\n", "\n", "\r\n", "\r"]));
