@@ -136,10 +136,15 @@ impl<'a> LineReader<'a> {
 
     /// Where the next read starts: byte offset and line number.
     pub(crate) fn next_position(&self) -> (usize, u32) {
-        match self.pushed.last() {
-            Some(Read::Line(l)) => (l.start, l.lineno),
-            _ => (self.pos, self.lineno),
-        }
+        // Pushed-back lines come before `pos`; pushed-back ends are virtual.
+        self.pushed
+            .iter()
+            .rev()
+            .find_map(|r| match r {
+                Read::Line(l) => Some((l.start, l.lineno)),
+                Read::Eof => None,
+            })
+            .unwrap_or((self.pos, self.lineno))
     }
 
     pub(crate) fn push_matcher(&mut self, m: EofMatcher) {

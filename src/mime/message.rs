@@ -38,6 +38,7 @@ pub struct Message {
     pub(crate) defects: Vec<Defect>,
     pub(crate) start: Mark,
     pub(crate) body_start: Mark,
+    pub(crate) end: Mark,
 }
 
 impl Message {
@@ -191,6 +192,13 @@ impl Message {
     /// within the document; column 0).
     pub fn body_start(&self) -> Mark {
         self.body_start
+    }
+
+    /// Where this part's text ends in the parsed text: the start of the boundary
+    /// line (or other end) that closed it. The line break just before a boundary
+    /// is inside this range although Python drops it from the payload.
+    pub fn end(&self) -> Mark {
+        self.end
     }
 
     /// The 0-based line of the input where this part's body starts.

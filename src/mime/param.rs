@@ -96,7 +96,7 @@ impl Codec {
 
 /// `email.utils.unquote`: strip one pair of `"…"` (undoing `\\` and `\"`) or `<…>`.
 pub fn unquote(s: &str) -> std::borrow::Cow<'_, str> {
-    if s.chars().count() > 1 {
+    if s.chars().nth(1).is_some() {
         if let Some(inner) = s.strip_prefix('"').and_then(|r| r.strip_suffix('"')) {
             return std::borrow::Cow::Owned(inner.replace("\\\\", "\\").replace("\\\"", "\""));
         }

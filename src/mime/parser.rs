@@ -39,6 +39,7 @@ struct Node {
     defects: Vec<Defect>,
     start: Mark,
     body_start: Mark,
+    end: Mark,
 }
 
 #[derive(Debug)]
@@ -112,6 +113,7 @@ impl<'a> Parser<'a> {
             defects: Vec::new(),
             start,
             body_start: start,
+            end: start,
         });
         if let Some(p) = parent.and_then(|p| self.nodes.get_mut(p)) {
             match &mut p.body {
@@ -201,6 +203,15 @@ impl<'a> Parser<'a> {
 
     fn parse_message(&mut self, depth: usize) -> Result<(), ParseError> {
         let id = self.new_message();
+        self.parse_message_body(id, depth)?;
+        let end = self.next_mark();
+        if let Some(n) = self.node(id) {
+            n.end = end;
+        }
+        Ok(())
+    }
+
+    fn parse_message_body(&mut self, id: usize, depth: usize) -> Result<(), ParseError> {
         if depth > MAX_DEPTH {
             let at = self.nodes.get(id).map_or_else(Mark::default, |n| n.start);
             return Err(ParseError::TooDeep {
@@ -425,6 +436,7 @@ impl<'a> Parser<'a> {
                 defects: node.defects,
                 start: node.start,
                 body_start: node.body_start,
+                end: node.end,
             };
             if let Some(slot) = built.get_mut(id) {
                 *slot = Some(msg);
