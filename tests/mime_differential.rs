@@ -722,6 +722,82 @@ fn chaos_against_python() {
     assert_eq!(failures, 0);
 }
 
+/// RFC 2231 filenames: charsets (with odd spellings), %-escapes of random
+/// bytes, sections, quoting.
+fn filename_document(rng: &mut Rng) -> String {
+    let charset = rng.pick(&[
+        "utf-8",
+        "UTF8",
+        "utf_8",
+        " Utf-8 ",
+        "u8",
+        "utf-8-sig",
+        "us-ascii",
+        "ASCII",
+        "latin-1",
+        "ISO-8859-1",
+        "iso8859_1",
+        "l1",
+        "",
+        "foo",
+        "base64",
+        "utf-\u{e9}8",
+        "cp1252x",
+        "utf..8",
+    ]);
+    let mut value = String::new();
+    for _ in 0..rng.below(8) {
+        match rng.below(6) {
+            0 => value.push_str(&format!("%{:02X}", rng.below(256))),
+            1 => value.push_str(&format!("%{:02x}", 0x80 + rng.below(128))),
+            2 => value.push_str(rng.pick(&["%", "%4", "%G1", "'", "\"", " "])),
+            3 => value.push_str(rng.pick(&["\u{e9}", "\u{20ac}", "\u{1f600}"])),
+            4 => value.push_str("%EF%BB%BF"),
+            _ => value.push_str(rng.pick(&["a", "b.txt", "x"])),
+        }
+    }
+    let param = match rng.below(5) {
+        0 => format!("filename*={charset}'en'{value}"),
+        1 => format!("filename*=\"{charset}''{value}\""),
+        2 => format!("filename*0*={charset}''{value}; filename*1*={value}; filename*2=\"{value}\""),
+        3 => format!("filename*={value}"),
+        _ => format!("filename*={charset}''{value}"),
+    };
+    format!("Content-Disposition: attachment; {param}\n\nx\n")
+}
+
+#[test]
+fn filenames_against_python() {
+    if !common::python_available() {
+        assert!(!common::in_ci(), "python3 is required in CI");
+        eprintln!("SKIPPED: python3 with the email package is not available");
+        return;
+    }
+    let cases: usize = std::env::var("CLOUDFOLD_DIFF_CASES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(2000);
+    let seed: u64 = std::env::var("CLOUDFOLD_DIFF_SEED")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(0xf11e);
+    let mut rng = Rng(seed);
+    let docs: Vec<String> = (0..cases).map(|_| filename_document(&mut rng)).collect();
+    let expected = common::oracle(&docs);
+    let mut failures = 0;
+    for (d, e) in docs.iter().zip(&expected) {
+        let ours = common::describe(d);
+        if ours != *e {
+            failures += 1;
+            if failures <= 5 {
+                eprintln!("{d:?}\n  {:?}", common::first_diff(&ours, e, ""));
+            }
+        }
+    }
+    eprintln!("mime filenames: {cases} cases, {failures} disagreements");
+    assert_eq!(failures, 0);
+}
+
 #[test]
 #[ignore = "debug helper: prints one generated case"]
 fn print_case() {

@@ -40,6 +40,10 @@ impl ParamValue {
                 let raw = raw_unicode_escape(value);
                 Ok(match Codec::lookup(charset) {
                     Some(Codec::Utf8) => String::from_utf8_lossy(&raw).into_owned(),
+                    Some(Codec::Utf8Sig) => {
+                        let body = raw.strip_prefix(b"\xef\xbb\xbf").unwrap_or(&raw);
+                        String::from_utf8_lossy(body).into_owned()
+                    }
                     Some(Codec::Ascii) => raw
                         .iter()
                         .map(|&b| if b < 0x80 { b as char } else { '\u{fffd}' })
@@ -56,6 +60,7 @@ impl ParamValue {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Codec {
     Utf8,
+    Utf8Sig,
     Ascii,
     Latin1,
 }
@@ -64,25 +69,28 @@ impl Codec {
     /// Python's codec lookup for the names we know: lower-case, runs of
     /// punctuation/space become `_`, then the alias table.
     fn lookup(name: &str) -> Option<Codec> {
+        // `encodings.normalize_encoding`: non-ASCII letters/digits vanish,
+        // any other run of non-alphanumerics becomes one `_` between words.
         let mut norm = String::with_capacity(name.len());
         let mut pending_sep = false;
-        for c in name.trim().chars() {
-            if c.is_ascii_alphanumeric() || c == '.' {
+        for c in name.chars() {
+            if c.is_alphanumeric() || c == '.' {
                 if pending_sep && !norm.is_empty() {
                     norm.push('_');
                 }
                 pending_sep = false;
-                norm.push(c.to_ascii_lowercase());
-            } else if c.is_ascii() {
-                pending_sep = true;
+                if c.is_ascii() {
+                    norm.push(c.to_ascii_lowercase());
+                }
             } else {
-                return None;
+                pending_sep = true;
             }
         }
         match norm.as_str() {
             "utf_8" | "utf8" | "u8" | "utf" | "utf8_ucs2" | "utf8_ucs4" | "cp65001" => {
                 Some(Codec::Utf8)
             }
+            "utf_8_sig" => Some(Codec::Utf8Sig),
             "ascii" | "us_ascii" | "646" | "ansi_x3.4_1968" | "ansi_x3_4_1968"
             | "ansi_x3.4_1986" | "cp367" | "csascii" | "ibm367" | "iso646_us"
             | "iso_646.irv_1991" | "iso_ir_6" | "us" => Some(Codec::Ascii),
