@@ -1,5 +1,6 @@
 //! Quick checks of the MIME reader against the Python oracle on a few documents.
-mod common;
+mod mime_common;
+use mime_common as common;
 
 #[test]
 fn smoke_against_python() {

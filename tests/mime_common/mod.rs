@@ -156,14 +156,17 @@ pub fn first_diff(a: &Value, b: &Value, path: &str) -> Option<String> {
     }
 }
 
-/// The ../shared directory beside the repository, if present.
+/// The ../shared directory beside the repository (or `$CLOUDFOLD_SHARED`, for
+/// worktrees that do not sit beside it), if present.
 pub fn shared_dir() -> Option<PathBuf> {
-    let p = repo_root().join("../shared");
+    let p = std::env::var_os("CLOUDFOLD_SHARED")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| repo_root().join("../shared"));
     if p.is_dir() { Some(p) } else { None }
 }
 
 pub fn in_ci() -> bool {
-    std::env::var("CI").is_ok_and(|v| v == "true")
+    std::env::var("CI").is_ok_and(|v| v == "true" || v == "1")
 }
 
 pub fn read_text(p: &Path) -> String {
