@@ -56,3 +56,15 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn structure_like_python() {
+    let m = mime::parse(
+        "Content-Type: multipart/digest; boundary=D\n\n--D\n\nSubject: x\n\nbody\n--D--\n",
+    )
+    .unwrap();
+    assert_eq!(
+        m.structure(true),
+        "multipart/digest [text/plain]\n    message/rfc822 [message/rfc822]\n        text/plain [text/plain]\n"
+    );
+}

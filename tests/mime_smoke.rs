@@ -14,6 +14,20 @@ fn smoke_against_python() {
         "Content-Type: text/plain\nContent-Transfer-Encoding: base64\n\naGVsbG8=\n".into(),
         "Content-Type: text/plain\n\na: \u{20ac}\u{e9}\n".into(),
     ];
+    let mut docs = docs;
+    // Unicode case mapping in content types (final sigma, dotted I, Kelvin...).
+    for t in [
+        "ΑΣ/ΣΑ",
+        "İ/x",
+        "ẞ/K",
+        "Ꭰ/Å",
+        "text/ΣΣ Σ",
+        "a/ǅ",
+        "ﬃ/x",
+        "Ⅷ/ⓐⒶ",
+    ] {
+        docs.push(format!("Content-Type: {t}\n\nx\n"));
+    }
     let expected = common::oracle(&docs);
     for (d, e) in docs.iter().zip(&expected) {
         let ours = common::describe(d);

@@ -59,6 +59,16 @@ impl Message {
         self.headers.iter().map(|h| h.name.as_str())
     }
 
+    /// `values()`: header values in order.
+    pub fn values(&self) -> impl Iterator<Item = &str> {
+        self.headers.iter().map(|h| h.value.as_str())
+    }
+
+    /// `len(msg)`: the number of headers, duplicates included.
+    pub fn header_count(&self) -> usize {
+        self.headers.len()
+    }
+
     /// `get(name)`: the first value whose name matches case-insensitively.
     pub fn get(&self, name: &str) -> Option<&str> {
         self.get_header(name).map(|h| h.value.as_str())
@@ -209,6 +219,25 @@ impl Message {
     /// `walk()`: this message, then every sub-part depth-first in document order.
     pub fn walk(&self) -> Walk<'_> {
         Walk::new(self)
+    }
+
+    /// `email.iterators._structure(msg, include_default=...)`: the tree of
+    /// content types, four spaces of indent per level, one per line.
+    pub fn structure(&self, include_default: bool) -> String {
+        let mut out = String::new();
+        for (depth, part) in self.walk().with_depth() {
+            for _ in 0..depth * 4 {
+                out.push(' ');
+            }
+            out.push_str(part.get_content_type());
+            if include_default {
+                out.push_str(" [");
+                out.push_str(part.get_default_type());
+                out.push(']');
+            }
+            out.push('\n');
+        }
+        out
     }
 
     /// `get_params(header=...)` (unquoted): `Ok(None)` if the header is missing.
