@@ -121,7 +121,7 @@ pub(crate) fn compose<'a>(
                             PyErrorClass::Composer,
                             format!(
                                 "found undefined alias {}",
-                                super::py_str_repr::py_repr_str(&anchor)
+                                super::py_repr::py_repr_str(&anchor)
                             ),
                             start,
                         ));
@@ -273,7 +273,7 @@ fn check_anchor(
         YamlError::new(PyErrorClass::Composer, "second occurrence", at).with_context(
             format!(
                 "found duplicate anchor {}; first occurrence",
-                super::py_str_repr::py_repr_str(a)
+                super::py_repr::py_repr_str(a)
             ),
             first_mark,
         ),

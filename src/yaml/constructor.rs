@@ -10,7 +10,7 @@ use super::composer::{Body, CNode, Composed, NodeId};
 use super::error::{PyErrorClass, YamlError};
 use super::event::ScalarText;
 use super::load_options::LoadOptions;
-use super::py_str_repr::py_repr_str;
+use super::py_repr::py_repr_str;
 use super::scalar::{
     construct_binary, construct_bool, construct_float, construct_int, construct_timestamp,
 };

@@ -7,7 +7,7 @@
 //! patterns.
 
 use super::error::{PyErrorClass, YamlError};
-use super::py_str_repr::py_repr_str;
+use super::py_repr::py_repr_str;
 use super::timestamp_fields::{Tz, parse_timestamp};
 use super::value::{CANONICAL_NAN, Date, DateTime, Int, OTHER_NAN, Value};
 use num_bigint::BigInt;
