@@ -108,49 +108,53 @@ impl<'a> Constructor<'a> {
 
     /// Build a scalar-constructed value (or fail as PyYAML does).
     fn scalar_value(&mut self, id: NodeId) -> Result<Value, YamlError> {
-        let python_unicode = self.python_unicode;
-        let node = self.node_mut(id)?;
+        let node = self.node(id)?;
         let start = node.start;
-        let known = matches!(
-            node.tag,
-            Tag::Null | Tag::Bool | Tag::Int | Tag::Float | Tag::Timestamp | Tag::Binary | Tag::Str
-        ) || (node.tag == Tag::PythonUnicode && python_unicode);
-        if !known {
-            return Err(constructor_error(
-                format!(
-                    "could not determine a constructor for the tag {}",
-                    py_repr_str(&node.tag.full_name())
-                ),
-                start,
-            ));
-        }
-        let Body::Scalar(text) = &mut node.body else {
-            return Err(constructor_error(
-                format!(
-                    "expected a scalar node, but found {}",
-                    node.body.kind_name()
-                ),
-                start,
-            ));
+        let tag = match node.tag {
+            Tag::PythonUnicode if self.python_unicode => Tag::Str,
+            Tag::Null => Tag::Null,
+            Tag::Bool => Tag::Bool,
+            Tag::Int => Tag::Int,
+            Tag::Float => Tag::Float,
+            Tag::Timestamp => Tag::Timestamp,
+            Tag::Binary => Tag::Binary,
+            Tag::Str => Tag::Str,
+            _ => {
+                return Err(constructor_error(
+                    format!(
+                        "could not determine a constructor for the tag {}",
+                        py_repr_str(&node.tag.full_name())
+                    ),
+                    start,
+                ));
+            }
         };
-        // Each node is built once, so its text can be moved out.
-        let text = std::mem::replace(text, ScalarText::Text(Cow::Borrowed("")));
-        if matches!(node.tag, Tag::Str | Tag::PythonUnicode) {
+        let src = self.scalar_source(id)?;
+        let Body::Scalar(text) = &self.node(src)?.body else {
+            return Err(missing());
+        };
+        if tag == Tag::Str {
             return Ok(Value::Str(match text {
-                ScalarText::Text(Cow::Borrowed(s)) => PyStr::from(s),
-                ScalarText::Text(Cow::Owned(s)) => PyStr::from(s),
-                ScalarText::Wide(p) => p,
+                ScalarText::Text(t) => PyStr::from(t.as_ref()),
+                ScalarText::Wide(p) => p.clone(),
             }));
         }
-        let s: Cow<'_, str> = match &text {
+        let s: Cow<'_, str> = match text {
             ScalarText::Text(t) => Cow::Borrowed(t.as_ref()),
             ScalarText::Wide(p) => p.to_string_lossy(),
         };
-        Ok(match node.tag {
+        Ok(match tag {
             Tag::Null => Value::Null,
             Tag::Bool => Value::Bool(construct_bool(&s)?),
             Tag::Int => Value::Int(construct_int(&s)?),
             Tag::Float => Value::Float(construct_float(&s)?),
+            Tag::Timestamp if src != id => {
+                // PyYAML matches its regex against the mapping's node list.
+                return Err(super::scalar::py_err(
+                    PyErrorClass::Type,
+                    "expected string or bytes-like object, got 'list'",
+                ));
+            }
             Tag::Timestamp => construct_timestamp(&s)?,
             _ => Value::Bytes(
                 construct_binary(&s)
@@ -158,6 +162,46 @@ impl<'a> Constructor<'a> {
                     .into_boxed_slice(),
             ),
         })
+    }
+
+    /// SafeConstructor's `construct_scalar`: a scalar node is itself; a
+    /// mapping stands for the value of its first `=` key; else an error.
+    fn scalar_source(&self, id: NodeId) -> Result<NodeId, YamlError> {
+        let mut cur = id;
+        for _ in 0..=self.max_depth {
+            let n = self.node(cur)?;
+            match &n.body {
+                Body::Scalar(_) => return Ok(cur),
+                Body::Map(pairs) => {
+                    let mut next = None;
+                    for &(k, v) in pairs {
+                        if self.node(k)?.tag == Tag::Value {
+                            next = Some(v);
+                            break;
+                        }
+                    }
+                    match next {
+                        Some(v) => cur = v,
+                        None => {
+                            return Err(constructor_error(
+                                "expected a scalar node, but found mapping",
+                                n.start,
+                            ));
+                        }
+                    }
+                }
+                Body::Seq(_) => {
+                    return Err(constructor_error(
+                        "expected a scalar node, but found sequence",
+                        n.start,
+                    ));
+                }
+            }
+        }
+        Err(super::scalar::py_err(
+            PyErrorClass::Recursion,
+            "maximum recursion depth exceeded",
+        ))
     }
 
     fn built(&self, id: NodeId) -> Result<Node, YamlError> {

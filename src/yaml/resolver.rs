@@ -2,7 +2,7 @@
 //!
 //! PyYAML picks candidate resolvers by the scalar's first character and tries
 //! them in registration order (bool, float, int, merge, null, timestamp,
-//! value); the first whose regex matches wins, else `str`. The regexes are
+//! value, yaml); the first whose regex matches wins, else `str`. The regexes are
 //! hand-written matchers here; a Python `$` also matches before one final
 //! newline, which matters for quoted scalars tagged `!`.
 
@@ -33,6 +33,7 @@ pub(crate) fn resolve_plain(value: &str) -> Tag<'static> {
         b'.' => &[(Tag::Float, is_float)],
         b'<' => &[(Tag::Merge, |s| s == "<<")],
         b'=' => &[(Tag::Value, |s| s == "=")],
+        b'!' | b'&' | b'*' => &[(Tag::Yaml, |s| matches!(s, "!" | "&" | "*"))],
         _ => &[],
     };
     candidates

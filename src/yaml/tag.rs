@@ -26,6 +26,9 @@ pub(crate) enum Tag<'a> {
     Merge,
     /// `=`: no constructor; turned into `Str` when used as a mapping key.
     Value,
+    /// `!`, `&` or `*` resolved implicitly (only reachable for quoted
+    /// scalars tagged `!`); no constructor.
+    Yaml,
     /// `tag:yaml.org,2002:python/unicode` (cloud-init 22.4 accepts it as str).
     PythonUnicode,
     /// Any other tag, as written after handle expansion.
@@ -54,6 +57,7 @@ impl<'a> Tag<'a> {
             "merge" => Tag::Merge,
             "value" => Tag::Value,
             "python/unicode" => Tag::PythonUnicode,
+            "yaml" => Tag::Yaml,
             _ => Tag::Other(tag),
         }
     }
@@ -76,6 +80,7 @@ impl<'a> Tag<'a> {
             Tag::Merge => "merge",
             Tag::Value => "value",
             Tag::PythonUnicode => "python/unicode",
+            Tag::Yaml => "yaml",
             Tag::Other(t) => return Cow::Borrowed(t),
         };
         Cow::Owned(format!("{YAML_PREFIX}{suffix}"))
