@@ -4,7 +4,8 @@
 //! batches through one `scripts/yaml_oracle.py` process.
 //!
 //! `CLOUDFOLD_DIFF_CASES` (default 3000), `CLOUDFOLD_DIFF_SEED` (default 1),
-//! `CLOUDFOLD_DIFF_DUMP=path` writes disagreeing cases as corpus lines.
+//! `CLOUDFOLD_DIFF_DUMP=path` writes disagreeing cases as corpus lines (with
+//! PyYAML's outcome as `expect`; all cases with `CLOUDFOLD_DIFF_DUMP_ALL=1`).
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
@@ -214,13 +215,15 @@ impl Gen<'_> {
         } else {
             self.rng.pick(PLAIN).to_owned()
         };
-        let ok_plain = !text.is_empty()
-            && !text.starts_with([
-                '@', '%', '!', '&', '*', '?', ':', '-', '#', '|', '>', '\'', '"', '`',
-            ])
-            && !text.contains(": ")
-            && !text.contains(" #")
-            && !(flow && text.contains([',', '[', ']', '{', '}']));
+        let indicator = text.starts_with([
+            '@', '%', '!', '&', '*', '?', ':', '#', '|', '>', '\'', '"', '`',
+        ]) || text == "-";
+        let special = text.is_empty()
+            || indicator
+            || text.contains(": ")
+            || text.contains(" #")
+            || (flow && text.contains([',', '[', ']', '{', '}']));
+        let ok_plain = !special;
         let quoted = match self.rng.below(10) {
             0 => format!("'{}'", text.replace('\'', "''")),
             1 => format!("\"{}\"", text.replace('\\', "\\\\").replace('"', "\\\"")),
@@ -231,16 +234,16 @@ impl Gen<'_> {
     }
 
     fn key(&mut self, flow: bool) -> String {
-        match self.rng.below(20) {
-            0 => "<<".into(),
-            1 => "[k1, k2]".into(),
-            2 => "{k: v}".into(),
+        match self.rng.below(40) {
+            0..=1 => "<<".into(),
+            2 => "[k1, k2]".into(),
+            3 => "{k: v}".into(),
             _ => self.scalar(flow),
         }
     }
 
     fn merge_value(&mut self) -> String {
-        match self.rng.below(5) {
+        match self.rng.below(6) {
             0 | 1 if !self.anchors.is_empty() => {
                 format!("*{}", self.anchors[self.rng.below(self.anchors.len())])
             }
@@ -251,7 +254,7 @@ impl Gen<'_> {
                     .collect();
                 format!("[{}]", items.join(", "))
             }
-            3 => "{m1: 1, m2: [x]}".into(),
+            3 | 4 => "{m1: 1, m2: [x]}".into(),
             _ => self.scalar(true),
         }
     }
@@ -333,6 +336,8 @@ impl Gen<'_> {
             }
             _ => {
                 out.push_str(if self.rng.chance(50) { " |\n" } else { " >-\n" });
+                // Block scalar content needs some indentation even at the top.
+                let pad = " ".repeat(indent.max(1));
                 for _ in 0..1 + self.rng.below(3) {
                     out.push_str(&pad);
                     out.push_str(self.rng.pick(PLAIN));
@@ -435,28 +440,38 @@ fn generated_documents_match_pyyaml() {
     let (mut done, mut accepted, mut rejected) = (0usize, 0usize, 0usize);
     let mut failures: Vec<String> = Vec::new();
     let mut dump = String::new();
+    let mut disagreements = 0usize;
+    let dump_all = std::env::var("CLOUDFOLD_DIFF_DUMP_ALL").is_ok();
+    let mut reasons: std::collections::BTreeMap<String, usize> = Default::default();
     while done < cases {
         let n = (cases - done).min(2000);
         let batch: Vec<Input> = (0..n).map(|_| generate(&mut rng)).collect();
         let answers = oracle.ask(&batch);
         for (input, want) in batch.iter().zip(&answers) {
-            if want.get("err").is_some() {
+            if let Some(e) = want.get("err") {
+                let key = format!("{} {}", e["class"], e["problem"]);
+                *reasons.entry(key.chars().take(90).collect()).or_default() += 1;
                 rejected += 1;
             } else {
                 accepted += 1;
             }
             let got = outcome(input);
-            if !same(&got, want) {
+            let agree = same(&got, want);
+            if dump_all || !agree {
+                let mut line = input.request();
+                line["name"] = format!("diff-{seed}-{done}").into();
+                line["expect"] = want.clone();
+                dump.push_str(&line.to_string());
+                dump.push('\n');
+            }
+            if !agree {
+                disagreements += 1;
                 if failures.len() < 20 {
                     failures.push(format!(
                         "{}\n   ours:   {got}\n   pyyaml: {want}",
                         input.request()
                     ));
                 }
-                let mut line = input.request();
-                line["name"] = format!("diff-{seed}-{done}").into();
-                dump.push_str(&line.to_string());
-                dump.push('\n');
             }
             done += 1;
         }
@@ -464,10 +479,14 @@ fn generated_documents_match_pyyaml() {
     if let Ok(path) = std::env::var("CLOUDFOLD_DIFF_DUMP") {
         std::fs::write(path, &dump).unwrap();
     }
-    let disagreements = dump.lines().count();
     eprintln!(
         "yaml differential: {cases} cases (seed {seed}): {accepted} accepted, {rejected} \
          rejected by PyYAML; {disagreements} disagreements"
     );
+    let mut top: Vec<_> = reasons.into_iter().collect();
+    top.sort_by_key(|r| std::cmp::Reverse(r.1));
+    for (reason, n) in top.iter().take(12) {
+        eprintln!("  {n:6}  {reason}");
+    }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
