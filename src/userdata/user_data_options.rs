@@ -27,7 +27,9 @@ impl std::str::FromStr for Release {
         match s {
             "22.4" | "22.4.2" => Ok(Release::V22_4),
             "25.1" | "25.1.4" => Ok(Release::V25_1),
-            _ => Err(format!("unknown cloud-init release {s:?} (known: 22.4, 25.1)")),
+            _ => Err(format!(
+                "unknown cloud-init release {s:?} (known: 22.4, 25.1)"
+            )),
         }
     }
 }
