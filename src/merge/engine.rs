@@ -253,7 +253,8 @@ impl<R: Rules + ?Sized, O: MergeObserver + ?Sized> Walk<'_, R, O> {
                 if !is_tuple {
                     return Ok(new.clone());
                 }
-                // A tuple is rebuilt from whatever replaces it: `tuple(new)`.
+                // A tuple is rebuilt from whatever replaces it: `tuple(new)`;
+                // its content is new's, so it carries new's span.
                 let items = self.iterate(new)?;
                 Ok(Node::new(Value::Tuple(Seq::new(items)), new.span()))
             }
@@ -273,10 +274,10 @@ impl<R: Rules + ?Sized, O: MergeObserver + ?Sized> Walk<'_, R, O> {
                 Ok(Node::new(wrap(items), old.span()))
             }
             ListMode::Overlay | ListMode::Keep => {
-                let mut items = old_items.items().to_vec();
                 let (new_len, indexable) = Indexable::new(new)?;
-                let common = items.len().min(new_len);
-                self.charge(items.len().saturating_add(common))?;
+                let common = old_items.len().min(new_len);
+                self.charge(old_items.len().saturating_add(common))?;
+                let mut items = old_items.items().to_vec();
                 if s.mode == ListMode::Overlay {
                     let decision = Decision::OverlaidTruncated {
                         old_len: items.len(),
