@@ -632,3 +632,49 @@ fn errors_are_located() {
         .unwrap_err();
     assert_eq!(e.at.as_deref(), Some("$['x y'][0][0]"));
 }
+
+#[test]
+fn mergemanydict_compat_examples() {
+    let many = |srcs: Vec<serde_json::Value>| {
+        let nodes: Vec<Node> = srcs.into_iter().map(v).collect();
+        j(&merge_many(&nodes, Version::V25_1).unwrap())
+    };
+    assert_eq!(
+        many(vec![json!({"1": "2", "b": "c"}), json!({"b": "e"})]),
+        json!({"1": "2", "b": "c"})
+    );
+    assert_eq!(
+        many(vec![json!({"Blah3": 3}), json!({"Blah3": [1]})]),
+        json!({"Blah3": 3})
+    );
+    assert_eq!(
+        many(vec![
+            json!({"l": [1, 2, 3]}),
+            json!({"l": [4, 5]}),
+            json!({"l": [6, 7]})
+        ]),
+        json!({"l": [1, 2, 3]})
+    );
+    assert_eq!(
+        many(vec![json!({"s": "a"}), json!({"s": "b"})]),
+        json!({"s": "a"})
+    );
+    assert_eq!(
+        many(vec![json!({"m": {"x": 1}}), json!({"m": {"x": 2, "y": 3}})]),
+        json!({"m": {"x": 1, "y": 3}})
+    );
+    assert_eq!(
+        many(vec![json!({"f": ["1"]}), json!({"f": []})]),
+        json!({"f": ["1"]})
+    );
+    // A source's own spec governs how it merges into the higher-priority data.
+    assert_eq!(
+        many(vec![
+            json!({"l": [1]}),
+            json!({"l": [2], "merge_how": "dict(recurse_list)+list(append)"})
+        ]),
+        json!({"l": [1, 2]})
+    );
+    // Falsy sources are skipped.
+    assert_eq!(many(vec![json!({}), json!({"a": 1})]), json!({"a": 1}));
+}
