@@ -678,3 +678,85 @@ fn mergemanydict_compat_examples() {
     // Falsy sources are skipped.
     assert_eq!(many(vec![json!({}), json!({"a": 1})]), json!({"a": 1}));
 }
+
+/// First nesting depth at which the merge fails with RecursionError.
+fn first_recursion_failure(
+    spec: &str,
+    make_old: impl Fn(usize) -> Node,
+    make_new: impl Fn(usize) -> Node,
+) -> usize {
+    let stack = MergerStack::parse(spec, Version::V25_1).unwrap();
+    (150..300)
+        .find(|&n| {
+            stack
+                .merge(&make_old(n), &make_new(n))
+                .is_err_and(|e| e.class == PyException::RecursionError)
+        })
+        .unwrap()
+}
+
+fn wrap_dict(inner: Node) -> Node {
+    let mut e = Entries::default();
+    insert(&mut e, Node::str("a"), inner);
+    Node::synthetic(Value::Map(Map::new(e)))
+}
+
+fn nest_with(n: usize, leaf: Node, wrap: impl Fn(usize, Node) -> Node) -> Node {
+    (0..n).fold(leaf, |d, i| wrap(i, d))
+}
+
+#[test]
+fn recursion_thresholds_match_python_for_other_shapes() {
+    // Recorded with cloud-init's mergers called directly (CPython 3.11).
+    let tuple = |n| {
+        nest_with(n, v(json!({"$tuple": []})), |_, d| {
+            Node::synthetic(Value::Tuple(Seq::new(vec![d])))
+        })
+    };
+    assert_eq!(
+        first_recursion_failure("list(recurse_list)", tuple, tuple),
+        199
+    );
+    let mixed = |n| {
+        nest_with(n, v(json!({})), |i, d| {
+            if i % 2 == 1 {
+                Node::synthetic(Value::Seq(Seq::new(vec![d])))
+            } else {
+                wrap_dict(d)
+            }
+        })
+    };
+    assert_eq!(
+        first_recursion_failure("dict(recurse_list)+list(recurse_dict)", mixed, mixed),
+        221
+    );
+    let str_leaf = |n| nest_with(n, Node::str("s"), |_, d| wrap_dict(d));
+    assert_eq!(
+        first_recursion_failure("dict(recurse_str)+str()", str_leaf, str_leaf),
+        199
+    );
+    let int_leaf = |n| nest_with(n, v(json!(5)), |_, d| wrap_dict(d));
+    assert_eq!(
+        first_recursion_failure("dict(recurse_str)+str()", int_leaf, str_leaf),
+        199
+    );
+}
+
+#[test]
+fn recursion_thresholds_for_list_leaves() {
+    let lists = |leaf: serde_json::Value| {
+        move |n| {
+            nest_with(n, v(leaf.clone()), |_, d| {
+                Node::synthetic(Value::Seq(Seq::new(vec![d])))
+            })
+        }
+    };
+    let a = first_recursion_failure("list(recurse_list)", lists(json!(5)), lists(json!([])));
+    let b = first_recursion_failure(
+        "list(recurse_list,recurse_str)",
+        lists(json!("s")),
+        lists(json!("t")),
+    );
+    // Both recorded from cloud-init's mergers: 249.
+    assert_eq!((a, b), (249, 249));
+}
