@@ -632,3 +632,131 @@ fn errors_are_located() {
         .unwrap_err();
     assert_eq!(e.at.as_deref(), Some("$['x y'][0][0]"));
 }
+
+#[test]
+fn mergemanydict_compat_examples() {
+    let many = |srcs: Vec<serde_json::Value>| {
+        let nodes: Vec<Node> = srcs.into_iter().map(v).collect();
+        j(&merge_many(&nodes, Version::V25_1).unwrap())
+    };
+    assert_eq!(
+        many(vec![json!({"1": "2", "b": "c"}), json!({"b": "e"})]),
+        json!({"1": "2", "b": "c"})
+    );
+    assert_eq!(
+        many(vec![json!({"Blah3": 3}), json!({"Blah3": [1]})]),
+        json!({"Blah3": 3})
+    );
+    assert_eq!(
+        many(vec![
+            json!({"l": [1, 2, 3]}),
+            json!({"l": [4, 5]}),
+            json!({"l": [6, 7]})
+        ]),
+        json!({"l": [1, 2, 3]})
+    );
+    assert_eq!(
+        many(vec![json!({"s": "a"}), json!({"s": "b"})]),
+        json!({"s": "a"})
+    );
+    assert_eq!(
+        many(vec![json!({"m": {"x": 1}}), json!({"m": {"x": 2, "y": 3}})]),
+        json!({"m": {"x": 1, "y": 3}})
+    );
+    assert_eq!(
+        many(vec![json!({"f": ["1"]}), json!({"f": []})]),
+        json!({"f": ["1"]})
+    );
+    // A source's own spec governs how it merges into the higher-priority data.
+    assert_eq!(
+        many(vec![
+            json!({"l": [1]}),
+            json!({"l": [2], "merge_how": "dict(recurse_list)+list(append)"})
+        ]),
+        json!({"l": [1, 2]})
+    );
+    // Falsy sources are skipped.
+    assert_eq!(many(vec![json!({}), json!({"a": 1})]), json!({"a": 1}));
+}
+
+/// First nesting depth at which the merge fails with RecursionError.
+fn first_recursion_failure(
+    spec: &str,
+    make_old: impl Fn(usize) -> Node,
+    make_new: impl Fn(usize) -> Node,
+) -> usize {
+    let stack = MergerStack::parse(spec, Version::V25_1).unwrap();
+    (150..300)
+        .find(|&n| {
+            stack
+                .merge(&make_old(n), &make_new(n))
+                .is_err_and(|e| e.class == PyException::RecursionError)
+        })
+        .unwrap()
+}
+
+fn wrap_dict(inner: Node) -> Node {
+    let mut e = Entries::default();
+    insert(&mut e, Node::str("a"), inner);
+    Node::synthetic(Value::Map(Map::new(e)))
+}
+
+fn nest_with(n: usize, leaf: Node, wrap: impl Fn(usize, Node) -> Node) -> Node {
+    (0..n).fold(leaf, |d, i| wrap(i, d))
+}
+
+#[test]
+fn recursion_thresholds_match_python_for_other_shapes() {
+    // Recorded with cloud-init's mergers called directly (CPython 3.11).
+    let tuple = |n| {
+        nest_with(n, v(json!({"$tuple": []})), |_, d| {
+            Node::synthetic(Value::Tuple(Seq::new(vec![d])))
+        })
+    };
+    assert_eq!(
+        first_recursion_failure("list(recurse_list)", tuple, tuple),
+        199
+    );
+    let mixed = |n| {
+        nest_with(n, v(json!({})), |i, d| {
+            if i % 2 == 1 {
+                Node::synthetic(Value::Seq(Seq::new(vec![d])))
+            } else {
+                wrap_dict(d)
+            }
+        })
+    };
+    assert_eq!(
+        first_recursion_failure("dict(recurse_list)+list(recurse_dict)", mixed, mixed),
+        221
+    );
+    let str_leaf = |n| nest_with(n, Node::str("s"), |_, d| wrap_dict(d));
+    assert_eq!(
+        first_recursion_failure("dict(recurse_str)+str()", str_leaf, str_leaf),
+        199
+    );
+    let int_leaf = |n| nest_with(n, v(json!(5)), |_, d| wrap_dict(d));
+    assert_eq!(
+        first_recursion_failure("dict(recurse_str)+str()", int_leaf, str_leaf),
+        199
+    );
+}
+
+#[test]
+fn recursion_thresholds_for_list_leaves() {
+    let lists = |leaf: serde_json::Value| {
+        move |n| {
+            nest_with(n, v(leaf.clone()), |_, d| {
+                Node::synthetic(Value::Seq(Seq::new(vec![d])))
+            })
+        }
+    };
+    let a = first_recursion_failure("list(recurse_list)", lists(json!(5)), lists(json!([])));
+    let b = first_recursion_failure(
+        "list(recurse_list,recurse_str)",
+        lists(json!("s")),
+        lists(json!("t")),
+    );
+    // Both recorded from cloud-init's mergers: 249.
+    assert_eq!((a, b), (249, 249));
+}

@@ -2,20 +2,17 @@
 //!
 //! A minimal stand-in for the cloud-config handler around
 //! [`prepare_part`]: header choice, "no part succeeded yet → reset to {}",
-//! ValueError → error-listed. Payloads are loaded by PyYAML (`safe_load`, as
-//! a subprocess) until the crate's loader lands; JSON-patch cases are left to
-//! the handler's own tests.
+//! ValueError → error-listed. Payloads are loaded with the crate's loader;
+//! JSON-patch cases are left to the handler's own tests.
 
 // Test harness: a failed unwrap is a failed test.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use cloudfold::merge::cloud_init::{Version, prepare_part};
-use cloudfold::yaml::typed_json::from_typed_json;
 use cloudfold::yaml::value::{Map, Node, Value, py_float_repr};
+use cloudfold::yaml::{self, DumpOptions, LoadOptions};
 use serde_json::{Map as JMap, Value as J, json};
-use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
 
 const VECTORS: &str = "conformance/cloud-init-generated/handler-vectors.json";
 
@@ -25,59 +22,6 @@ fn shared_dir() -> PathBuf {
         Some(p) => PathBuf::from(p),
         None => Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared"),
     }
-}
-
-/// Loads every payload: `{"ok": typed}`, `{"none": true}` or `{"error": class}`.
-const LOADER: &str = r#"
-import base64, datetime, json, sys, yaml
-def enc(v):
-    if v is None or isinstance(v, (bool, int, float, str)): return v
-    if isinstance(v, bytes): return {"$bytes_b64": base64.b64encode(v).decode()}
-    if isinstance(v, datetime.datetime): return {"$datetime": v.isoformat()}
-    if isinstance(v, datetime.date): return {"$date": v.isoformat()}
-    if isinstance(v, list): return [enc(x) for x in v]
-    if isinstance(v, tuple): return {"$tuple": [enc(x) for x in v]}
-    if isinstance(v, dict): return {key(k): enc(x) for k, x in v.items()}
-    raise SystemExit("unsupported %r" % type(v))
-def key(k):
-    if isinstance(k, str): return "$str:" + k if k.startswith("$") else k
-    if isinstance(k, bool): return "$bool:" + ("true" if k else "false")
-    if isinstance(k, int): return "$int:%d" % k
-    if isinstance(k, float): return "$float:" + repr(k)
-    if k is None: return "$null"
-    raise SystemExit("unsupported key %r" % (k,))
-out = []
-for text in json.load(sys.stdin):
-    try:
-        v = yaml.safe_load(text)
-    except Exception as e:
-        out.append({"error": type(e).__name__}); continue
-    out.append({"none": True} if v is None else {"ok": enc(v)})
-json.dump(out, sys.stdout)
-"#;
-
-fn load_payloads(texts: &[&str]) -> Vec<J> {
-    let mut child = Command::new("python3")
-        .arg("-c")
-        .arg(LOADER)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("python3 with PyYAML");
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(serde_json::to_string(texts).unwrap().as_bytes())
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    serde_json::from_slice(&out.stdout).unwrap()
 }
 
 /// Python's `json.dumps` view of a value (keys made strings as it does).
@@ -106,6 +50,24 @@ fn plain_json(n: &Node) -> J {
         }
         other => panic!("value {other:?}"),
     }
+}
+
+/// `cloud-config.txt` as the 25.1 handler writes it (spec §9.5).
+fn cloud_config_txt(buf: Option<&Node>, files: &[String], errors: &[String]) -> String {
+    let Some(buf) = buf else { return String::new() };
+    let mut lines = vec!["#cloud-config".to_owned(), String::new()];
+    if !files.is_empty() {
+        lines.push(format!("# from {} files", files.len()));
+        for f in files {
+            lines.push(format!("# {}", if f.is_empty() { "?" } else { f }));
+        }
+        lines.push(String::new());
+    }
+    for f in errors {
+        lines.push(format!("# Cloud-config part ignored SCHEMA_ERROR: {f}"));
+    }
+    lines.push(yaml::dump(buf, &DumpOptions::cloud_init()).unwrap());
+    lines.join("\n")
 }
 
 fn header(headers: &J) -> Option<&str> {
@@ -140,12 +102,6 @@ fn conformance_handler_vectors_yaml_parts() {
                 .all(|p| p["ctype"] == "text/cloud-config")
         })
         .collect();
-    let texts: Vec<&str> = cases
-        .iter()
-        .flat_map(|c| c["parts"].as_array().unwrap().iter())
-        .map(|p| p["payload"].as_str().unwrap())
-        .collect();
-    let mut loaded = load_payloads(&texts).into_iter();
     let mut failures = Vec::new();
     for case in &cases {
         let mut buf: Option<Node> = None;
@@ -156,8 +112,8 @@ fn conformance_handler_vectors_yaml_parts() {
             }
             let acc = buf.clone().unwrap();
             let filename = part["filename"].as_str().unwrap();
-            let load = loaded.next().unwrap();
-            let result = match load.get("ok").map(|j| from_typed_json(j).unwrap()) {
+            let loaded = yaml::load(part["payload"].as_str().unwrap(), &LoadOptions::default());
+            let result = match loaded.ok().flatten() {
                 // Empty, YAML error or non-mapping root: ValueError "empty cloud config".
                 Some(root) if root.as_map().is_some() => {
                     prepare_part(&root, header(&part["headers"]), Version::V25_1)
@@ -176,6 +132,14 @@ fn conformance_handler_vectors_yaml_parts() {
             }
         }
         let want = &case["expected"];
+        let txt = cloud_config_txt(buf.as_ref(), &files, &errors);
+        if want["cloud_config_txt"].as_str() != Some(txt.as_str()) {
+            failures.push(format!(
+                "{}: cloud-config.txt\n{txt}\nwant\n{}",
+                case["id"],
+                want["cloud_config_txt"].as_str().unwrap()
+            ));
+        }
         let got_buf = buf.as_ref().map_or(J::Null, plain_json);
         if got_buf != want["buf"]
             || json!(files) != want["file_names"]

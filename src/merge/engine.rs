@@ -9,8 +9,7 @@ use super::{
 use crate::yaml::value::{Entries, Key, Map, Node, PyStrBuilder, Seq, Value, insert};
 
 // Frame costs of the model described at `Limits::python_frames`.
-const PEAK_HANDLED: usize = 4;
-const PEAK_UNHANDLED: usize = 3;
+const PEAK: usize = 4;
 const DICT_LEVEL: usize = 5;
 const LIST_LEVEL: usize = 4;
 const TUPLE_LEVEL: usize = 5;
@@ -117,12 +116,7 @@ impl<R: Rules + ?Sized, O: MergeObserver + ?Sized> Walk<'_, R, O> {
     fn merge(&mut self, old: &Node, new: &Node, depth: Depth) -> Result<Node, MergeError> {
         self.charge(1)?;
         let strategy = self.rules.strategy_for(&self.path, old).copied();
-        let peak = if strategy.is_some() {
-            PEAK_HANDLED
-        } else {
-            PEAK_UNHANDLED
-        };
-        if depth.frames.saturating_add(peak) > self.limits.python_frames
+        if depth.frames.saturating_add(PEAK) > self.limits.python_frames
             || depth.level >= MAX_LEVELS
         {
             return Err(MergeError::new(
@@ -253,7 +247,8 @@ impl<R: Rules + ?Sized, O: MergeObserver + ?Sized> Walk<'_, R, O> {
                 if !is_tuple {
                     return Ok(new.clone());
                 }
-                // A tuple is rebuilt from whatever replaces it: `tuple(new)`.
+                // A tuple is rebuilt from whatever replaces it: `tuple(new)`;
+                // its content is new's, so it carries new's span.
                 let items = self.iterate(new)?;
                 Ok(Node::new(Value::Tuple(Seq::new(items)), new.span()))
             }
@@ -273,10 +268,10 @@ impl<R: Rules + ?Sized, O: MergeObserver + ?Sized> Walk<'_, R, O> {
                 Ok(Node::new(wrap(items), old.span()))
             }
             ListMode::Overlay | ListMode::Keep => {
-                let mut items = old_items.items().to_vec();
                 let (new_len, indexable) = Indexable::new(new)?;
-                let common = items.len().min(new_len);
-                self.charge(items.len().saturating_add(common))?;
+                let common = old_items.len().min(new_len);
+                self.charge(old_items.len().saturating_add(common))?;
+                let mut items = old_items.items().to_vec();
                 if s.mode == ListMode::Overlay {
                     let decision = Decision::OverlaidTruncated {
                         old_len: items.len(),

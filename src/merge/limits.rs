@@ -6,8 +6,8 @@ pub struct Limits {
     /// Python frames available to the merge before `RecursionError`.
     ///
     /// cloud-init's mergers use about 5 frames per nested mapping and 4 per
-    /// nested list (5 per tuple), peaking 4 frames above the innermost call
-    /// (3 when no merger handles the type); Python's limit is 1000. The
+    /// nested list (5 per tuple), peaking 4 frames above the innermost call;
+    /// Python's limit is 1000. The
     /// default, 998, matches a direct call of the mergers (vectors harness:
     /// 199 nested mappings merge, 200 fail; 249 lists merge, 250 fail). At
     /// boot the caller's own frames and debug logging take a few more, so the
