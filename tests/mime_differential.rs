@@ -375,6 +375,41 @@ fn terraform(rng: &mut Rng) -> String {
     out
 }
 
+/// `cloud-init devel make-mime` output: Python's generator, LF, base64 parts
+/// with charset utf-8, random `===============<19 digits>==` boundary.
+fn make_mime(rng: &mut Rng) -> String {
+    let b = format!(
+        "==============={:019}==",
+        rng.next() % 10_000_000_000_000_000_000
+    );
+    let mut out = format!("Content-Type: multipart/mixed; boundary=\"{b}\"\nMIME-Version: 1.0\n\n");
+    for _ in 0..1 + rng.below(3) {
+        let t = rng.pick(&[
+            "cloud-config",
+            "x-shellscript",
+            "cloud-boothook",
+            "text/cloud-config",
+            "jinja2",
+        ]);
+        let f = rng.pick(&["config.yaml", "run.sh", "dir/caf\u{e9}.yaml", "a\"b"]);
+        out.push_str(&format!(
+            "--{b}\nContent-Type: text/{t}; charset=\"utf-8\"\nMIME-Version: 1.0\nContent-Transfer-Encoding: base64\nContent-Disposition: attachment; filename=\"{f}\"\n\n"
+        ));
+        let body = text_body(rng);
+        let enc = base64::engine::general_purpose::STANDARD.encode(body.as_bytes());
+        for chunk in enc.as_bytes().chunks(76) {
+            out.push_str(std::str::from_utf8(chunk).unwrap());
+            out.push('\n');
+        }
+        out.push('\n');
+    }
+    out.push_str(&format!("--{b}--\n"));
+    if rng.chance(50) {
+        out.push('\n');
+    }
+    out
+}
+
 fn mutate(rng: &mut Rng, doc: String) -> String {
     let mut lines: Vec<String> = doc.split_inclusive('\n').map(str::to_string).collect();
     let m = rng.below(12);
@@ -485,8 +520,10 @@ fn mutate(rng: &mut Rng, doc: String) -> String {
 fn document(rng: &mut Rng) -> String {
     let doc = match rng.below(10) {
         0 => terraform(rng),
+        9 => make_mime(rng),
         1 => leaf(rng, 0),
         2 => format!("{}\n\n{}", "MIME-Version: 1.0", text_body(rng)),
+        3 => make_mime(rng),
         _ => multipart(rng, 0),
     };
     let mut doc = doc;
