@@ -710,6 +710,11 @@ fn chaos_document(rng: &mut Rng) -> String {
         "   ",
         "Content-Type: multipart/mixed; boundary=\"A\"; boundary=\"AA\"",
         "Content-Type: text/plain\u{2028}x",
+        "\u{feff}Content-Type: multipart/mixed; boundary=A",
+        "X-Nul: a\0b",
+        "\u{b}\u{c}\u{1c}\u{85}",
+        "Content-Type: multipart/mixed; boundary=\"A\u{85}\"",
+        "--A\u{85}",
     ];
     let mut out = String::new();
     if rng.chance(15) {
