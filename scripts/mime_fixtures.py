@@ -44,6 +44,9 @@ CASES = {
     "unixfrom-misplaced": "A: 1\nFrom x\nB: 2\n\nbody\n",
     "unixfrom-last-header": "A: 1\nFrom x\n\nbody\n",
     "unixfrom-last-header-no-blank": "A: 1\nFrom x\nbody\n",
+    "bom-before-headers": "\ufeffContent-Type: multipart/mixed; boundary=B\nMIME-Version: 1.0\n\n--B\n\nx\n--B--\n",
+    "nul-and-controls": "X-Nul: a\x00b\nX-C: \x0b\x0c\x1c\x85\n\nbody\x00\x0b\x0c\n",
+    "unicode-line-separators": "Content-Type: text/plain\u2028X-A: 1\n\nline\u2028still one line\x85\n",
     # --- line endings ------------------------------------------------------
     "crlf-multipart": "Content-Type: multipart/mixed; boundary=B\r\n\r\n--B\r\nContent-Type: text/plain\r\n\r\na\r\n--B\r\n\r\nb\r\n--B--\r\n",
     "cr-only-multipart": "Content-Type: multipart/mixed; boundary=B\r\r--B\rContent-Type: text/plain\r\ra\r--B--\r",

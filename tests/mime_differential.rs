@@ -1,6 +1,8 @@
 //! Differential test: seeded random MIME documents (cloud-init-like layouts plus
 //! mutations) parsed by us and by CPython's `email` (scripts/mime_oracle.py).
 //! `CLOUDFOLD_DIFF_CASES` sets the count (default 2000); `CLOUDFOLD_DIFF_SEED` the seed.
+#![allow(clippy::unwrap_used)]
+
 mod mime_common;
 use mime_common as common;
 
@@ -375,6 +377,41 @@ fn terraform(rng: &mut Rng) -> String {
     out
 }
 
+/// `cloud-init devel make-mime` output: Python's generator, LF, base64 parts
+/// with charset utf-8, random `===============<19 digits>==` boundary.
+fn make_mime(rng: &mut Rng) -> String {
+    let b = format!(
+        "==============={:019}==",
+        rng.next() % 10_000_000_000_000_000_000
+    );
+    let mut out = format!("Content-Type: multipart/mixed; boundary=\"{b}\"\nMIME-Version: 1.0\n\n");
+    for _ in 0..1 + rng.below(3) {
+        let t = rng.pick(&[
+            "cloud-config",
+            "x-shellscript",
+            "cloud-boothook",
+            "text/cloud-config",
+            "jinja2",
+        ]);
+        let f = rng.pick(&["config.yaml", "run.sh", "dir/caf\u{e9}.yaml", "a\"b"]);
+        out.push_str(&format!(
+            "--{b}\nContent-Type: text/{t}; charset=\"utf-8\"\nMIME-Version: 1.0\nContent-Transfer-Encoding: base64\nContent-Disposition: attachment; filename=\"{f}\"\n\n"
+        ));
+        let body = text_body(rng);
+        let enc = base64::engine::general_purpose::STANDARD.encode(body.as_bytes());
+        for chunk in enc.as_bytes().chunks(76) {
+            out.push_str(std::str::from_utf8(chunk).unwrap());
+            out.push('\n');
+        }
+        out.push('\n');
+    }
+    out.push_str(&format!("--{b}--\n"));
+    if rng.chance(50) {
+        out.push('\n');
+    }
+    out
+}
+
 fn mutate(rng: &mut Rng, doc: String) -> String {
     let mut lines: Vec<String> = doc.split_inclusive('\n').map(str::to_string).collect();
     let m = rng.below(12);
@@ -485,8 +522,10 @@ fn mutate(rng: &mut Rng, doc: String) -> String {
 fn document(rng: &mut Rng) -> String {
     let doc = match rng.below(10) {
         0 => terraform(rng),
+        9 => make_mime(rng),
         1 => leaf(rng, 0),
         2 => format!("{}\n\n{}", "MIME-Version: 1.0", text_body(rng)),
+        3 => make_mime(rng),
         _ => multipart(rng, 0),
     };
     let mut doc = doc;
@@ -671,6 +710,11 @@ fn chaos_document(rng: &mut Rng) -> String {
         "   ",
         "Content-Type: multipart/mixed; boundary=\"A\"; boundary=\"AA\"",
         "Content-Type: text/plain\u{2028}x",
+        "\u{feff}Content-Type: multipart/mixed; boundary=A",
+        "X-Nul: a\0b",
+        "\u{b}\u{c}\u{1c}\u{85}",
+        "Content-Type: multipart/mixed; boundary=\"A\u{85}\"",
+        "--A\u{85}",
     ];
     let mut out = String::new();
     if rng.chance(15) {

@@ -76,6 +76,19 @@ fn nesting_up_to_the_limit_parses() {
 }
 
 #[test]
+fn nesting_at_the_limit_fits_a_small_stack() {
+    // Margin check: the deepest accepted document parses on a 1 MiB stack (debug build).
+    let doc = nested(MAX_DEPTH);
+    let n = std::thread::Builder::new()
+        .stack_size(1 << 20)
+        .spawn(move || mime::parse(&doc).map(|m| m.walk().count()))
+        .unwrap()
+        .join()
+        .unwrap();
+    assert_eq!(n, Ok(MAX_DEPTH + 1));
+}
+
+#[test]
 fn nesting_beyond_the_limit_is_an_error() {
     for doc in [
         nested(MAX_DEPTH + 1),
