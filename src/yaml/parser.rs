@@ -10,7 +10,7 @@ use super::token::{Directive, Token, TokenKind};
 use crate::source::Mark;
 use std::borrow::Cow;
 
-type Res<T> = Result<T, YamlError>;
+type Res<T> = Result<T, Box<YamlError>>;
 
 /// What the parser expects next (PyYAML's `parse_*` states).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -98,12 +98,12 @@ struct Peeked {
     end: Mark,
 }
 
-fn parser_error(problem: String, mark: Mark) -> YamlError {
-    YamlError::new(PyErrorClass::Parser, problem, mark)
+fn parser_error(problem: String, mark: Mark) -> Box<YamlError> {
+    Box::new(YamlError::new(PyErrorClass::Parser, problem, mark))
 }
 
-fn parser_error_ctx(context: &str, cmark: Mark, problem: String, mark: Mark) -> YamlError {
-    parser_error(problem, mark).with_context(context, cmark)
+fn parser_error_ctx(context: &str, cmark: Mark, problem: String, mark: Mark) -> Box<YamlError> {
+    Box::new(YamlError::new(PyErrorClass::Parser, problem, mark).with_context(context, cmark))
 }
 
 /// YAML text to events, exactly as PyYAML's `SafeLoader` parses it.
@@ -169,8 +169,8 @@ impl<'a> Parser<'a> {
                 Ok(ev)
             }
             Err(e) => {
-                self.failed = Some(e.clone());
-                Err(e)
+                self.failed = Some((*e).clone());
+                Err(*e)
             }
         }
     }
@@ -462,6 +462,30 @@ impl<'a> Parser<'a> {
 
     fn node(&mut self, block: bool, indentless: bool) -> Res<Event<'a>> {
         let p = self.peek()?;
+        if p.k == K::Scalar {
+            // The common case, without properties.
+            let t = self.get()?;
+            self.state = self.pop_state();
+            let (value, style) = match t.kind {
+                TokenKind::Scalar(v, s) => (v, s),
+                _ => (ScalarText::Text(Cow::Borrowed("")), ScalarStyle::Plain),
+            };
+            let implicit = if style == ScalarStyle::Plain {
+                (true, false)
+            } else {
+                (false, true)
+            };
+            return Ok(Self::ev(
+                EventKind::Scalar {
+                    props: Props::default(),
+                    implicit,
+                    value,
+                    style,
+                },
+                t.start,
+                t.end,
+            ));
+        }
         if p.k == K::Alias {
             let t = self.get()?;
             self.state = self.pop_state();

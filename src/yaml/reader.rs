@@ -49,6 +49,16 @@ fn printable(cp: u32) -> bool {
 pub fn check_printable(text: &str) -> Result<(), YamlError> {
     let b = text.as_bytes();
     let mut i = 0;
+    // Fast path: 32-byte chunks of printable ASCII (no early exit, so it vectorises).
+    while let Some(chunk) = b.get(i..i + 32) {
+        let bad = chunk.iter().fold(0u8, |acc, &c| {
+            acc | u8::from(!((0x20..0x7F).contains(&c) || c == b'\n'))
+        });
+        if bad != 0 {
+            break;
+        }
+        i += 32;
+    }
     while let Some(&c) = b.get(i) {
         if c < 0x80 {
             if !(c >= 0x20 && c != 0x7F || c == b'\t' || c == b'\n' || c == b'\r') {
