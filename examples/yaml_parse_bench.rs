@@ -29,7 +29,15 @@ runcmd_{N}:
 fn main() {
     let mut doc = String::from("#cloud-config\nusers:\n");
     let mut n = 0;
-    while doc.len() < 8 << 20 {
+    let mib: usize = std::env::var("BENCH_MIB")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(8);
+    let runs: usize = std::env::var("BENCH_RUNS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(5);
+    while doc.len() < mib << 20 {
         // Keep one top-level mapping: the `users` list first, then more keys.
         doc.push_str(&UNIT.replace("{N}", &n.to_string()));
         doc.push_str("users_");
@@ -40,7 +48,7 @@ fn main() {
     doc.push_str("  - last\n");
     let mut best = f64::MAX;
     let mut events = 0usize;
-    for _ in 0..5 {
+    for _ in 0..runs {
         let t = Instant::now();
         let mut p = Parser::new(&doc);
         events = 0;
@@ -84,7 +92,7 @@ fn main() {
         mb / (t.elapsed().as_secs_f64() / 5.0)
     );
     println!(
-        "{:.1} MiB, {events} events, best of 5: {:.1} ms = {:.0} MiB/s",
+        "{:.1} MiB, {events} events, best of {runs}: {:.1} ms = {:.0} MiB/s",
         mb,
         best * 1000.0,
         mb / best

@@ -98,6 +98,13 @@ struct Peeked {
     end: Mark,
 }
 
+/// A taken token's marks.
+#[derive(Clone, Copy, Debug)]
+struct Marks {
+    start: Mark,
+    end: Mark,
+}
+
 fn parser_error(problem: String, mark: Mark) -> Box<YamlError> {
     Box::new(YamlError::new(PyErrorClass::Parser, problem, mark))
 }
@@ -197,6 +204,22 @@ impl<'a> Parser<'a> {
         Ok(kinds.contains(&p.k))
     }
 
+    /// Take the next token's marks, dropping it.
+    fn skip(&mut self) -> Res<(Mark, Mark)> {
+        match self.scanner.skip_token()? {
+            Some(m) => Ok(m),
+            None => Err(parser_error(
+                "unexpected end of the token stream".to_owned(),
+                Mark::default(),
+            )),
+        }
+    }
+
+    fn skip_marks(&mut self) -> Res<Marks> {
+        let (start, end) = self.skip()?;
+        Ok(Marks { start, end })
+    }
+
     fn get(&mut self) -> Res<Token<'a>> {
         match self.scanner.get_token()? {
             Some(t) => Ok(t),
@@ -233,7 +256,7 @@ impl<'a> Parser<'a> {
     fn step(&mut self) -> Res<Event<'a>> {
         match self.state {
             State::StreamStart => {
-                let t = self.get()?;
+                let t = self.skip_marks()?;
                 self.state = State::ImplicitDocumentStart;
                 Ok(Self::ev(EventKind::StreamStart, t.start, t.end))
             }
@@ -263,7 +286,7 @@ impl<'a> Parser<'a> {
                 let (start, mut end) = (p.start, p.start);
                 let explicit = p.k == K::DocumentEnd;
                 if explicit {
-                    end = self.get()?.end;
+                    end = self.skip()?.1;
                 }
                 self.state = State::DocumentStart;
                 Ok(Self::ev(EventKind::DocumentEnd { explicit }, start, end))
@@ -282,7 +305,7 @@ impl<'a> Parser<'a> {
             }
             State::BlockNode => self.node(true, false),
             State::BlockSequenceFirstEntry => {
-                let t = self.get()?;
+                let t = self.skip_marks()?;
                 self.marks.push(t.start);
                 self.block_sequence_entry()
             }
@@ -290,7 +313,7 @@ impl<'a> Parser<'a> {
             State::IndentlessSequenceEntry => {
                 let p = self.peek()?;
                 if p.k == K::BlockEntry {
-                    let t = self.get()?;
+                    let t = self.skip_marks()?;
                     if !self.check(&[K::BlockEntry, K::Key, K::Value, K::BlockEnd])? {
                         self.states.push(State::IndentlessSequenceEntry);
                         return self.node(true, false);
@@ -302,7 +325,7 @@ impl<'a> Parser<'a> {
                 Ok(Self::ev(EventKind::SequenceEnd, p.start, p.start))
             }
             State::BlockMappingFirstKey => {
-                let t = self.get()?;
+                let t = self.skip_marks()?;
                 self.marks.push(t.start);
                 self.block_mapping_key()
             }
@@ -310,7 +333,7 @@ impl<'a> Parser<'a> {
             State::BlockMappingValue => {
                 let p = self.peek()?;
                 if p.k == K::Value {
-                    let t = self.get()?;
+                    let t = self.skip_marks()?;
                     if !self.check(&[K::Key, K::Value, K::BlockEnd])? {
                         self.states.push(State::BlockMappingKey);
                         return self.node(true, true);
@@ -322,13 +345,13 @@ impl<'a> Parser<'a> {
                 Ok(Self::empty_scalar(p.start))
             }
             State::FlowSequenceFirstEntry => {
-                let t = self.get()?;
+                let t = self.skip_marks()?;
                 self.marks.push(t.start);
                 self.flow_sequence_entry(true)
             }
             State::FlowSequenceEntry => self.flow_sequence_entry(false),
             State::FlowSequenceEntryMappingKey => {
-                let t = self.get()?;
+                let t = self.skip_marks()?;
                 if !self.check(&[K::Value, K::FlowEntry, K::FlowSequenceEnd])? {
                     self.states.push(State::FlowSequenceEntryMappingValue);
                     return self.node(false, false);
@@ -339,7 +362,7 @@ impl<'a> Parser<'a> {
             State::FlowSequenceEntryMappingValue => {
                 let p = self.peek()?;
                 if p.k == K::Value {
-                    let t = self.get()?;
+                    let t = self.skip_marks()?;
                     if !self.check(&[K::FlowEntry, K::FlowSequenceEnd])? {
                         self.states.push(State::FlowSequenceEntryMappingEnd);
                         return self.node(false, false);
@@ -356,7 +379,7 @@ impl<'a> Parser<'a> {
                 Ok(Self::ev(EventKind::MappingEnd, p.start, p.start))
             }
             State::FlowMappingFirstKey => {
-                let t = self.get()?;
+                let t = self.skip_marks()?;
                 self.marks.push(t.start);
                 self.flow_mapping_key(true)
             }
@@ -364,7 +387,7 @@ impl<'a> Parser<'a> {
             State::FlowMappingValue => {
                 let p = self.peek()?;
                 if p.k == K::Value {
-                    let t = self.get()?;
+                    let t = self.skip_marks()?;
                     if !self.check(&[K::FlowEntry, K::FlowMappingEnd])? {
                         self.states.push(State::FlowMappingKey);
                         return self.node(false, false);
@@ -389,11 +412,11 @@ impl<'a> Parser<'a> {
 
     fn document_start(&mut self) -> Res<Event<'a>> {
         while self.check(&[K::DocumentEnd])? {
-            self.get()?;
+            self.skip()?;
         }
         let p = self.peek()?;
         if p.k == K::StreamEnd {
-            let t = self.get()?;
+            let t = self.skip_marks()?;
             self.state = State::End;
             return Ok(Self::ev(EventKind::StreamEnd, t.start, t.end));
         }
@@ -406,7 +429,7 @@ impl<'a> Parser<'a> {
                 p.start,
             ));
         }
-        let t = self.get()?;
+        let t = self.skip_marks()?;
         self.states.push(State::DocumentEnd);
         self.state = State::DocumentContent;
         Ok(Self::ev(
@@ -674,7 +697,7 @@ impl<'a> Parser<'a> {
     fn block_sequence_entry(&mut self) -> Res<Event<'a>> {
         let p = self.peek()?;
         if p.k == K::BlockEntry {
-            let t = self.get()?;
+            let t = self.skip_marks()?;
             if !self.check(&[K::BlockEntry, K::BlockEnd])? {
                 self.states.push(State::BlockSequenceEntry);
                 return self.node(true, false);
@@ -691,7 +714,7 @@ impl<'a> Parser<'a> {
                 p.start,
             ));
         }
-        let t = self.get()?;
+        let t = self.skip_marks()?;
         self.state = self.pop_state();
         self.marks.pop();
         Ok(Self::ev(EventKind::SequenceEnd, t.start, t.end))
@@ -700,7 +723,7 @@ impl<'a> Parser<'a> {
     fn block_mapping_key(&mut self) -> Res<Event<'a>> {
         let p = self.peek()?;
         if p.k == K::Key {
-            let t = self.get()?;
+            let t = self.skip_marks()?;
             if !self.check(&[K::Key, K::Value, K::BlockEnd])? {
                 self.states.push(State::BlockMappingValue);
                 return self.node(true, true);
@@ -717,7 +740,7 @@ impl<'a> Parser<'a> {
                 p.start,
             ));
         }
-        let t = self.get()?;
+        let t = self.skip_marks()?;
         self.state = self.pop_state();
         self.marks.pop();
         Ok(Self::ev(EventKind::MappingEnd, t.start, t.end))
@@ -728,7 +751,7 @@ impl<'a> Parser<'a> {
             if !first {
                 let p = self.peek()?;
                 if p.k == K::FlowEntry {
-                    self.get()?;
+                    self.skip()?;
                 } else {
                     let m = self.marks.last().copied().unwrap_or_default();
                     return Err(parser_error_ctx(
@@ -757,7 +780,7 @@ impl<'a> Parser<'a> {
                 return self.node(false, false);
             }
         }
-        let t = self.get()?;
+        let t = self.skip_marks()?;
         self.state = self.pop_state();
         self.marks.pop();
         Ok(Self::ev(EventKind::SequenceEnd, t.start, t.end))
@@ -768,7 +791,7 @@ impl<'a> Parser<'a> {
             if !first {
                 let p = self.peek()?;
                 if p.k == K::FlowEntry {
-                    self.get()?;
+                    self.skip()?;
                 } else {
                     let m = self.marks.last().copied().unwrap_or_default();
                     return Err(parser_error_ctx(
@@ -781,7 +804,7 @@ impl<'a> Parser<'a> {
             }
             let p = self.peek()?;
             if p.k == K::Key {
-                let t = self.get()?;
+                let t = self.skip_marks()?;
                 if !self.check(&[K::Value, K::FlowEntry, K::FlowMappingEnd])? {
                     self.states.push(State::FlowMappingValue);
                     return self.node(false, false);
@@ -794,7 +817,7 @@ impl<'a> Parser<'a> {
                 return self.node(false, false);
             }
         }
-        let t = self.get()?;
+        let t = self.skip_marks()?;
         self.state = self.pop_state();
         self.marks.pop();
         Ok(Self::ev(EventKind::MappingEnd, t.start, t.end))

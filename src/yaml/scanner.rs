@@ -434,16 +434,36 @@ impl<'a> Scanner<'a> {
     // ----- the token queue -----
 
     /// The next token without taking it (`None` once the stream end was taken).
+    #[inline]
     fn settle(&mut self) -> Res<()> {
         if !self.settled {
-            while self.need_more_tokens()? {
-                self.fetch_more_tokens()?;
-            }
-            self.settled = true;
+            self.settle_slow()?;
         }
         Ok(())
     }
 
+    fn settle_slow(&mut self) -> Res<()> {
+        while self.need_more_tokens()? {
+            self.fetch_more_tokens()?;
+        }
+        self.settled = true;
+        Ok(())
+    }
+
+    /// Take the next token, keeping only its marks (most tokens carry nothing else
+    /// the parser needs; not moving the payload keeps this path cheap).
+    pub(crate) fn skip_token(&mut self) -> Res<Option<(Mark, Mark)>> {
+        self.settle()?;
+        self.settled = false;
+        let m = self.tokens.front().map(|t| (t.start, t.end));
+        if m.is_some() {
+            self.tokens.pop_front();
+            self.tokens_taken += 1;
+        }
+        Ok(m)
+    }
+
+    #[inline]
     pub(crate) fn peek_token(&mut self) -> Res<Option<&Token<'a>>> {
         self.settle()?;
         Ok(self.tokens.front())
