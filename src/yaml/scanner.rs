@@ -1461,11 +1461,20 @@ impl<'a> Scanner<'a> {
                     let hex = self.src.get(self.pos..self.pos + len).unwrap_or("0");
                     let code = u32::from_str_radix(hex, 16).unwrap_or(0);
                     if code > 0x10FFFF {
-                        // Python's chr() refuses it: a bare ValueError, no mark.
+                        // Python's chr() refuses it with a bare exception, no mark:
+                        // OverflowError beyond a C int, ValueError otherwise.
+                        let (class, problem) = if code > 0x7FFF_FFFF {
+                            (
+                                PyErrorClass::Overflow,
+                                "Python int too large to convert to C int",
+                            )
+                        } else {
+                            (PyErrorClass::Value, "chr() arg not in range(0x110000)")
+                        };
                         return Err(Box::new(YamlError {
-                            class: PyErrorClass::Value,
+                            class,
                             context: None,
-                            problem: "chr() arg not in range(0x110000)".to_owned(),
+                            problem: problem.to_owned(),
                             mark: None,
                         }));
                     }
