@@ -129,6 +129,8 @@ pub struct Parser<'a> {
     checked: bool,
     failed: Option<YamlError>,
     stream_end: Option<(Mark, Mark)>,
+    /// The head token's summary, until it is taken.
+    peeked: Option<Peeked>,
 }
 
 const DEFAULT_TAGS: [(&str, &str); 2] = [("!", "!"), ("!!", "tag:yaml.org,2002:")];
@@ -146,6 +148,7 @@ impl<'a> Parser<'a> {
             checked: false,
             failed: None,
             stream_end: None,
+            peeked: None,
         }
     }
 
@@ -185,13 +188,20 @@ impl<'a> Parser<'a> {
     // ----- tokens -----
 
     fn peek(&mut self) -> Res<Peeked> {
+        if let Some(p) = self.peeked {
+            return Ok(p);
+        }
         match self.scanner.peek_token()? {
-            Some(t) => Ok(Peeked {
-                k: kind_of(&t.kind),
-                id: t.kind.id(),
-                start: t.start,
-                end: t.end,
-            }),
+            Some(t) => {
+                let p = Peeked {
+                    k: kind_of(&t.kind),
+                    id: t.kind.id(),
+                    start: t.start,
+                    end: t.end,
+                };
+                self.peeked = Some(p);
+                Ok(p)
+            }
             None => Err(parser_error(
                 "unexpected end of the token stream".to_owned(),
                 Mark::default(),
@@ -206,6 +216,7 @@ impl<'a> Parser<'a> {
 
     /// Take the next token's marks, dropping it.
     fn skip(&mut self) -> Res<(Mark, Mark)> {
+        self.peeked = None;
         match self.scanner.skip_token()? {
             Some(m) => Ok(m),
             None => Err(parser_error(
@@ -221,6 +232,7 @@ impl<'a> Parser<'a> {
     }
 
     fn get(&mut self) -> Res<Token<'a>> {
+        self.peeked = None;
         match self.scanner.get_token()? {
             Some(t) => Ok(t),
             None => Err(parser_error(

@@ -1641,7 +1641,7 @@ impl<'a> Scanner<'a> {
             let mut breaks: Vec<Piece> = Vec::new();
             loop {
                 if self.byte() == b' ' {
-                    self.forward();
+                    self.skip_spaces();
                 } else if let Some(b2) = self.line_break() {
                     breaks.push(b2.piece(self.b));
                     if self.at_document_indicator() {
