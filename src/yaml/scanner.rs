@@ -379,6 +379,18 @@ impl<'a> Scanner<'a> {
     /// `scan_line_break`: consume one break, normalising CR LF, CR and NEL to LF.
     fn line_break(&mut self) -> Option<LineBreak> {
         let start = self.pos;
+        if self.byte() == b'\n' {
+            // The common case, without the general `forward`.
+            self.pos += 1;
+            self.index += 1;
+            self.line = self.line.saturating_add(1);
+            self.column = 0;
+            return Some(LineBreak {
+                ch: '\n',
+                start,
+                end: self.pos,
+            });
+        }
         let ch = match self.byte() {
             b'\r' | b'\n' => '\n',
             0xC2 | 0xE2 if self.at_break() => match self.peek() {
