@@ -17,10 +17,8 @@ fn check_case(case: &J, release: Release) -> Result<(), String> {
     if release == Release::V22_4
         && let Some(d) = case.get("expected_22_4_2_differs").and_then(J::as_object)
     {
-        {
-            for (k, v) in d {
-                expected[k] = v.clone();
-            }
+        for (k, v) in d {
+            expected[k] = v.clone();
         }
     }
     let opts = UserDataOptions {

@@ -357,15 +357,13 @@ impl Processor<'_> {
                     continue;
                 }
             };
-            let content: Option<Node> = match map {
-                None => Some(ent.clone()),
-                Some(m) => Some(
-                    m.get_str("content")
-                        .cloned()
-                        .unwrap_or_else(|| Node::str("")),
-                ),
+            let content: Node = match map {
+                None => ent.clone(),
+                Some(m) => m
+                    .get_str("content")
+                    .cloned()
+                    .unwrap_or_else(|| Node::str("")),
             };
-            let content = content.unwrap_or_else(|| Node::str(""));
             let mtype_node = map
                 .and_then(|m| m.get_str("type"))
                 .filter(|t| t.is_truthy());
