@@ -1,9 +1,21 @@
 #!/usr/bin/env bash
-# The oracle conformance run: every corpus in ../shared/conformance through the tests that read it,
-# with CI=true so that a missing ../shared fails instead of skipping.
+# The oracle conformance run, at acceptance size, in release mode:
+#  - every recorded corpus in ../shared/conformance (tests named conformance_*),
+#  - 20,000 random payloads per cloud-init release against the real cloud-init,
+#  - 200,000 generated/mutated YAML documents against PyYAML (loader and events),
+#  - 20,000 generated MIME documents per generator against Python's email.
+# CI=true makes a missing ../shared fail instead of skip.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export CI=true
-cargo test --locked --release --test '*' -- --nocapture conformance 2>&1 | grep -E "conformance|test result" || true
-# Fail if any conformance test failed (grep above only filters what is shown).
-cargo test --locked --release --test '*' -q conformance
+: "${CLOUDFOLD_ORACLE_CASES:=20000}"
+export CLOUDFOLD_ORACLE_CASES
+
+run() { printf -- '--- %s\n' "$*"; "$@"; }
+
+run cargo test --locked --release --test conformance_userdata --test conformance_handler \
+  --test conformance_samples --test merge_vectors --test merge_sources -- --nocapture
+CLOUDFOLD_DIFF_CASES=200000 run cargo test --locked --release --test yaml_differential -- --nocapture
+CLOUDFOLD_DIFF_CASES=200000 run cargo test --locked --release --test yaml_events -- --nocapture
+CLOUDFOLD_DIFF_CASES=20000 run cargo test --locked --release --test mime_differential -- --nocapture
+run cargo test --locked --release --test differential_oracle -- --nocapture

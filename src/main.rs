@@ -2,6 +2,8 @@
 
 #![forbid(unsafe_code)]
 
+mod cli;
+
 fn main() -> std::process::ExitCode {
-    std::process::ExitCode::SUCCESS
+    cli::main()
 }

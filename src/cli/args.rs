@@ -36,7 +36,7 @@ pub struct PayloadArgs {
     /// The user-data payload (a path; `-` or nothing reads stdin).
     pub input: Option<PathBuf>,
     /// Emulate this cloud-init release where releases differ.
-    #[arg(long = "cloud-init", value_name = "RELEASE", default_value = "22.4", value_parser = ["22.4", "25.1"])]
+    #[arg(long = "cloud-init", value_name = "RELEASE", default_value = "25.1", value_parser = ["22.4", "25.1"])]
     pub cloud_init: String,
     /// Keep only the parts for this launch index (cloud-init's launch-index filter).
     #[arg(long, value_name = "N", allow_negative_numbers = true)]

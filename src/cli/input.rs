@@ -13,9 +13,14 @@ pub fn read_input(path: Option<&Path>, max: u64) -> Result<Vec<u8>, String> {
         Some(p) if p.as_os_str() == "-" => Box::new(std::io::stdin()),
         Some(p) => Box::new(std::fs::File::open(p).map_err(|e| format!("{name}: {e}"))?),
     };
-    reader.take(max + 1).read_to_end(&mut buf).map_err(|e| format!("{name}: {e}"))?;
+    reader
+        .take(max + 1)
+        .read_to_end(&mut buf)
+        .map_err(|e| format!("{name}: {e}"))?;
     if buf.len() as u64 > max {
-        return Err(format!("{name}: input is larger than {max} bytes (raise it with --max-input-size)"));
+        return Err(format!(
+            "{name}: input is larger than {max} bytes (raise it with --max-input-size)"
+        ));
     }
     Ok(buf)
 }
@@ -51,7 +56,11 @@ impl IncludeResolver for LocalIncludes {
             return Fetched::Failed(format!("{} does not exist", path.display()));
         };
         if !real.starts_with(&dir) {
-            return Fetched::Failed(format!("{} is outside --include-dir {}", path.display(), dir.display()));
+            return Fetched::Failed(format!(
+                "{} is outside --include-dir {}",
+                path.display(),
+                dir.display()
+            ));
         }
         match std::fs::read(&real) {
             Ok(b) => Fetched::Content(b),

@@ -21,18 +21,11 @@ pub fn main() -> std::process::ExitCode {
             clap_complete::generate(shell, &mut cmd, "cloudfold", &mut std::io::stdout());
             Ok(Exit::Ok)
         }
-        Command::Man => {
-            let man = clap_mangen::Man::new(Cli::command());
-            let mut out = Vec::new();
-            match man.render(&mut out) {
-                Ok(()) => {
-                    use std::io::Write;
-                    let _ = std::io::stdout().write_all(&out);
-                    Ok(Exit::Ok)
-                }
-                Err(e) => Err(format!("cannot render the man page: {e}")),
-            }
-        }
+        Command::Man => man_page().map(|page| {
+            use std::io::Write;
+            let _ = std::io::stdout().write_all(&page);
+            Exit::Ok
+        }),
     };
     match result {
         Ok(code) => code.into(),
@@ -41,4 +34,37 @@ pub fn main() -> std::process::ExitCode {
             Exit::Usage.into()
         }
     }
+}
+
+/// One man page: the top-level sections, then each subcommand's synopsis and
+/// options under its own heading (clap_mangen renders one command at a time).
+fn man_page() -> Result<Vec<u8>, String> {
+    let err = |e: std::io::Error| format!("cannot render the man page: {e}");
+    let cmd = Cli::command();
+    let man = clap_mangen::Man::new(cmd.clone());
+    let mut out = Vec::new();
+    man.render_title(&mut out).map_err(err)?;
+    man.render_name_section(&mut out).map_err(err)?;
+    man.render_synopsis_section(&mut out).map_err(err)?;
+    man.render_description_section(&mut out).map_err(err)?;
+    man.render_options_section(&mut out).map_err(err)?;
+    man.render_subcommands_section(&mut out).map_err(err)?;
+    for sub in cmd
+        .get_subcommands()
+        .filter(|s| !s.is_hide_set() && s.get_name() != "help")
+    {
+        let name = format!("cloudfold {}", sub.get_name());
+        out.extend_from_slice(format!(".SH \"COMMAND: {name}\"\n").as_bytes());
+        let sub = sub.clone().bin_name(name);
+        let sman = clap_mangen::Man::new(sub);
+        let mut body = Vec::new();
+        sman.render_synopsis_section(&mut body).map_err(err)?;
+        sman.render_options_section(&mut body).map_err(err)?;
+        // Demote the subcommand's own section headings to subsections.
+        let text = String::from_utf8_lossy(&body).replace(".SH ", ".SS ");
+        out.extend_from_slice(text.as_bytes());
+    }
+    man.render_extra_section(&mut out).map_err(err)?;
+    man.render_version_section(&mut out).map_err(err)?;
+    Ok(out)
 }

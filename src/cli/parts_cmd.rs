@@ -10,7 +10,9 @@ fn action(p: &PartReport) -> String {
     match &p.outcome {
         PartOutcome::Merged => "merged".into(),
         PartOutcome::Rejected(r) => format!("skipped: {r}"),
-        PartOutcome::WouldRun => format!("runs ({})", p.part_type.handler_name().unwrap_or("handler")),
+        PartOutcome::WouldRun => {
+            format!("runs ({})", p.part_type.handler_name().unwrap_or("handler"))
+        }
         PartOutcome::JinjaNotRendered => "jinja template (not rendered by cloudfold)".into(),
         PartOutcome::Unhandled => "ignored: unhandled content type".into(),
         PartOutcome::Empty => "ignored: empty".into(),
@@ -21,10 +23,20 @@ fn action(p: &PartReport) -> String {
 fn safe_name(name: &str) -> String {
     let s: String = name
         .chars()
-        .map(|c| if c.is_alphanumeric() || matches!(c, '.' | '-' | '_') { c } else { '_' })
+        .map(|c| {
+            if c.is_alphanumeric() || matches!(c, '.' | '-' | '_') {
+                c
+            } else {
+                '_'
+            }
+        })
         .collect();
     let s = s.trim_start_matches('.');
-    if s.is_empty() { "part".into() } else { s.to_owned() }
+    if s.is_empty() {
+        "part".into()
+    } else {
+        s.to_owned()
+    }
 }
 
 pub fn run(a: &PartsArgs) -> Result<Exit, String> {
@@ -39,7 +51,9 @@ pub fn run(a: &PartsArgs) -> Result<Exit, String> {
         std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
         for p in &folded.parts {
             let bytes = match p.leaf.payload() {
-                Payload::Text(t) => t.to_utf8_surrogateescape().unwrap_or_else(|| t.as_wtf8().to_vec()),
+                Payload::Text(t) => t
+                    .to_utf8_surrogateescape()
+                    .unwrap_or_else(|| t.as_wtf8().to_vec()),
                 Payload::Bytes(b) => b,
                 Payload::None => Vec::new(),
             };

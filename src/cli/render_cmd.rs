@@ -14,7 +14,10 @@ pub fn options(p: &PayloadArgs) -> Result<UserDataOptions, String> {
     Ok(UserDataOptions {
         release: p.cloud_init.parse()?,
         launch_index: p.launch_index,
-        limits: Limits { max_decompressed_size: p.max_decompressed_size, ..Limits::default() },
+        limits: Limits {
+            max_decompressed_size: p.max_decompressed_size,
+            ..Limits::default()
+        },
     })
 }
 
@@ -22,14 +25,20 @@ pub fn options(p: &PayloadArgs) -> Result<UserDataOptions, String> {
 pub fn fold(p: &PayloadArgs) -> Result<Result<Folded, (Exit, String)>, String> {
     let opts = options(p)?;
     let input = read_input(p.input.as_deref(), p.max_input_size)?;
-    let includes = LocalIncludes { dir: p.include_dir.clone() };
+    let includes = LocalIncludes {
+        dir: p.include_dir.clone(),
+    };
     Ok(match render(&input, &opts, &includes) {
         Ok(f) => Ok(f),
         Err(RenderError::Process(e @ ProcessError::Limit(_))) => Err((Exit::Limit, e.to_string())),
-        Err(RenderError::Process(e @ ProcessError::IncludeDepth(_))) => Err((Exit::Limit, e.to_string())),
+        Err(RenderError::Process(e @ ProcessError::IncludeDepth(_))) => {
+            Err((Exit::Limit, e.to_string()))
+        }
         Err(e) => Err((
             Exit::Aborted,
-            format!("{e}\ncloud-init would abort user-data processing here: nothing is merged and no cloud-config is written"),
+            format!(
+                "{e}\ncloud-init would abort user-data processing here: nothing is merged and no cloud-config is written"
+            ),
         )),
     })
 }

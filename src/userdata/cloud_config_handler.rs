@@ -45,7 +45,10 @@ impl PartRejection {
         match self {
             PartRejection::Yaml(e) => {
                 e.class.is_yaml_error()
-                    || matches!(e.class, crate::yaml::PyErrorClass::Value | crate::yaml::PyErrorClass::Type)
+                    || matches!(
+                        e.class,
+                        crate::yaml::PyErrorClass::Value | crate::yaml::PyErrorClass::Type
+                    )
             }
             PartRejection::Empty | PartRejection::NotAMapping(_) => true,
             PartRejection::Merge(e) => e.is_value_error(),
@@ -67,7 +70,12 @@ pub struct CloudConfigHandler<'a> {
 impl<'a> CloudConfigHandler<'a> {
     /// A handler at `begin`.
     pub fn new(opts: &'a UserDataOptions) -> Self {
-        CloudConfigHandler { opts, buf: None, file_names: Vec::new(), error_file_names: Vec::new() }
+        CloudConfigHandler {
+            opts,
+            buf: None,
+            file_names: Vec::new(),
+            error_file_names: Vec::new(),
+        }
     }
 
     /// The merged config so far (`None` until a part arrived).
@@ -91,7 +99,10 @@ impl<'a> CloudConfigHandler<'a> {
         if self.buf.is_none() || self.file_names.is_empty() {
             self.buf = Some(Node::synthetic(Value::Map(Map::new(Entries::default()))));
         }
-        let acc = self.buf.clone().unwrap_or_else(|| Node::synthetic(Value::Null));
+        let acc = self
+            .buf
+            .clone()
+            .unwrap_or_else(|| Node::synthetic(Value::Null));
         let payload = match leaf.payload() {
             Payload::Text(t) => t,
             Payload::Bytes(b) => PyStr::from_utf8_surrogateescape(&b),
@@ -111,14 +122,20 @@ impl<'a> CloudConfigHandler<'a> {
             Err(e) => {
                 if e.is_value_error() {
                     let f = leaf.filename.clone().unwrap_or_default();
-                    self.error_file_names.push(f.trim_matches(py_is_space).to_owned());
+                    self.error_file_names
+                        .push(f.trim_matches(py_is_space).to_owned());
                 }
                 Err(e)
             }
         }
     }
 
-    fn merge_patch(&self, acc: &Node, payload: &PyStr, source: SourceId) -> Result<Node, PartRejection> {
+    fn merge_patch(
+        &self,
+        acc: &Node,
+        payload: &PyStr,
+        source: SourceId,
+    ) -> Result<Node, PartRejection> {
         let text = payload.to_string_lossy();
         let text = text.trim_start_matches(py_is_space);
         let text = text.strip_prefix("#cloud-config-jsonp").unwrap_or(text);
@@ -136,10 +153,7 @@ impl<'a> CloudConfigHandler<'a> {
         let header: Option<String> = match leaf.merge_type_header() {
             None => None,
             Some(HeaderValue::Text(t)) => Some(t.clone()),
-            Some(HeaderValue::Value(n)) => match n.as_str() {
-                Some(s) => Some(s.to_owned()),
-                None => None,
-            },
+            Some(HeaderValue::Value(n)) => n.as_str().map(str::to_owned),
         };
         let header_bad = match leaf.merge_type_header() {
             Some(HeaderValue::Value(n)) if n.as_str().is_none() => Some(n.type_name()),
@@ -164,13 +178,16 @@ impl<'a> CloudConfigHandler<'a> {
         }
         let header_specs = ci::parse_merge_string(header.as_deref().unwrap_or(""), version)
             .map_err(PartRejection::Merge)?;
-        let stack = ci::stack_for_part(payload_specs, header_specs).map_err(PartRejection::Merge)?;
+        let stack =
+            ci::stack_for_part(payload_specs, header_specs).map_err(PartRejection::Merge)?;
         stack.merge(acc, &data).map_err(PartRejection::Merge)
     }
 
     /// The text cloud-init writes to `cloud-config.txt` at `end`.
     pub fn cloud_config_txt(&self) -> Result<String, crate::yaml::DumpError> {
-        let Some(buf) = &self.buf else { return Ok(String::new()) };
+        let Some(buf) = &self.buf else {
+            return Ok(String::new());
+        };
         let mut lines: Vec<String> = vec!["#cloud-config".into(), String::new()];
         if !self.file_names.is_empty() {
             lines.push(format!("# from {} files", self.file_names.len()));

@@ -8,11 +8,15 @@ use crate::yaml::value::Int;
 /// header, and parts whose first such header is an integer equal to it. A
 /// header that is not an integer never matches. `None` keeps everything.
 pub fn filter_launch_index(leaves: Vec<Leaf>, wanted: Option<i64>) -> (Vec<Leaf>, Vec<Leaf>) {
-    let Some(wanted) = wanted else { return (leaves, Vec::new()) };
-    leaves.into_iter().partition(|leaf| match leaf.get("Launch-Index") {
-        None => true,
-        Some(v) => header_int(v) == Some(Int::Small(wanted)),
-    })
+    let Some(wanted) = wanted else {
+        return (leaves, Vec::new());
+    };
+    leaves
+        .into_iter()
+        .partition(|leaf| match leaf.get("Launch-Index") {
+            None => true,
+            Some(v) => header_int(v) == Some(Int::Small(wanted)),
+        })
 }
 
 /// `int(header)` for a `Launch-Index` header value.

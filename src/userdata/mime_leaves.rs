@@ -30,28 +30,49 @@ pub fn content_type_of(value: &str) -> String {
 }
 
 /// Parse `text` as MIME and list its non-container parts in walk order.
-pub fn mime_leaves(text: &str, origin: &Origin, limits: &Limits) -> Result<Vec<Leaf>, ProcessError> {
-    let msg = crate::mime::parse(text);
-    let _ = limits;
+pub fn mime_leaves(
+    text: &str,
+    origin: &Origin,
+    limits: &Limits,
+) -> Result<Vec<Leaf>, ProcessError> {
+    let msg = crate::mime::parse(text).map_err(|e| ProcessError::Mime(e.to_string()))?;
     let mut out = Vec::new();
     for (index, part) in msg.walk().enumerate() {
-        if part.get_content_maintype().eq_ignore_ascii_case("multipart") {
+        if part
+            .get_content_maintype()
+            .eq_ignore_ascii_case("multipart")
+        {
             continue;
+        }
+        if out.len() >= limits.max_parts {
+            return Err(ProcessError::Limit(format!(
+                "more than {} parts (raise it with --max-parts)",
+                limits.max_parts
+            )));
         }
         let headers = part
             .items()
             .map(|(n, v)| (n.to_owned(), HeaderValue::Text(v.to_owned())))
             .collect();
-        let body = Body::Bytes(part.get_payload_decoded());
+        let body = match part.get_payload_decoded() {
+            Some(b) => Body::Bytes(b),
+            None => Body::None,
+        };
+        let filename = part
+            .get_filename()
+            .map_err(|e| ProcessError::Mime(e.to_string()))?;
         let origin = match origin {
-            Origin::Whole => Origin::Mime { index, body_line: part.body_line() },
+            Origin::Whole => Origin::Mime {
+                index,
+                body_line: part.body_line(),
+            },
             o => o.clone(),
         };
         out.push(Leaf {
             headers,
-            content_type: part.get_content_type(),
+            content_type: part.get_content_type().to_owned(),
             body,
-            filename: part.get_filename(),
+            filename,
             origin,
         });
     }

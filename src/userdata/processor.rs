@@ -33,7 +33,9 @@ pub struct NoIncludes;
 
 impl IncludeResolver for NoIncludes {
     fn fetch(&self, url: &str) -> Fetched {
-        Fetched::Failed(format!("not fetched (cloudfold never uses the network): {url}"))
+        Fetched::Failed(format!(
+            "not fetched (cloudfold never uses the network): {url}"
+        ))
     }
 }
 
@@ -42,7 +44,9 @@ impl IncludeResolver for NoIncludes {
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum ProcessError {
     /// The payload declares MIME but is not UTF-8 (`UnicodeDecodeError`).
-    #[error("the payload looks like MIME (it mentions MIME-Version) but is not valid UTF-8 at byte {0}")]
+    #[error(
+        "the payload looks like MIME (it mentions MIME-Version) but is not valid UTF-8 at byte {0}"
+    )]
     MimeNotUtf8(usize),
     /// A gzip part did not decompress to UTF-8 text.
     #[error("{origin}: failed decompressing payload from {content_type} of length {len}: {reason}")]
@@ -82,6 +86,9 @@ pub enum ProcessError {
         /// The value.
         value: String,
     },
+    /// Python's `email` raises on this document (malformed RFC 2231 parameters).
+    #[error("the MIME document makes Python's email package raise: {0}")]
+    Mime(String),
     /// A decompression bomb or a too-large input (cloudfold's own limit).
     #[error("{0}")]
     Limit(String),
@@ -114,7 +121,12 @@ pub fn process(
     opts: &UserDataOptions,
     includes: &dyn IncludeResolver,
 ) -> Result<Processed, ProcessError> {
-    let mut p = Processor { opts, includes, out: Processed::default(), include_depth: 0 };
+    let mut p = Processor {
+        opts,
+        includes,
+        out: Processed::default(),
+        include_depth: 0,
+    };
     let leaves = p.convert_string(blob, Origin::Whole)?;
     p.process_msg(leaves)?;
     Ok(p.out)
@@ -130,7 +142,10 @@ struct Processor<'a> {
 /// A header list as Python's `MIMEBase(maintype, subtype)` starts it.
 fn base_headers(content_type: &str) -> Vec<(String, HeaderValue)> {
     vec![
-        ("Content-Type".into(), HeaderValue::Text(content_type.into())),
+        (
+            "Content-Type".into(),
+            HeaderValue::Text(content_type.into()),
+        ),
         ("MIME-Version".into(), HeaderValue::Text("1.0".into())),
     ]
 }
@@ -138,7 +153,11 @@ fn base_headers(content_type: &str) -> Vec<(String, HeaderValue)> {
 /// Python's `msg.get_payload(decode=True)` for a `str` payload set with
 /// `set_payload` and no transfer encoding: ASCII, else raw-unicode-escape.
 fn str_payload_bytes(text: &str) -> Vec<u8> {
-    if text.is_ascii() { text.as_bytes().to_vec() } else { raw_unicode_escape(text) }
+    if text.is_ascii() {
+        text.as_bytes().to_vec()
+    } else {
+        raw_unicode_escape(text)
+    }
 }
 
 impl Processor<'_> {
@@ -154,7 +173,11 @@ impl Processor<'_> {
             Err(GzipError::Invalid(_)) => raw.into(),
         };
         let head = data.get(..4096).unwrap_or(&data);
-        if head.to_ascii_lowercase().windows(13).any(|w| w == b"mime-version:") {
+        if head
+            .to_ascii_lowercase()
+            .windows(13)
+            .any(|w| w == b"mime-version:")
+        {
             let text = std::str::from_utf8(&data)
                 .map_err(|e| ProcessError::MimeNotUtf8(e.valid_up_to()))?;
             return super::mime_leaves::mime_leaves(text, &origin, &self.opts.limits);
@@ -226,7 +249,10 @@ impl Processor<'_> {
                     set_filename(&mut n, &f);
                 }
                 if let Some(li) = part.get("Launch-Index") {
-                    n.replace_header("Launch-Index", HeaderValue::Text(li.to_py_str().to_string()));
+                    n.replace_header(
+                        "Launch-Index",
+                        HeaderValue::Text(li.to_py_str().to_string()),
+                    );
                 }
                 part = n;
             }
@@ -269,10 +295,15 @@ impl Processor<'_> {
                 }
                 Fetched::Content(bytes) => {
                     if self.include_depth >= self.opts.limits.max_include_depth {
-                        return Err(ProcessError::IncludeDepth(self.opts.limits.max_include_depth));
+                        return Err(ProcessError::IncludeDepth(
+                            self.opts.limits.max_include_depth,
+                        ));
                     }
                     self.include_depth += 1;
-                    let from = Origin::Include { url: line.url.clone(), from: Box::new(origin.clone()) };
+                    let from = Origin::Include {
+                        url: line.url.clone(),
+                        from: Box::new(origin.clone()),
+                    };
                     let leaves = self.convert_string(&bytes, from)?;
                     self.process_msg(leaves)?;
                     self.include_depth -= 1;
@@ -297,12 +328,20 @@ impl Processor<'_> {
             },
             Ok(None) => Vec::new(),
             Err(e) => {
-                self.warn(origin, format!("#cloud-config-archive is not valid YAML ({e}); the archive is ignored"));
+                self.warn(
+                    origin,
+                    format!(
+                        "#cloud-config-archive is not valid YAML ({e}); the archive is ignored"
+                    ),
+                );
                 Vec::new()
             }
         };
         for (i, ent) in entries.iter().enumerate() {
-            let entry_origin = Origin::ArchiveEntry { entry: i, archive: Box::new(origin.clone()) };
+            let entry_origin = Origin::ArchiveEntry {
+                entry: i,
+                archive: Box::new(origin.clone()),
+            };
             let crash = |reason: String| ProcessError::ArchiveEntry {
                 origin: entry_origin.to_string(),
                 reason,
@@ -318,12 +357,16 @@ impl Processor<'_> {
                     continue;
                 }
             };
-            let content: Option<Node> = match map {
-                None => Some(ent.clone()),
-                Some(m) => Some(m.get_str("content").cloned().unwrap_or_else(|| Node::str(""))),
+            let content: Node = match map {
+                None => ent.clone(),
+                Some(m) => m
+                    .get_str("content")
+                    .cloned()
+                    .unwrap_or_else(|| Node::str("")),
             };
-            let content = content.unwrap_or_else(|| Node::str(""));
-            let mtype_node = map.and_then(|m| m.get_str("type")).filter(|t| t.is_truthy());
+            let mtype_node = map
+                .and_then(|m| m.get_str("type"))
+                .filter(|t| t.is_truthy());
             let mtype: String = match mtype_node {
                 Some(t) => match t.as_str() {
                     Some(s) => s.to_owned(),
@@ -338,7 +381,10 @@ impl Processor<'_> {
                 None => {
                     let (default, detected) = match content.value() {
                         Value::Bytes(b) => ("application/octet-stream", type_from_starts_with(b)),
-                        Value::Str(s) => ("text/cloud-config", type_from_starts_with(s.to_string_lossy().as_bytes())),
+                        Value::Str(s) => (
+                            "text/cloud-config",
+                            type_from_starts_with(s.to_string_lossy().as_bytes()),
+                        ),
                         _ => {
                             return Err(crash(format!(
                                 "the entry's content is a {}, not a string",
@@ -350,7 +396,9 @@ impl Processor<'_> {
                 }
             };
             let Some((maintype, subtype)) = mtype.split_once('/') else {
-                return Err(crash(format!("the entry's type {mtype:?} has no '/' (ValueError)")));
+                return Err(crash(format!(
+                    "the entry's type {mtype:?} has no '/' (ValueError)"
+                )));
             };
             let mut leaf = if maintype == "text" {
                 let text: String = match content.value() {
@@ -360,12 +408,14 @@ impl Processor<'_> {
                             return Err(crash("the entry's text holds characters that cannot be encoded (UnicodeEncodeError)".into()));
                         }
                     },
-                    Value::Bytes(b) => match std::str::from_utf8(b) {
-                        Ok(t) => t.to_owned(),
-                        Err(_) => {
-                            return Err(crash("the entry's !!binary content is not UTF-8 (UnicodeDecodeError)".into()));
+                    Value::Bytes(b) => {
+                        match std::str::from_utf8(b) {
+                            Ok(t) => t.to_owned(),
+                            Err(_) => {
+                                return Err(crash("the entry's !!binary content is not UTF-8 (UnicodeDecodeError)".into()));
+                            }
                         }
-                    },
+                    }
                     _ => {
                         return Err(crash(format!(
                             "the entry's content is a {}, not a string",
@@ -403,7 +453,10 @@ impl Processor<'_> {
                     set_filename(&mut leaf, &py_str(f).to_string_lossy());
                 }
                 if let Some(li) = m.get_str("launch-index") {
-                    leaf.add_header("Launch-Index", HeaderValue::Text(py_str(li).to_string_lossy().into_owned()));
+                    leaf.add_header(
+                        "Launch-Index",
+                        HeaderValue::Text(py_str(li).to_string_lossy().into_owned()),
+                    );
                 }
                 for (k, v) in m.iter() {
                     let Some(name) = k.as_str() else {
@@ -416,8 +469,13 @@ impl Processor<'_> {
                     let lower = name.to_lowercase();
                     if matches!(
                         lower.as_str(),
-                        "content" | "filename" | "type" | "launch-index" | "content-disposition"
-                            | "number-attachments" | "content-type"
+                        "content"
+                            | "filename"
+                            | "type"
+                            | "launch-index"
+                            | "content-disposition"
+                            | "number-attachments"
+                            | "content-type"
                     ) {
                         continue;
                     }
@@ -443,16 +501,14 @@ impl Processor<'_> {
     fn attach_launch_index(&mut self, part: &mut Leaf) -> Result<(), ProcessError> {
         let header_idx = part.get("Launch-Index").cloned();
         let mut payload_idx: Option<Node> = None;
-        if part.content_type == part_type::CLOUD_CONFIG && header_idx.is_none() {
-            if let Body::Bytes(b) = &part.body {
-                if let Ok(text) = std::str::from_utf8(b) {
-                    if let Ok(Some(root)) = load_py_text(&PyStr::from(text), self.opts) {
-                        if let Some(m) = root.as_map() {
-                            payload_idx = m.get_str("launch-index").cloned();
-                        }
-                    }
-                }
-            }
+        if part.content_type == part_type::CLOUD_CONFIG
+            && header_idx.is_none()
+            && let Body::Bytes(b) = &part.body
+            && let Ok(text) = std::str::from_utf8(b)
+            && let Ok(Some(root)) = load_py_text(&PyStr::from(text), self.opts)
+            && let Some(m) = root.as_map()
+        {
+            payload_idx = m.get_str("launch-index").cloned();
         }
         let value: Option<Value> = match header_idx {
             Some(h) => Some(match h {
@@ -469,7 +525,9 @@ impl Processor<'_> {
             Err(IntError::Overflow) => {
                 return Err(ProcessError::LaunchIndexOverflow {
                     origin: part.origin.to_string(),
-                    value: payload_idx.map(|n| crate::yaml::value::py_repr(&n)).unwrap_or_default(),
+                    value: payload_idx
+                        .map(|n| crate::yaml::value::py_repr(&n))
+                        .unwrap_or_default(),
                 });
             }
         }
@@ -477,7 +535,10 @@ impl Processor<'_> {
     }
 
     fn warn(&mut self, origin: &Origin, message: String) {
-        self.out.warnings.push(ProcessWarning { origin: origin.clone(), message });
+        self.out.warnings.push(ProcessWarning {
+            origin: origin.clone(),
+            message,
+        });
     }
 }
 
@@ -495,7 +556,8 @@ fn clone_scalar(v: &Value) -> Value {
 
 /// `_set_filename`: replace Content-Disposition with an attachment filename.
 fn set_filename(part: &mut Leaf, filename: &str) {
-    part.headers.retain(|(n, _)| !n.eq_ignore_ascii_case("Content-Disposition"));
+    part.headers
+        .retain(|(n, _)| !n.eq_ignore_ascii_case("Content-Disposition"));
     part.headers.push((
         "Content-Disposition".into(),
         HeaderValue::Text(super::mime_leaves::format_attachment(filename)),
@@ -505,14 +567,21 @@ fn set_filename(part: &mut Leaf, filename: &str) {
 
 /// Python's `MIMEText(text, _subtype=subtype)`: us-ascii 7bit, or utf-8 base64.
 fn mime_text(subtype: &str, text: &str, origin: Origin) -> Leaf {
-    let (charset, cte) = if text.is_ascii() { ("us-ascii", "7bit") } else { ("utf-8", "base64") };
+    let (charset, cte) = if text.is_ascii() {
+        ("us-ascii", "7bit")
+    } else {
+        ("utf-8", "base64")
+    };
     let header = format!("text/{subtype}; charset=\"{charset}\"");
     Leaf {
         content_type: super::mime_leaves::content_type_of(&header),
         headers: vec![
             ("Content-Type".into(), HeaderValue::Text(header)),
             ("MIME-Version".into(), HeaderValue::Text("1.0".into())),
-            ("Content-Transfer-Encoding".into(), HeaderValue::Text(cte.into())),
+            (
+                "Content-Transfer-Encoding".into(),
+                HeaderValue::Text(cte.into()),
+            ),
         ],
         body: Body::Bytes(text.as_bytes().to_vec()),
         filename: None,

@@ -22,6 +22,9 @@ pub fn raw_unicode_escape(text: &str) -> Vec<u8> {
 mod tests {
     #[test]
     fn quirk() {
-        assert_eq!(super::raw_unicode_escape("a: é€😀"), b"a: \xe9\\u20ac\\U0001f600");
+        assert_eq!(
+            super::raw_unicode_escape("a: é€😀"),
+            b"a: \xe9\\u20ac\\U0001f600"
+        );
     }
 }

@@ -112,18 +112,26 @@ pub fn render(
                 Err(e) => PartOutcome::Rejected(e),
             },
             PartType::Jinja => PartOutcome::JinjaNotRendered,
-            PartType::Script | PartType::ScriptPerFrequency | PartType::Boothook | PartType::PartHandler => {
-                PartOutcome::WouldRun
-            }
+            PartType::Script
+            | PartType::ScriptPerFrequency
+            | PartType::Boothook
+            | PartType::PartHandler => PartOutcome::WouldRun,
             PartType::Unhandled if payload.is_truthy() => PartOutcome::Unhandled,
             PartType::Unhandled => PartOutcome::Empty,
         };
         parts.push(PartReport {
             number: i + 1,
             content_type: leaf.content_type.clone(),
-            filename: leaf.filename.clone().unwrap_or_else(|| format!("part-{i:03}")),
-            merge_type_header: leaf.merge_type_header().map(|v| v.to_py_str().to_string_lossy().into_owned()),
-            launch_index: leaf.get("Launch-Index").map(|v| v.to_py_str().to_string_lossy().into_owned()),
+            filename: leaf
+                .filename
+                .clone()
+                .unwrap_or_else(|| format!("part-{i:03}")),
+            merge_type_header: leaf
+                .merge_type_header()
+                .map(|v| v.to_py_str().to_string_lossy().into_owned()),
+            launch_index: leaf
+                .get("Launch-Index")
+                .map(|v| v.to_py_str().to_string_lossy().into_owned()),
             part_type,
             outcome,
             origin: leaf.origin.clone(),
@@ -135,7 +143,9 @@ pub fn render(
             leaf,
         });
     }
-    let cloud_config_txt = handler.cloud_config_txt().map_err(|e| RenderError::Dump(e.to_string()))?;
+    let cloud_config_txt = handler
+        .cloud_config_txt()
+        .map_err(|e| RenderError::Dump(e.to_string()))?;
     Ok(Folded {
         config: handler.config().cloned(),
         parts,

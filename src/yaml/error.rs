@@ -28,6 +28,8 @@ pub enum PyErrorClass {
     Key,
     /// A plain `AttributeError` (`!!timestamp junk`).
     Attribute,
+    /// A plain `IndexError` (`!!int ""`: PyYAML indexes the empty string).
+    Index,
     /// `OverflowError` (a float literal too large for some conversions).
     Overflow,
     /// `RecursionError`: nesting deeper than Python's stack allows.
@@ -59,6 +61,7 @@ impl PyErrorClass {
             PyErrorClass::Type => "TypeError",
             PyErrorClass::Key => "KeyError",
             PyErrorClass::Attribute => "AttributeError",
+            PyErrorClass::Index => "IndexError",
             PyErrorClass::Overflow => "OverflowError",
             PyErrorClass::Recursion => "RecursionError",
         }

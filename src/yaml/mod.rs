@@ -4,13 +4,31 @@
 //! parser ([`Event`]s) → composer (shared nodes, aliases) → resolver and
 //! constructor ([`Node`] tree of Python values). The emitter goes back.
 
+mod composer;
+mod constructor;
 mod emitter;
 mod error;
 mod event;
+mod load;
+mod load_options;
+mod parser;
+mod py_repr;
+mod py_repr_table;
+mod reader;
+mod resolver;
+mod scalar;
+mod scanner;
+mod tag;
+mod timestamp_fields;
+mod token;
 pub mod typed_json;
 pub mod value;
 
 pub use emitter::{DumpError, DumpOptions, dump};
 pub use error::{PyErrorClass, YamlError};
 pub use event::{Event, EventKind, Props, ScalarStyle, ScalarText};
+pub use load::{load, load_bytes, load_events};
+pub use load_options::{LoadOptions, PYYAML_MAX_DEPTH};
+pub use parser::Parser;
+pub use reader::{check_printable, check_printable_py, decode_input};
 pub use value::{Node, Value};

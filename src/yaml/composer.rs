@@ -1,0 +1,286 @@
+//! `Composer`: events to a graph of tagged nodes (PyYAML's composer), iteratively.
+//!
+//! Nodes live in one arena and refer to each other by index, so an alias is
+//! just the anchor's index (shared, possibly recursive) and nesting depth
+//! costs heap, not stack. Tags are resolved here, as PyYAML does while
+//! composing; scalar text stays borrowed from the input.
+
+use super::error::{PyErrorClass, YamlError};
+use super::event::{Event, EventKind, ScalarText};
+use super::load_options::LoadOptions;
+use super::resolver::resolve_plain;
+use super::scalar::py_err;
+use super::tag::Tag;
+use crate::source::Mark;
+use std::borrow::Cow;
+use std::collections::HashMap;
+
+/// Index of a node in [`Composed::nodes`].
+pub(crate) type NodeId = u32;
+
+/// What a composed node holds.
+#[derive(Debug)]
+pub(crate) enum Body<'a> {
+    Scalar(ScalarText<'a>),
+    Seq(Vec<NodeId>),
+    Map(Vec<(NodeId, NodeId)>),
+}
+
+impl Body<'_> {
+    /// PyYAML's `node.id`.
+    pub(crate) fn kind_name(&self) -> &'static str {
+        match self {
+            Body::Scalar(_) => "scalar",
+            Body::Seq(_) => "sequence",
+            Body::Map(_) => "mapping",
+        }
+    }
+}
+
+/// A composed node: resolved tag, marks, body.
+#[derive(Debug)]
+pub(crate) struct CNode<'a> {
+    pub tag: Tag<'a>,
+    pub start: Mark,
+    pub end: Mark,
+    pub body: Body<'a>,
+}
+
+/// The node graph of one document.
+#[derive(Debug)]
+pub(crate) struct Composed<'a> {
+    pub nodes: Vec<CNode<'a>>,
+    pub root: NodeId,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Open {
+    BlockSeq,
+    FlowSeq,
+    BlockMap,
+    FlowMap,
+}
+
+struct Frame {
+    id: NodeId,
+    open: Open,
+    /// A mapping's key waiting for its value.
+    key: Option<NodeId>,
+}
+
+fn recursion_error() -> YamlError {
+    py_err(
+        PyErrorClass::Recursion,
+        "maximum recursion depth exceeded while calling a Python object",
+    )
+}
+
+fn explicit_or<'a>(tag: Option<Cow<'a, str>>, resolve: impl FnOnce() -> Tag<'a>) -> Tag<'a> {
+    match tag {
+        Some(t) if t != "!" => Tag::from_explicit(t),
+        _ => resolve(),
+    }
+}
+
+/// Compose the single document of a stream; `None` for an empty stream.
+pub(crate) fn compose<'a>(
+    mut next: impl FnMut() -> Result<Event<'a>, YamlError>,
+    opts: &LoadOptions,
+) -> Result<Option<Composed<'a>>, YamlError> {
+    next()?; // StreamStart
+    let first = next()?;
+    if matches!(first.kind, EventKind::StreamEnd) {
+        return Ok(None);
+    }
+    // `first` is the DocumentStart.
+    let mut nodes: Vec<CNode<'a>> = Vec::new();
+    let mut anchors: HashMap<Cow<'a, str>, NodeId> = HashMap::new();
+    let mut stack: Vec<Frame> = Vec::new();
+    let mut root: Option<NodeId> = None;
+    let depth_slack = |open: Open| match open {
+        Open::BlockMap => 0,
+        Open::BlockSeq | Open::FlowMap => 1,
+        Open::FlowSeq => 3,
+    };
+    while root.is_none() {
+        let ev = next()?;
+        let (start, end) = (ev.start, ev.end);
+        let is_seq = matches!(ev.kind, EventKind::SequenceStart { .. });
+        // The finished node (scalar, alias, or closed collection), if any.
+        let done: NodeId = match ev.kind {
+            EventKind::Alias { anchor } => {
+                if stack.last().is_some_and(|f| f.open == Open::FlowSeq)
+                    && stack.len() > opts.max_depth.saturating_add(2)
+                {
+                    return Err(recursion_error());
+                }
+                match anchors.get(&anchor) {
+                    Some(&id) => id,
+                    None => {
+                        return Err(YamlError::new(
+                            PyErrorClass::Composer,
+                            format!(
+                                "found undefined alias {}",
+                                super::py_repr::py_repr_str(&anchor)
+                            ),
+                            start,
+                        ));
+                    }
+                }
+            }
+            EventKind::Scalar {
+                props,
+                implicit,
+                value,
+                ..
+            } => {
+                if stack.last().is_some_and(|f| f.open == Open::FlowSeq)
+                    && stack.len() > opts.max_depth.saturating_add(2)
+                {
+                    return Err(recursion_error());
+                }
+                check_anchor(&anchors, &nodes, props.anchor.as_deref(), start)?;
+                let tag = explicit_or(props.tag, || {
+                    if implicit.0 {
+                        match &value {
+                            ScalarText::Text(t) => resolve_plain(t),
+                            ScalarText::Wide(_) => Tag::Str,
+                        }
+                    } else {
+                        Tag::Str
+                    }
+                });
+                let id = push(
+                    &mut nodes,
+                    CNode {
+                        tag,
+                        start,
+                        end,
+                        body: Body::Scalar(value),
+                    },
+                )?;
+                if let Some(a) = props.anchor {
+                    anchors.insert(a, id);
+                }
+                id
+            }
+            EventKind::SequenceStart { props, flow, .. }
+            | EventKind::MappingStart { props, flow, .. } => {
+                let open = match (is_seq, flow) {
+                    (true, true) => Open::FlowSeq,
+                    (true, false) => Open::BlockSeq,
+                    (false, true) => Open::FlowMap,
+                    (false, false) => Open::BlockMap,
+                };
+                if stack.len() + 1 > opts.max_depth.saturating_add(depth_slack(open)) {
+                    return Err(recursion_error());
+                }
+                check_anchor(&anchors, &nodes, props.anchor.as_deref(), start)?;
+                let (tag, body) = if is_seq {
+                    (explicit_or(props.tag, || Tag::Seq), Body::Seq(Vec::new()))
+                } else {
+                    (explicit_or(props.tag, || Tag::Map), Body::Map(Vec::new()))
+                };
+                let id = push(
+                    &mut nodes,
+                    CNode {
+                        tag,
+                        start,
+                        end,
+                        body,
+                    },
+                )?;
+                if let Some(a) = props.anchor {
+                    anchors.insert(a, id);
+                }
+                stack.push(Frame {
+                    id,
+                    open,
+                    key: None,
+                });
+                continue;
+            }
+            EventKind::SequenceEnd | EventKind::MappingEnd => {
+                let Some(frame) = stack.pop() else {
+                    return Err(unexpected(start));
+                };
+                if let Some(n) = nodes.get_mut(frame.id as usize) {
+                    n.end = end;
+                }
+                frame.id
+            }
+            _ => return Err(unexpected(start)),
+        };
+        // Attach the finished node to its parent, or make it the root.
+        match stack.last_mut() {
+            None => root = Some(done),
+            Some(parent) => {
+                let Some(p) = nodes.get_mut(parent.id as usize) else {
+                    return Err(unexpected(start));
+                };
+                match &mut p.body {
+                    Body::Seq(items) => items.push(done),
+                    Body::Map(pairs) => match parent.key.take() {
+                        None => parent.key = Some(done),
+                        Some(k) => pairs.push((k, done)),
+                    },
+                    Body::Scalar(_) => return Err(unexpected(start)),
+                }
+            }
+        }
+    }
+    next()?; // DocumentEnd
+    let after = next()?;
+    let root = root.unwrap_or_default();
+    if !matches!(after.kind, EventKind::StreamEnd) {
+        let doc_start = nodes
+            .get(root as usize)
+            .map(|n| n.start)
+            .unwrap_or_default();
+        return Err(YamlError::new(
+            PyErrorClass::Composer,
+            "but found another document",
+            after.start,
+        )
+        .with_context("expected a single document in the stream", doc_start));
+    }
+    Ok(Some(Composed { nodes, root }))
+}
+
+fn push<'a>(nodes: &mut Vec<CNode<'a>>, node: CNode<'a>) -> Result<NodeId, YamlError> {
+    let id = NodeId::try_from(nodes.len())
+        .map_err(|_| py_err(PyErrorClass::Composer, "too many nodes"))?;
+    nodes.push(node);
+    Ok(id)
+}
+
+/// PyYAML rejects an anchor name used twice in one document.
+fn check_anchor(
+    anchors: &HashMap<Cow<'_, str>, NodeId>,
+    nodes: &[CNode<'_>],
+    anchor: Option<&str>,
+    at: Mark,
+) -> Result<(), YamlError> {
+    let Some(a) = anchor else { return Ok(()) };
+    let Some(&first) = anchors.get(a) else {
+        return Ok(());
+    };
+    let first_mark = nodes
+        .get(first as usize)
+        .map(|n| n.start)
+        .unwrap_or_default();
+    Err(
+        YamlError::new(PyErrorClass::Composer, "second occurrence", at).with_context(
+            format!(
+                "found duplicate anchor {}; first occurrence",
+                super::py_repr::py_repr_str(a)
+            ),
+            first_mark,
+        ),
+    )
+}
+
+/// An event the parser never produces at this point.
+fn unexpected(at: Mark) -> YamlError {
+    YamlError::new(PyErrorClass::Composer, "unexpected event", at)
+}

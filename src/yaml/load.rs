@@ -1,0 +1,36 @@
+//! The loader's entry points: text or bytes (or events) to one document's value.
+
+use super::composer::compose;
+use super::constructor::construct;
+use super::error::YamlError;
+use super::event::Event;
+use super::load_options::LoadOptions;
+use super::parser::Parser;
+use super::reader::decode_input;
+use super::value::Node;
+
+/// Compose and construct the single document of an event stream, as
+/// `yaml.safe_load` does after parsing; `None` for an empty stream.
+pub fn load_events<'a>(
+    next: impl FnMut() -> Result<Event<'a>, YamlError>,
+    opts: &LoadOptions,
+) -> Result<Option<Node>, YamlError> {
+    match compose(next, opts)? {
+        None => Ok(None),
+        Some(doc) => construct(doc, opts).map(Some),
+    }
+}
+
+/// `yaml.safe_load(text)`: the value of the single document in `text`
+/// (`None` for an empty stream), or PyYAML's error.
+pub fn load(text: &str, opts: &LoadOptions) -> Result<Option<Node>, YamlError> {
+    let mut parser = Parser::new(text);
+    load_events(|| parser.next_event(), opts)
+}
+
+/// `yaml.safe_load(bytes)`: PyYAML's encoding detection (BOMs, UTF-8/16)
+/// and decoding errors, then [`load`].
+pub fn load_bytes(bytes: &[u8], opts: &LoadOptions) -> Result<Option<Node>, YamlError> {
+    let text = decode_input(bytes)?;
+    load(&text, opts)
+}

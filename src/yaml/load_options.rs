@@ -1,0 +1,37 @@
+//! `LoadOptions`: how [`super::load`] reads a document (source id, dialect, limits).
+
+use crate::source::SourceId;
+
+/// PyYAML's composer recurses twice per nesting level; under a plain
+/// `yaml.safe_load` call (CPython 3.11, recursion limit 1000) the deepest
+/// accepted block mapping nesting is 491 levels. Block sequences and flow
+/// mappings get one level more, flow sequences three (two when they hold a
+/// scalar), because the parser needs fewer frames at the innermost event.
+pub const PYYAML_MAX_DEPTH: usize = 491;
+
+/// Options for loading one YAML document.
+#[derive(Debug, Clone)]
+pub struct LoadOptions {
+    /// Which source the text is; spans of the loaded nodes point into it.
+    pub source: SourceId,
+    /// Accept `!!python/unicode` as `str` (cloud-init 22.4's loader does;
+    /// plain `safe_load` and cloud-init ≥ 24.2 reject it).
+    pub python_unicode_tag: bool,
+    /// Nesting beyond which loading fails with `RecursionError`, as PyYAML
+    /// does (see [`PYYAML_MAX_DEPTH`] for the per-form slack).
+    pub max_depth: usize,
+    /// Upper bound on mapping entries produced by `<<` merges in one
+    /// document (PyYAML would run out of memory; we refuse instead).
+    pub max_merge_entries: usize,
+}
+
+impl Default for LoadOptions {
+    fn default() -> Self {
+        LoadOptions {
+            source: SourceId::default(),
+            python_unicode_tag: false,
+            max_depth: PYYAML_MAX_DEPTH,
+            max_merge_entries: 10_000_000,
+        }
+    }
+}

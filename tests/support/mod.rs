@@ -1,0 +1,4 @@
+//! Helpers shared by the YAML loader tests (each test binary uses a subset).
+#![allow(dead_code)]
+
+pub mod yaml_outcome;
