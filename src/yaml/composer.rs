@@ -64,8 +64,9 @@ enum Open {
 struct Frame {
     id: NodeId,
     open: Open,
-    /// A mapping's key waiting for its value.
-    key: Option<NodeId>,
+    /// Where this collection's finished children start in the shared
+    /// child stack (moved out, exactly sized, when it closes).
+    base: usize,
 }
 
 fn recursion_error() -> YamlError {
@@ -83,9 +84,12 @@ fn explicit_or<'a>(tag: Option<Cow<'a, str>>, resolve: impl FnOnce() -> Tag<'a>)
 }
 
 /// Compose the single document of a stream; `None` for an empty stream.
+///
+/// `size_hint` is the expected number of nodes (pre-sizes the arena).
 pub(crate) fn compose<'a>(
     mut next: impl FnMut() -> Result<Event<'a>, YamlError>,
     opts: &LoadOptions,
+    size_hint: usize,
 ) -> Result<Option<Composed<'a>>, YamlError> {
     next()?; // StreamStart
     let first = next()?;
@@ -93,7 +97,8 @@ pub(crate) fn compose<'a>(
         return Ok(None);
     }
     // `first` is the DocumentStart.
-    let mut nodes: Vec<CNode<'a>> = Vec::new();
+    let mut nodes: Vec<CNode<'a>> = Vec::with_capacity(size_hint);
+    let mut children: Vec<NodeId> = Vec::new();
     let mut anchors: HashMap<Cow<'a, str>, NodeId> = HashMap::new();
     let mut stack: Vec<Frame> = Vec::new();
     let mut root: Option<NodeId> = None;
@@ -196,7 +201,7 @@ pub(crate) fn compose<'a>(
                 stack.push(Frame {
                     id,
                     open,
-                    key: None,
+                    base: children.len(),
                 });
                 continue;
             }
@@ -204,29 +209,27 @@ pub(crate) fn compose<'a>(
                 let Some(frame) = stack.pop() else {
                     return Err(unexpected(start));
                 };
+                let kids = children.get(frame.base..).unwrap_or_default();
                 if let Some(n) = nodes.get_mut(frame.id as usize) {
                     n.end = end;
+                    match &mut n.body {
+                        Body::Seq(items) => *items = kids.to_vec(),
+                        Body::Map(pairs) => {
+                            *pairs = kids.chunks_exact(2).map(|c| (c[0], c[1])).collect();
+                        }
+                        Body::Scalar(_) => {}
+                    }
                 }
+                children.truncate(frame.base);
                 frame.id
             }
             _ => return Err(unexpected(start)),
         };
         // Attach the finished node to its parent, or make it the root.
-        match stack.last_mut() {
-            None => root = Some(done),
-            Some(parent) => {
-                let Some(p) = nodes.get_mut(parent.id as usize) else {
-                    return Err(unexpected(start));
-                };
-                match &mut p.body {
-                    Body::Seq(items) => items.push(done),
-                    Body::Map(pairs) => match parent.key.take() {
-                        None => parent.key = Some(done),
-                        Some(k) => pairs.push((k, done)),
-                    },
-                    Body::Scalar(_) => return Err(unexpected(start)),
-                }
-            }
+        if stack.is_empty() {
+            root = Some(done);
+        } else {
+            children.push(done);
         }
     }
     next()?; // DocumentEnd

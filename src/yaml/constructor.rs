@@ -204,6 +204,14 @@ impl<'a> Constructor<'a> {
         ))
     }
 
+    /// Child `i` of a sequence node.
+    fn seq_item(&self, id: NodeId, i: usize) -> Result<NodeId, YamlError> {
+        match &self.node(id)?.body {
+            Body::Seq(items) => items.get(i).copied().ok_or_else(missing),
+            _ => Err(missing()),
+        }
+    }
+
     fn built(&self, id: NodeId) -> Result<Node, YamlError> {
         self.built
             .get(id as usize)
@@ -224,10 +232,9 @@ impl<'a> Constructor<'a> {
                         start,
                     ));
                 };
-                let items = items.clone();
                 let mut out = Vec::with_capacity(items.len());
-                for child in items {
-                    out.push(self.object(child)?);
+                for i in 0..items.len() {
+                    out.push(self.object(self.seq_item(id, i)?)?);
                 }
                 if let Value::Seq(s) = target.value() {
                     let _ = s.fill(out);
@@ -322,12 +329,16 @@ impl<'a> Constructor<'a> {
             ));
         }
         self.flatten(id, 0)?;
-        let pairs = match &self.node(id)?.body {
-            Body::Map(p) => p.clone(),
-            _ => Vec::new(),
+        let len = match &self.node(id)?.body {
+            Body::Map(p) => p.len(),
+            _ => 0,
         };
-        let mut entries = Entries::with_capacity(pairs.len());
-        for (k, v) in pairs {
+        let mut entries = Entries::with_capacity(len);
+        for i in 0..len {
+            let (k, v) = match &self.node(id)?.body {
+                Body::Map(p) => p.get(i).copied().ok_or_else(missing)?,
+                _ => return Err(missing()),
+            };
             let key = self.object(k)?;
             if !key.value().is_hashable() {
                 let kmark = self.node(k)?.start;
