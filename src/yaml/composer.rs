@@ -6,7 +6,7 @@
 //! composing; scalar text stays borrowed from the input.
 
 use super::error::{PyErrorClass, YamlError};
-use super::event::{Event, EventKind, ScalarText};
+use super::event::{Event, EventKind, ScalarStyle, ScalarText};
 use super::load_options::LoadOptions;
 use super::resolver::resolve_plain;
 use super::scalar::py_err;
@@ -102,10 +102,26 @@ pub(crate) fn compose<'a>(
     let mut anchors: HashMap<Cow<'a, str>, NodeId> = HashMap::new();
     let mut stack: Vec<Frame> = Vec::new();
     let mut root: Option<NodeId> = None;
-    let depth_slack = |open: Open| match open {
-        Open::BlockMap => 0,
-        Open::BlockSeq | Open::FlowMap => 1,
-        Open::FlowSeq => 3,
+    // PyYAML's RecursionError boundary (see `PYYAML_MAX_DEPTH`), by the
+    // kind of the innermost open collection and of the event: inside flow
+    // sequences (and for scalars inside flow mappings) the parser and
+    // scanner need two frames fewer; an empty scalar needs no scanner call,
+    // and a block mapping key was scanned ahead, one frame shallower.
+    let max = opts.max_depth;
+    let too_deep = |stack: &[Frame], children: &[NodeId], start: bool, empty: bool| {
+        let Some(parent) = stack.last() else {
+            return false;
+        };
+        // A block mapping's key was scanned ahead, one frame shallower.
+        let key = !start
+            && parent.open == Open::BlockMap
+            && (children.len().saturating_sub(parent.base)).is_multiple_of(2);
+        let empty = empty || key;
+        let flow = parent.open == Open::FlowSeq || (!start && parent.open == Open::FlowMap);
+        let limit = max
+            .saturating_add(if flow { 2 } else { 0 })
+            .saturating_add(usize::from(empty));
+        stack.len() > limit
     };
     while root.is_none() {
         let ev = next()?;
@@ -114,9 +130,7 @@ pub(crate) fn compose<'a>(
         // The finished node (scalar, alias, or closed collection), if any.
         let done: NodeId = match ev.kind {
             EventKind::Alias { anchor } => {
-                if stack.last().is_some_and(|f| f.open == Open::FlowSeq)
-                    && stack.len() > opts.max_depth.saturating_add(2)
-                {
+                if too_deep(&stack, &children, false, false) {
                     return Err(recursion_error());
                 }
                 match anchors.get(&anchor) {
@@ -137,11 +151,10 @@ pub(crate) fn compose<'a>(
                 props,
                 implicit,
                 value,
-                ..
+                style,
             } => {
-                if stack.last().is_some_and(|f| f.open == Open::FlowSeq)
-                    && stack.len() > opts.max_depth.saturating_add(2)
-                {
+                let empty = style == ScalarStyle::Plain && value.as_str() == Some("");
+                if too_deep(&stack, &children, false, empty) {
                     return Err(recursion_error());
                 }
                 check_anchor(&anchors, &nodes, props.anchor.as_deref(), start)?;
@@ -177,7 +190,7 @@ pub(crate) fn compose<'a>(
                     (false, true) => Open::FlowMap,
                     (false, false) => Open::BlockMap,
                 };
-                if stack.len() + 1 > opts.max_depth.saturating_add(depth_slack(open)) {
+                if too_deep(&stack, &children, true, false) {
                     return Err(recursion_error());
                 }
                 check_anchor(&anchors, &nodes, props.anchor.as_deref(), start)?;
