@@ -117,6 +117,9 @@ fn main() {
         mb / construct_best,
         events.len()
     );
+    if only_construct {
+        return;
+    }
     println!(
         "{:.2} MB in {:.1} ms: {:.0} MB/s (best of 7, thread CPU time)",
         mb,

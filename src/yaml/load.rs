@@ -33,8 +33,9 @@ fn compose_and_construct<'a>(
 /// (`None` for an empty stream), or PyYAML's error.
 pub fn load(text: &str, opts: &LoadOptions) -> Result<Option<Node>, YamlError> {
     let mut parser = Parser::new(text);
-    // Cloud-configs run about one node per 10-16 bytes.
-    let hint = (text.len() / 16).min(1 << 22);
+    // Cloud-configs run about one node per 10 bytes; reserving more than is
+    // used costs only address space, a regrowth copies the whole arena.
+    let hint = (text.len() / 6).min(1 << 24);
     compose_and_construct(|| parser.next_event(), opts, hint)
 }
 
