@@ -1,8 +1,12 @@
 //! cloudfold: fold cloud-init user-data offline, exactly as cloud-init does, and explain it.
 //!
-//! Stages (dependencies point one way): [`source`] ← [`yaml`] ← …
+//! Stages (dependencies point one way): [`source`] ← [`mime`], [`yaml`] ← [`merge`] ←
+//! [`userdata`] ← the `cloudfold` binary.
 
 #![forbid(unsafe_code)]
 
+pub mod merge;
+pub mod mime;
 pub mod source;
+pub mod userdata;
 pub mod yaml;

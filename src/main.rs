@@ -1,7 +1,9 @@
-//! The `cloudfold` command line: a thin shell over the library.
+//! The `cloudfold` command line: a thin shell over the library; the only place that does I/O.
 
 #![forbid(unsafe_code)]
 
+mod cli;
+
 fn main() -> std::process::ExitCode {
-    std::process::ExitCode::SUCCESS
+    cli::main()
 }

@@ -539,6 +539,71 @@ fn mutate(r: &mut Rng, doc: &str) -> String {
     chars.into_iter().collect()
 }
 
+/// Pieces for character soup: short random strings over YAML's significant characters.
+const SOUP: &[&str] = &[
+    "a",
+    "b",
+    "1",
+    " ",
+    " ",
+    "  ",
+    "\n",
+    "\n",
+    "\n  ",
+    "\t",
+    ":",
+    ": ",
+    "-",
+    "- ",
+    "?",
+    "? ",
+    ",",
+    "[",
+    "]",
+    "{",
+    "}",
+    "#",
+    " #",
+    "&",
+    "&x",
+    "*x",
+    "!",
+    "!!",
+    "!x!",
+    "|",
+    ">",
+    "'",
+    "\"",
+    "%",
+    "@",
+    "`",
+    "\\",
+    "---",
+    "...",
+    "\r",
+    "\r\n",
+    "\u{85}",
+    "\u{2028}",
+    "\u{2029}",
+    "\u{feff}",
+    "é",
+    "😀",
+    "\u{a0}",
+    "0",
+    "+",
+    "2",
+    "%YAML 1.1",
+    "%TAG ! !",
+    "\\x",
+    "\\u",
+    "<",
+    ">",
+];
+
+fn soup(r: &mut Rng) -> String {
+    (0..r.below(24)).map(|_| r.pick(SOUP)).collect()
+}
+
 fn generated_cases(seed: u64, count: usize) -> Vec<Case> {
     let mut r = Rng(seed | 1);
     (0..count)
@@ -546,6 +611,7 @@ fn generated_cases(seed: u64, count: usize) -> Vec<Case> {
             let doc = gen_doc(&mut r);
             match i % 4 {
                 0 => Case::Doc(doc),
+                1 if r.chance(50) => Case::Doc(soup(&mut r)),
                 3 if r.chance(10) => {
                     // Exercise the bytes entry point: UTF-16 with a BOM, or a stray byte.
                     let m = mutate(&mut r, &doc);
@@ -587,7 +653,17 @@ fn generated_documents_match_pyyaml() {
         .ok()
         .and_then(|v| v.parse().ok())
         .unwrap_or(0x5EED_CAFE);
-    let cases = generated_cases(seed, count);
+    let cases = match std::env::var("CLOUDFOLD_DIFF_FILE") {
+        // Compare a given corpus-style file live instead (for investigating).
+        Ok(path) => std::fs::read_to_string(path)
+            .unwrap()
+            .lines()
+            .filter(|l| !l.trim().is_empty())
+            .map(|l| Case::from_json(&serde_json::from_str(l).unwrap()))
+            .collect(),
+        Err(_) => generated_cases(seed, count),
+    };
+    let count = cases.len();
     if let Ok(path) = std::env::var("CLOUDFOLD_DIFF_DUMP") {
         let lines: String = cases.iter().map(|c| c.to_json() + "\n").collect();
         std::fs::write(path, lines).unwrap();

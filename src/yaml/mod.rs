@@ -6,6 +6,7 @@
 
 mod composer;
 mod constructor;
+mod emitter;
 mod error;
 mod event;
 mod load;
@@ -23,6 +24,7 @@ mod token;
 pub mod typed_json;
 pub mod value;
 
+pub use emitter::{DumpError, DumpOptions, dump};
 pub use error::{PyErrorClass, YamlError};
 pub use event::{Event, EventKind, Props, ScalarStyle, ScalarText};
 pub use load::{load, load_bytes, load_events};

@@ -10,7 +10,7 @@ use super::token::{Directive, Token, TokenKind};
 use crate::source::Mark;
 use std::borrow::Cow;
 
-type Res<T> = Result<T, YamlError>;
+type Res<T> = Result<T, Box<YamlError>>;
 
 /// What the parser expects next (PyYAML's `parse_*` states).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -98,12 +98,19 @@ struct Peeked {
     end: Mark,
 }
 
-fn parser_error(problem: String, mark: Mark) -> YamlError {
-    YamlError::new(PyErrorClass::Parser, problem, mark)
+/// A taken token's marks.
+#[derive(Clone, Copy, Debug)]
+struct Marks {
+    start: Mark,
+    end: Mark,
 }
 
-fn parser_error_ctx(context: &str, cmark: Mark, problem: String, mark: Mark) -> YamlError {
-    parser_error(problem, mark).with_context(context, cmark)
+fn parser_error(problem: String, mark: Mark) -> Box<YamlError> {
+    Box::new(YamlError::new(PyErrorClass::Parser, problem, mark))
+}
+
+fn parser_error_ctx(context: &str, cmark: Mark, problem: String, mark: Mark) -> Box<YamlError> {
+    Box::new(YamlError::new(PyErrorClass::Parser, problem, mark).with_context(context, cmark))
 }
 
 /// YAML text to events, exactly as PyYAML's `SafeLoader` parses it.
@@ -122,6 +129,8 @@ pub struct Parser<'a> {
     checked: bool,
     failed: Option<YamlError>,
     stream_end: Option<(Mark, Mark)>,
+    /// The head token's summary, until it is taken.
+    peeked: Option<Peeked>,
 }
 
 const DEFAULT_TAGS: [(&str, &str); 2] = [("!", "!"), ("!!", "tag:yaml.org,2002:")];
@@ -139,6 +148,7 @@ impl<'a> Parser<'a> {
             checked: false,
             failed: None,
             stream_end: None,
+            peeked: None,
         }
     }
 
@@ -169,8 +179,8 @@ impl<'a> Parser<'a> {
                 Ok(ev)
             }
             Err(e) => {
-                self.failed = Some(e.clone());
-                Err(e)
+                self.failed = Some((*e).clone());
+                Err(*e)
             }
         }
     }
@@ -178,13 +188,20 @@ impl<'a> Parser<'a> {
     // ----- tokens -----
 
     fn peek(&mut self) -> Res<Peeked> {
+        if let Some(p) = self.peeked {
+            return Ok(p);
+        }
         match self.scanner.peek_token()? {
-            Some(t) => Ok(Peeked {
-                k: kind_of(&t.kind),
-                id: t.kind.id(),
-                start: t.start,
-                end: t.end,
-            }),
+            Some(t) => {
+                let p = Peeked {
+                    k: kind_of(&t.kind),
+                    id: t.kind.id(),
+                    start: t.start,
+                    end: t.end,
+                };
+                self.peeked = Some(p);
+                Ok(p)
+            }
             None => Err(parser_error(
                 "unexpected end of the token stream".to_owned(),
                 Mark::default(),
@@ -197,7 +214,25 @@ impl<'a> Parser<'a> {
         Ok(kinds.contains(&p.k))
     }
 
+    /// Take the next token's marks, dropping it.
+    fn skip(&mut self) -> Res<(Mark, Mark)> {
+        self.peeked = None;
+        match self.scanner.skip_token()? {
+            Some(m) => Ok(m),
+            None => Err(parser_error(
+                "unexpected end of the token stream".to_owned(),
+                Mark::default(),
+            )),
+        }
+    }
+
+    fn skip_marks(&mut self) -> Res<Marks> {
+        let (start, end) = self.skip()?;
+        Ok(Marks { start, end })
+    }
+
     fn get(&mut self) -> Res<Token<'a>> {
+        self.peeked = None;
         match self.scanner.get_token()? {
             Some(t) => Ok(t),
             None => Err(parser_error(
@@ -233,7 +268,7 @@ impl<'a> Parser<'a> {
     fn step(&mut self) -> Res<Event<'a>> {
         match self.state {
             State::StreamStart => {
-                let t = self.get()?;
+                let t = self.skip_marks()?;
                 self.state = State::ImplicitDocumentStart;
                 Ok(Self::ev(EventKind::StreamStart, t.start, t.end))
             }
@@ -263,7 +298,7 @@ impl<'a> Parser<'a> {
                 let (start, mut end) = (p.start, p.start);
                 let explicit = p.k == K::DocumentEnd;
                 if explicit {
-                    end = self.get()?.end;
+                    end = self.skip()?.1;
                 }
                 self.state = State::DocumentStart;
                 Ok(Self::ev(EventKind::DocumentEnd { explicit }, start, end))
@@ -282,7 +317,7 @@ impl<'a> Parser<'a> {
             }
             State::BlockNode => self.node(true, false),
             State::BlockSequenceFirstEntry => {
-                let t = self.get()?;
+                let t = self.skip_marks()?;
                 self.marks.push(t.start);
                 self.block_sequence_entry()
             }
@@ -290,7 +325,7 @@ impl<'a> Parser<'a> {
             State::IndentlessSequenceEntry => {
                 let p = self.peek()?;
                 if p.k == K::BlockEntry {
-                    let t = self.get()?;
+                    let t = self.skip_marks()?;
                     if !self.check(&[K::BlockEntry, K::Key, K::Value, K::BlockEnd])? {
                         self.states.push(State::IndentlessSequenceEntry);
                         return self.node(true, false);
@@ -302,7 +337,7 @@ impl<'a> Parser<'a> {
                 Ok(Self::ev(EventKind::SequenceEnd, p.start, p.start))
             }
             State::BlockMappingFirstKey => {
-                let t = self.get()?;
+                let t = self.skip_marks()?;
                 self.marks.push(t.start);
                 self.block_mapping_key()
             }
@@ -310,7 +345,7 @@ impl<'a> Parser<'a> {
             State::BlockMappingValue => {
                 let p = self.peek()?;
                 if p.k == K::Value {
-                    let t = self.get()?;
+                    let t = self.skip_marks()?;
                     if !self.check(&[K::Key, K::Value, K::BlockEnd])? {
                         self.states.push(State::BlockMappingKey);
                         return self.node(true, true);
@@ -322,13 +357,13 @@ impl<'a> Parser<'a> {
                 Ok(Self::empty_scalar(p.start))
             }
             State::FlowSequenceFirstEntry => {
-                let t = self.get()?;
+                let t = self.skip_marks()?;
                 self.marks.push(t.start);
                 self.flow_sequence_entry(true)
             }
             State::FlowSequenceEntry => self.flow_sequence_entry(false),
             State::FlowSequenceEntryMappingKey => {
-                let t = self.get()?;
+                let t = self.skip_marks()?;
                 if !self.check(&[K::Value, K::FlowEntry, K::FlowSequenceEnd])? {
                     self.states.push(State::FlowSequenceEntryMappingValue);
                     return self.node(false, false);
@@ -339,7 +374,7 @@ impl<'a> Parser<'a> {
             State::FlowSequenceEntryMappingValue => {
                 let p = self.peek()?;
                 if p.k == K::Value {
-                    let t = self.get()?;
+                    let t = self.skip_marks()?;
                     if !self.check(&[K::FlowEntry, K::FlowSequenceEnd])? {
                         self.states.push(State::FlowSequenceEntryMappingEnd);
                         return self.node(false, false);
@@ -356,7 +391,7 @@ impl<'a> Parser<'a> {
                 Ok(Self::ev(EventKind::MappingEnd, p.start, p.start))
             }
             State::FlowMappingFirstKey => {
-                let t = self.get()?;
+                let t = self.skip_marks()?;
                 self.marks.push(t.start);
                 self.flow_mapping_key(true)
             }
@@ -364,7 +399,7 @@ impl<'a> Parser<'a> {
             State::FlowMappingValue => {
                 let p = self.peek()?;
                 if p.k == K::Value {
-                    let t = self.get()?;
+                    let t = self.skip_marks()?;
                     if !self.check(&[K::FlowEntry, K::FlowMappingEnd])? {
                         self.states.push(State::FlowMappingKey);
                         return self.node(false, false);
@@ -389,11 +424,11 @@ impl<'a> Parser<'a> {
 
     fn document_start(&mut self) -> Res<Event<'a>> {
         while self.check(&[K::DocumentEnd])? {
-            self.get()?;
+            self.skip()?;
         }
         let p = self.peek()?;
         if p.k == K::StreamEnd {
-            let t = self.get()?;
+            let t = self.skip_marks()?;
             self.state = State::End;
             return Ok(Self::ev(EventKind::StreamEnd, t.start, t.end));
         }
@@ -406,7 +441,7 @@ impl<'a> Parser<'a> {
                 p.start,
             ));
         }
-        let t = self.get()?;
+        let t = self.skip_marks()?;
         self.states.push(State::DocumentEnd);
         self.state = State::DocumentContent;
         Ok(Self::ev(
@@ -462,6 +497,30 @@ impl<'a> Parser<'a> {
 
     fn node(&mut self, block: bool, indentless: bool) -> Res<Event<'a>> {
         let p = self.peek()?;
+        if p.k == K::Scalar {
+            // The common case, without properties.
+            let t = self.get()?;
+            self.state = self.pop_state();
+            let (value, style) = match t.kind {
+                TokenKind::Scalar(v, s) => (v, s),
+                _ => (ScalarText::Text(Cow::Borrowed("")), ScalarStyle::Plain),
+            };
+            let implicit = if style == ScalarStyle::Plain {
+                (true, false)
+            } else {
+                (false, true)
+            };
+            return Ok(Self::ev(
+                EventKind::Scalar {
+                    props: Props::default(),
+                    implicit,
+                    value,
+                    style,
+                },
+                t.start,
+                t.end,
+            ));
+        }
         if p.k == K::Alias {
             let t = self.get()?;
             self.state = self.pop_state();
@@ -650,7 +709,7 @@ impl<'a> Parser<'a> {
     fn block_sequence_entry(&mut self) -> Res<Event<'a>> {
         let p = self.peek()?;
         if p.k == K::BlockEntry {
-            let t = self.get()?;
+            let t = self.skip_marks()?;
             if !self.check(&[K::BlockEntry, K::BlockEnd])? {
                 self.states.push(State::BlockSequenceEntry);
                 return self.node(true, false);
@@ -667,7 +726,7 @@ impl<'a> Parser<'a> {
                 p.start,
             ));
         }
-        let t = self.get()?;
+        let t = self.skip_marks()?;
         self.state = self.pop_state();
         self.marks.pop();
         Ok(Self::ev(EventKind::SequenceEnd, t.start, t.end))
@@ -676,7 +735,7 @@ impl<'a> Parser<'a> {
     fn block_mapping_key(&mut self) -> Res<Event<'a>> {
         let p = self.peek()?;
         if p.k == K::Key {
-            let t = self.get()?;
+            let t = self.skip_marks()?;
             if !self.check(&[K::Key, K::Value, K::BlockEnd])? {
                 self.states.push(State::BlockMappingValue);
                 return self.node(true, true);
@@ -693,7 +752,7 @@ impl<'a> Parser<'a> {
                 p.start,
             ));
         }
-        let t = self.get()?;
+        let t = self.skip_marks()?;
         self.state = self.pop_state();
         self.marks.pop();
         Ok(Self::ev(EventKind::MappingEnd, t.start, t.end))
@@ -704,7 +763,7 @@ impl<'a> Parser<'a> {
             if !first {
                 let p = self.peek()?;
                 if p.k == K::FlowEntry {
-                    self.get()?;
+                    self.skip()?;
                 } else {
                     let m = self.marks.last().copied().unwrap_or_default();
                     return Err(parser_error_ctx(
@@ -733,7 +792,7 @@ impl<'a> Parser<'a> {
                 return self.node(false, false);
             }
         }
-        let t = self.get()?;
+        let t = self.skip_marks()?;
         self.state = self.pop_state();
         self.marks.pop();
         Ok(Self::ev(EventKind::SequenceEnd, t.start, t.end))
@@ -744,7 +803,7 @@ impl<'a> Parser<'a> {
             if !first {
                 let p = self.peek()?;
                 if p.k == K::FlowEntry {
-                    self.get()?;
+                    self.skip()?;
                 } else {
                     let m = self.marks.last().copied().unwrap_or_default();
                     return Err(parser_error_ctx(
@@ -757,7 +816,7 @@ impl<'a> Parser<'a> {
             }
             let p = self.peek()?;
             if p.k == K::Key {
-                let t = self.get()?;
+                let t = self.skip_marks()?;
                 if !self.check(&[K::Value, K::FlowEntry, K::FlowMappingEnd])? {
                     self.states.push(State::FlowMappingValue);
                     return self.node(false, false);
@@ -770,7 +829,7 @@ impl<'a> Parser<'a> {
                 return self.node(false, false);
             }
         }
-        let t = self.get()?;
+        let t = self.skip_marks()?;
         self.state = self.pop_state();
         self.marks.pop();
         Ok(Self::ev(EventKind::MappingEnd, t.start, t.end))

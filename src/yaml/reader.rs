@@ -49,6 +49,16 @@ fn printable(cp: u32) -> bool {
 pub fn check_printable(text: &str) -> Result<(), YamlError> {
     let b = text.as_bytes();
     let mut i = 0;
+    // Fast path: 32-byte chunks of printable ASCII (no early exit, so it vectorises).
+    while let Some(chunk) = b.get(i..i + 32) {
+        let bad = chunk.iter().fold(0u8, |acc, &c| {
+            acc | u8::from(!((0x20..0x7F).contains(&c) || c == b'\n'))
+        });
+        if bad != 0 {
+            break;
+        }
+        i += 32;
+    }
     while let Some(&c) = b.get(i) {
         if c < 0x80 {
             if !(c >= 0x20 && c != 0x7F || c == b'\t' || c == b'\n' || c == b'\r') {
@@ -174,4 +184,54 @@ fn decode_utf16(bytes: &[u8], unit: fn([u8; 2]) -> u16) -> Result<String, YamlEr
         }
     }
     Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn printable_check_positions() {
+        assert!(check_printable("a: b\n\t\r\n\u{85}\u{a0}\u{feff}😀").is_ok());
+        let e = check_printable("ab\ncd\u{1}").unwrap_err();
+        assert_eq!(e.class, PyErrorClass::Reader);
+        assert_eq!(
+            e.problem,
+            "unacceptable character #x0001: special characters are not allowed"
+        );
+        assert_eq!(e.mark, Some(Mark::new(5, 1, 2)));
+        let long = format!("{}\u{fffe}", "x".repeat(100));
+        assert_eq!(
+            check_printable(&long).unwrap_err().mark.map(|m| m.index),
+            Some(100)
+        );
+    }
+
+    #[test]
+    fn py_str_with_surrogates_is_refused() {
+        let s = PyStr::from_code_points([0x61, 0x0A, 0x62, 0xDC80]);
+        let e = check_printable_py(&s).unwrap_err();
+        assert_eq!(
+            e.problem,
+            "unacceptable character #xdc80: special characters are not allowed"
+        );
+        assert_eq!(e.mark, Some(Mark::new(3, 1, 1)));
+        assert!(check_printable_py(&PyStr::from("ok")).is_ok());
+    }
+
+    #[test]
+    fn decoding() {
+        assert_eq!(decode_input(b"a: b").unwrap(), "a: b");
+        assert!(matches!(decode_input(b"a: b").unwrap(), Cow::Borrowed(_)));
+        assert_eq!(decode_input(b"\xff\xfea\x00").unwrap(), "\u{feff}a");
+        assert_eq!(decode_input(b"\xfe\xff\x00a").unwrap(), "\u{feff}a");
+        let e = decode_input(b"a\xff").unwrap_err();
+        assert_eq!(
+            e.problem,
+            "unacceptable character #x00ff: invalid start byte"
+        );
+        assert_eq!(e.mark.map(|m| m.index), Some(1));
+        let e = decode_input(b"\xff\xfea\x00b").unwrap_err();
+        assert_eq!(e.problem, "unacceptable character #x0062: truncated data");
+    }
 }

@@ -15,7 +15,9 @@ use crate::source::Mark;
 use std::borrow::Cow;
 use std::collections::VecDeque;
 
-type Res<T> = Result<T, YamlError>;
+/// Errors are boxed inside the engine: they are rare, and a small `Result`
+/// keeps the hot token paths cheap to move.
+type Res<T> = Result<T, Box<YamlError>>;
 
 /// A place where a simple key (`key: value` without `?`) may start.
 #[derive(Clone, Copy, Debug)]
@@ -199,12 +201,14 @@ fn is_uri_char(c: char) -> bool {
     c.is_ascii_alphanumeric() || "-;/?:@&=+$,_.!~*'()[]%".contains(c)
 }
 
-fn scanner_error(context: &str, context_mark: Mark, problem: String, mark: Mark) -> YamlError {
-    YamlError::new(PyErrorClass::Scanner, problem, mark).with_context(context, context_mark)
+fn scanner_error(context: &str, context_mark: Mark, problem: String, mark: Mark) -> Box<YamlError> {
+    Box::new(
+        YamlError::new(PyErrorClass::Scanner, problem, mark).with_context(context, context_mark),
+    )
 }
 
-fn scanner_problem(problem: &str, mark: Mark) -> YamlError {
-    YamlError::new(PyErrorClass::Scanner, problem, mark)
+fn scanner_problem(problem: &str, mark: Mark) -> Box<YamlError> {
+    Box::new(YamlError::new(PyErrorClass::Scanner, problem, mark))
 }
 
 /// The scanner: a token queue fed on demand.
@@ -227,6 +231,9 @@ pub(crate) struct Scanner<'a> {
     /// (so also by position and token number): the last is the current level's.
     keys: VecDeque<SimpleKey>,
     spaces: Vec<Piece>,
+    /// The queue head is final until the next `get_token` (PyYAML's
+    /// `need_more_tokens` would answer `False` again, with no side effect).
+    settled: bool,
 }
 
 impl<'a> Scanner<'a> {
@@ -247,6 +254,7 @@ impl<'a> Scanner<'a> {
             allow_simple_key: true,
             keys: VecDeque::new(),
             spaces: Vec::new(),
+            settled: false,
         };
         let m = s.mark();
         s.tokens.push_back(Token {
@@ -371,6 +379,18 @@ impl<'a> Scanner<'a> {
     /// `scan_line_break`: consume one break, normalising CR LF, CR and NEL to LF.
     fn line_break(&mut self) -> Option<LineBreak> {
         let start = self.pos;
+        if self.byte() == b'\n' {
+            // The common case, without the general `forward`.
+            self.pos += 1;
+            self.index += 1;
+            self.line = self.line.saturating_add(1);
+            self.column = 0;
+            return Some(LineBreak {
+                ch: '\n',
+                start,
+                end: self.pos,
+            });
+        }
         let ch = match self.byte() {
             b'\r' | b'\n' => '\n',
             0xC2 | 0xE2 if self.at_break() => match self.peek() {
@@ -426,17 +446,44 @@ impl<'a> Scanner<'a> {
     // ----- the token queue -----
 
     /// The next token without taking it (`None` once the stream end was taken).
-    pub(crate) fn peek_token(&mut self) -> Res<Option<&Token<'a>>> {
+    #[inline]
+    fn settle(&mut self) -> Res<()> {
+        if !self.settled {
+            self.settle_slow()?;
+        }
+        Ok(())
+    }
+
+    fn settle_slow(&mut self) -> Res<()> {
         while self.need_more_tokens()? {
             self.fetch_more_tokens()?;
         }
+        self.settled = true;
+        Ok(())
+    }
+
+    /// Take the next token, keeping only its marks (most tokens carry nothing else
+    /// the parser needs; not moving the payload keeps this path cheap).
+    pub(crate) fn skip_token(&mut self) -> Res<Option<(Mark, Mark)>> {
+        self.settle()?;
+        self.settled = false;
+        let m = self.tokens.front().map(|t| (t.start, t.end));
+        if m.is_some() {
+            self.tokens.pop_front();
+            self.tokens_taken += 1;
+        }
+        Ok(m)
+    }
+
+    #[inline]
+    pub(crate) fn peek_token(&mut self) -> Res<Option<&Token<'a>>> {
+        self.settle()?;
         Ok(self.tokens.front())
     }
 
     pub(crate) fn get_token(&mut self) -> Res<Option<Token<'a>>> {
-        while self.need_more_tokens()? {
-            self.fetch_more_tokens()?;
-        }
+        self.settle()?;
+        self.settled = false;
         let t = self.tokens.pop_front();
         if t.is_some() {
             self.tokens_taken += 1;
@@ -460,7 +507,7 @@ impl<'a> Scanner<'a> {
         self.stale_possible_simple_keys()?;
         self.unwind_indent(i64::from(self.column));
         let ch = self.peek();
-        let nb = is_blankz(self.peek_at(1));
+        let nb = matches!(ch, '-' | '?' | ':') && is_blankz(self.peek_at(1));
         match ch {
             '\0' if self.at_end() => self.fetch_stream_end(),
             '%' if self.column == 0 => self.fetch_directive(),
@@ -502,12 +549,33 @@ impl<'a> Scanner<'a> {
     }
 
     fn check_plain(&self) -> bool {
-        let ch = self.peek();
-        if !(is_blankz(ch) || "-?:,[]{}#&*!|>'\"%@`".contains(ch)) {
+        let c = self.byte();
+        let indicator = matches!(
+            c,
+            b'-' | b'?'
+                | b':'
+                | b','
+                | b'['
+                | b']'
+                | b'{'
+                | b'}'
+                | b'#'
+                | b'&'
+                | b'*'
+                | b'!'
+                | b'|'
+                | b'>'
+                | b'\''
+                | b'"'
+                | b'%'
+                | b'@'
+                | b'`'
+        );
+        if !(indicator || self.at_end() || is_blankz(self.peek())) {
             return true;
         }
         !is_blankz(self.peek_at(1))
-            && (ch == '-' || (self.flow_level == 0 && (ch == '?' || ch == ':')))
+            && (c == b'-' || (self.flow_level == 0 && (c == b'?' || c == b':')))
     }
 
     // ----- simple keys -----
@@ -808,7 +876,7 @@ impl<'a> Scanner<'a> {
         }
     }
 
-    fn directive_error(&self, start: Mark, problem: String) -> YamlError {
+    fn directive_error(&self, start: Mark, problem: String) -> Box<YamlError> {
         scanner_error("while scanning a directive", start, problem, self.mark())
     }
 
@@ -1405,13 +1473,22 @@ impl<'a> Scanner<'a> {
                     let hex = self.src.get(self.pos..self.pos + len).unwrap_or("0");
                     let code = u32::from_str_radix(hex, 16).unwrap_or(0);
                     if code > 0x10FFFF {
-                        // Python's chr() refuses it: a bare ValueError, no mark.
-                        return Err(YamlError {
-                            class: PyErrorClass::Value,
+                        // Python's chr() refuses it with a bare exception, no mark:
+                        // OverflowError beyond a C int, ValueError otherwise.
+                        let (class, problem) = if code > 0x7FFF_FFFF {
+                            (
+                                PyErrorClass::Overflow,
+                                "Python int too large to convert to C int",
+                            )
+                        } else {
+                            (PyErrorClass::Value, "chr() arg not in range(0x110000)")
+                        };
+                        return Err(Box::new(YamlError {
+                            class,
                             context: None,
-                            problem: "chr() arg not in range(0x110000)".to_owned(),
+                            problem: problem.to_owned(),
                             mark: None,
-                        });
+                        }));
                     }
                     buf.push_code_point(self.src, code);
                     self.forward_inline(self.pos + len);
@@ -1576,7 +1653,7 @@ impl<'a> Scanner<'a> {
             let mut breaks: Vec<Piece> = Vec::new();
             loop {
                 if self.byte() == b' ' {
-                    self.forward();
+                    self.skip_spaces();
                 } else if let Some(b2) = self.line_break() {
                     breaks.push(b2.piece(self.b));
                     if self.at_document_indicator() {

@@ -116,7 +116,7 @@ impl Int {
 }
 
 /// Exact integer value of an integral, finite float.
-pub(crate) fn float_trunc_to_big(t: f64) -> BigInt {
+pub fn float_trunc_to_big(t: f64) -> BigInt {
     if t.abs() < 9.0e15 {
         return BigInt::from(t as i64);
     }

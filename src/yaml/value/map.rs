@@ -1,6 +1,6 @@
 //! `Map` and `Key`: a Python `dict` — insertion order, Python key equality.
 
-use super::int::float_trunc_to_big;
+use super::float_trunc_to_big;
 use super::{CANONICAL_NAN, Int, Node, Value};
 use indexmap::IndexMap;
 use indexmap::map::Entry;

@@ -118,6 +118,22 @@ impl Node {
         }
     }
 
+    /// Python truthiness: `None`, `False`, zero, and empty strings, bytes and
+    /// containers are false.
+    pub fn is_truthy(&self) -> bool {
+        match self.value() {
+            Value::Null => false,
+            Value::Bool(b) => *b,
+            Value::Int(i) => *i != Int::Small(0),
+            Value::Float(f) => *f != 0.0,
+            Value::Str(s) => !s.is_empty(),
+            Value::Bytes(b) => !b.is_empty(),
+            Value::Date(_) | Value::DateTime(_) => true,
+            Value::Seq(s) | Value::Tuple(s) => !s.is_empty(),
+            Value::Map(m) | Value::Set(m) => !m.is_empty(),
+        }
+    }
+
     /// Whether this is `None`.
     pub fn is_null(&self) -> bool {
         matches!(self.value(), Value::Null)

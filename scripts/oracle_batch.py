@@ -1,0 +1,64 @@
+#!/usr/bin/env python3
+"""Run many payloads through the cloud-init oracle in one process.
+
+Reads JSON lines {"id": ..., "b64": <payload base64>, "launch_index": int|null,
+"emit_file": bool} on stdin and writes one JSON line per input:
+{"id": ..., "doc": <the oracle's document, type-faithfully encoded>}.
+
+It imports ../shared/oracle/ci_oracle.py (never copied into this repo) and calls its
+run_full() per payload, which is what `ci_oracle.py FILE` does once per process.
+Usage: scripts/oracle_batch.py [--release bookworm|trixie] < cases.jsonl
+"""
+import argparse
+import base64
+import importlib.util
+import io
+import json
+import os
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ORACLE = os.path.normpath(os.path.join(HERE, "..", "..", "shared", "oracle", "ci_oracle.py"))
+
+
+def load_oracle():
+    path = os.environ.get("CLOUDFOLD_ORACLE", ORACLE)
+    spec = importlib.util.spec_from_file_location("ci_oracle", path)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--release", default="bookworm")
+    opts = ap.parse_args()
+    oracle = load_oracle()
+    # Let the oracle's own logging capture run; keep stdout for our JSON lines only.
+    out = sys.stdout
+    sys.stdout = io.StringIO()
+    for line in sys.stdin:
+        line = line.strip()
+        if not line:
+            continue
+        case = json.loads(line)
+        args = argparse.Namespace(
+            release=opts.release, ci_root=None, launch_index=case.get("launch_index"),
+            instance_data=None, url_map=[], exec_part_handlers=False,
+            emit_file=bool(case.get("emit_file", True)), no_reload_check=False,
+            timing=False, repeat=1, base64=False)
+        blob = base64.b64decode(case["b64"])
+        try:
+            doc = oracle.run_full(args, blob)
+            enc = oracle.encode(doc)
+        except BaseException as exc:  # the oracle itself failed: report, keep going
+            enc = {"oracle_crash": "%s: %s" % (type(exc).__name__, exc)}
+        out.write(json.dumps({"id": case.get("id"), "doc": enc}, ensure_ascii=False,
+                             sort_keys=True, allow_nan=False) + "\n")
+        out.flush()
+        sys.stdout = io.StringIO()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

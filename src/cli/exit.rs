@@ -1,0 +1,31 @@
+//! `Exit`: the documented exit codes.
+
+/// Exit codes (also listed in `--help` and the man page).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Exit {
+    /// 0: done (warnings may have been printed).
+    Ok = 0,
+    /// 1: cloud-init would abort user-data processing: no cloud-config at all.
+    Aborted = 1,
+    /// 2: usage or I/O error.
+    Usage = 2,
+    /// 3: with `--strict`: a part cloud-init would ignore or reject.
+    Strict = 3,
+    /// 4: a cloudfold safety limit was exceeded (raise it with its flag).
+    Limit = 4,
+}
+
+impl From<Exit> for std::process::ExitCode {
+    fn from(e: Exit) -> Self {
+        std::process::ExitCode::from(e as u8)
+    }
+}
+
+/// The exit-code table for `--help`.
+pub const EXIT_CODES_HELP: &str = "\
+Exit codes:
+  0  done (warnings may have been printed)
+  1  cloud-init would abort user-data processing (nothing merged, no cloud-config)
+  2  usage or I/O error
+  3  --strict: a part cloud-init would ignore or reject
+  4  a cloudfold safety limit was exceeded (raise it with its flag)";

@@ -1,0 +1,70 @@
+//! Reading the payload (path or stdin) and resolving `#include`s from local files only.
+
+use cloudfold::userdata::{Fetched, IncludeResolver};
+use std::io::Read;
+use std::path::{Path, PathBuf};
+
+/// Read INPUT (`-` or nothing: stdin), refusing more than `max` bytes.
+pub fn read_input(path: Option<&Path>, max: u64) -> Result<Vec<u8>, String> {
+    let mut buf = Vec::new();
+    let name = path.map_or_else(|| "<stdin>".to_owned(), |p| p.display().to_string());
+    let reader: Box<dyn Read> = match path {
+        None => Box::new(std::io::stdin()),
+        Some(p) if p.as_os_str() == "-" => Box::new(std::io::stdin()),
+        Some(p) => Box::new(std::fs::File::open(p).map_err(|e| format!("{name}: {e}"))?),
+    };
+    reader
+        .take(max + 1)
+        .read_to_end(&mut buf)
+        .map_err(|e| format!("{name}: {e}"))?;
+    if buf.len() as u64 > max {
+        return Err(format!(
+            "{name}: input is larger than {max} bytes (raise it with --max-input-size)"
+        ));
+    }
+    Ok(buf)
+}
+
+/// Resolves `#include` URLs: never over the network; `file://` URLs and
+/// absolute paths only when they lie under `--include-dir`.
+#[derive(Debug, Default)]
+pub struct LocalIncludes {
+    /// The directory local includes may come from.
+    pub dir: Option<PathBuf>,
+}
+
+impl IncludeResolver for LocalIncludes {
+    fn fetch(&self, url: &str) -> Fetched {
+        let u = url.trim_start();
+        let path = if let Some(rest) = u.strip_prefix("file://") {
+            Some(PathBuf::from(rest))
+        } else if u.starts_with('/') {
+            Some(PathBuf::from(u))
+        } else {
+            None
+        };
+        let Some(path) = path else {
+            return Fetched::Failed(
+                "cloudfold never fetches URLs; at boot cloud-init would fetch it, and abort all user-data if that fails"
+                    .into(),
+            );
+        };
+        let Some(dir) = &self.dir else {
+            return Fetched::Failed("local includes are read only under --include-dir".into());
+        };
+        let (Ok(dir), Ok(real)) = (dir.canonicalize(), path.canonicalize()) else {
+            return Fetched::Failed(format!("{} does not exist", path.display()));
+        };
+        if !real.starts_with(&dir) {
+            return Fetched::Failed(format!(
+                "{} is outside --include-dir {}",
+                path.display(),
+                dir.display()
+            ));
+        }
+        match std::fs::read(&real) {
+            Ok(b) => Fetched::Content(b),
+            Err(e) => Fetched::Failed(e.to_string()),
+        }
+    }
+}

@@ -1,0 +1,101 @@
+//! `cloudfold render`: print the merged cloud-config; warnings name the part and the reason.
+
+use super::args::{PayloadArgs, RenderArgs, RenderFormat};
+use super::exit::Exit;
+use super::input::{LocalIncludes, read_input};
+use cloudfold::userdata::{
+    Folded, Limits, PartOutcome, ProcessError, RenderError, UserDataOptions, render,
+};
+use cloudfold::yaml::typed_json::{WalkLimits, to_typed_json};
+use cloudfold::yaml::{DumpOptions, dump};
+
+/// Build library options from the shared flags.
+pub fn options(p: &PayloadArgs) -> Result<UserDataOptions, String> {
+    Ok(UserDataOptions {
+        release: p.cloud_init.parse()?,
+        launch_index: p.launch_index,
+        limits: Limits {
+            max_decompressed_size: p.max_decompressed_size,
+            ..Limits::default()
+        },
+    })
+}
+
+/// Read, fold, report: the common front of `render` and `parts`.
+pub fn fold(p: &PayloadArgs) -> Result<Result<Folded, (Exit, String)>, String> {
+    let opts = options(p)?;
+    let input = read_input(p.input.as_deref(), p.max_input_size)?;
+    let includes = LocalIncludes {
+        dir: p.include_dir.clone(),
+    };
+    Ok(match render(&input, &opts, &includes) {
+        Ok(f) => Ok(f),
+        Err(RenderError::Process(e @ ProcessError::Limit(_))) => Err((Exit::Limit, e.to_string())),
+        Err(RenderError::Process(e @ ProcessError::IncludeDepth(_))) => {
+            Err((Exit::Limit, e.to_string()))
+        }
+        Err(e) => Err((
+            Exit::Aborted,
+            format!(
+                "{e}\ncloud-init would abort user-data processing here: nothing is merged and no cloud-config is written"
+            ),
+        )),
+    })
+}
+
+/// Print one warning line per part that cloud-init would not use as intended.
+pub fn print_warnings(f: &Folded) -> usize {
+    let mut n = 0;
+    for w in &f.warnings {
+        eprintln!("warning: {}: {}", w.origin, w.message);
+        n += 1;
+    }
+    for p in &f.parts {
+        let what = match &p.outcome {
+            PartOutcome::Rejected(r) => format!("cloud-init skips this cloud-config part: {r}"),
+            PartOutcome::Unhandled => format!("cloud-init ignores this part: unhandled content type {}", p.content_type),
+            PartOutcome::JinjaNotRendered => {
+                "a jinja template: cloud-init renders it with instance data; cloudfold does not render templates yet, so it is left out".to_owned()
+            }
+            _ => continue,
+        };
+        eprintln!("warning: part {} ({}): {what}", p.number, p.filename);
+        n += 1;
+    }
+    n
+}
+
+pub fn run(a: &RenderArgs) -> Result<Exit, String> {
+    let folded = match fold(&a.payload)? {
+        Ok(f) => f,
+        Err((code, msg)) => {
+            eprintln!("error: {msg}");
+            return Ok(code);
+        }
+    };
+    let warned = print_warnings(&folded);
+    let out = match a.format {
+        RenderFormat::CloudInit => folded.cloud_config_txt.clone(),
+        RenderFormat::Yaml => {
+            let body = match &folded.config {
+                Some(c) => dump(c, &DumpOptions::readable()).map_err(|e| e.to_string())?,
+                None => "{}\n".to_owned(),
+            };
+            format!("#cloud-config\n{body}")
+        }
+        RenderFormat::Json => {
+            let j = match &folded.config {
+                Some(c) => to_typed_json(c, WalkLimits::default()).map_err(|e| e.to_string())?,
+                None => serde_json::Value::Null,
+            };
+            let mut s = serde_json::to_string_pretty(&j).map_err(|e| e.to_string())?;
+            s.push('\n');
+            s
+        }
+    };
+    print!("{out}");
+    if a.strict && warned > 0 {
+        return Ok(Exit::Strict);
+    }
+    Ok(Exit::Ok)
+}

@@ -1,0 +1,141 @@
+//! `Strategy` and its per-type parts: how to merge when the old value is a dict, a list or a str — pure data.
+//!
+//! A dialect is a table of these (see [`super::Rules`]); the engine
+//! ([`super::merge_with`]) implements each mode once. cloud-init's mergers
+//! map onto them one to one; later dialects add modes here, not code paths
+//! elsewhere.
+
+use crate::yaml::value::{Node, Value};
+
+/// The kind of old value a strategy handles (Python's type as the dispatcher sees it).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum TypeClass {
+    /// `dict`.
+    Dict,
+    /// `list` and `tuple`.
+    List,
+    /// `str`.
+    Str,
+}
+
+impl TypeClass {
+    /// The class of a value; `None` for every other type (scalars, bytes,
+    /// dates, sets), which no strategy handles: old is kept.
+    pub fn of(node: &Node) -> Option<TypeClass> {
+        match node.value() {
+            Value::Map(_) => Some(TypeClass::Dict),
+            Value::Seq(_) | Value::Tuple(_) => Some(TypeClass::List),
+            Value::Str(_) => Some(TypeClass::Str),
+            _ => None,
+        }
+    }
+}
+
+/// Which types of *new* value make a strategy merge old and new recursively
+/// instead of taking one of them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub struct Recurse {
+    /// New is a mapping.
+    pub dict: bool,
+    /// New is a list or tuple.
+    pub list: bool,
+    /// New is a string.
+    pub str: bool,
+}
+
+impl Recurse {
+    /// Whether a new value of this type is merged recursively.
+    pub fn wants(&self, new: &Node) -> bool {
+        match new.value() {
+            Value::Map(_) => self.dict,
+            Value::Seq(_) | Value::Tuple(_) => self.list,
+            Value::Str(_) => self.str,
+            _ => false,
+        }
+    }
+}
+
+/// What happens to a key present in both mappings.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DictMode {
+    /// New's value replaces old's, no recursion.
+    Replace,
+    /// Old's value is kept unless new's type is in [`DictStrategy::recurse`].
+    Keep,
+}
+
+/// Merging into a mapping. A non-mapping new leaves old as it is; keys only
+/// in new are added (null values included).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct DictStrategy {
+    /// Keys in both.
+    pub mode: DictMode,
+    /// A key in both whose new value is null is deleted (before the mode applies).
+    pub allow_delete: bool,
+    /// In [`DictMode::Keep`], new value types merged recursively.
+    pub recurse: Recurse,
+}
+
+/// How a list combines with new.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ListMode {
+    /// Old's items, then new iterated the Python way (a string gives its
+    /// characters, a mapping its keys; a scalar is a `TypeError`).
+    Append,
+    /// New iterated, then old's items.
+    Prepend,
+    /// Index-wise overlay of a list/tuple new, truncated to old's length
+    /// (cloud-init's `replace`); any other new replaces old wholesale.
+    Overlay,
+    /// Index-wise, old kept (cloud-init's `no_replace`); new is still
+    /// measured and indexed, which fails for mappings and scalars.
+    Keep,
+}
+
+/// Merging into a list or tuple (a tuple result stays a tuple).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ListStrategy {
+    /// Combination mode.
+    pub mode: ListMode,
+    /// In [`ListMode::Overlay`], new item types merged recursively with the
+    /// old item at the same index.
+    pub recurse: Recurse,
+}
+
+/// How a string combines with new.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum StrMode {
+    /// Concatenation; a non-string new is a `TypeError`.
+    Append,
+    /// New, whatever its type.
+    Replace,
+}
+
+/// Merging into a string.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct StrStrategy {
+    /// Combination mode.
+    pub mode: StrMode,
+}
+
+/// One merge strategy for one kind of old value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Strategy {
+    /// For mappings.
+    Dict(DictStrategy),
+    /// For lists and tuples.
+    List(ListStrategy),
+    /// For strings.
+    Str(StrStrategy),
+}
+
+impl Strategy {
+    /// The kind of old value this strategy handles.
+    pub fn handles(&self) -> TypeClass {
+        match self {
+            Strategy::Dict(_) => TypeClass::Dict,
+            Strategy::List(_) => TypeClass::List,
+            Strategy::Str(_) => TypeClass::Str,
+        }
+    }
+}

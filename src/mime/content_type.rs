@@ -1,0 +1,63 @@
+//! Content types as `Message.get_content_type()` computes them.
+
+use super::pystr::{py_lower, py_strip};
+
+/// The default content type of a part (RFC 2045), `text/plain`.
+pub const TEXT_PLAIN: &str = "text/plain";
+/// The default content type of a part directly inside `multipart/digest`.
+pub const MESSAGE_RFC822: &str = "message/rfc822";
+
+/// `email.message._splitparam`: the text before the first `;` (stripped) and
+/// the rest (stripped), if there was a `;`.
+pub(crate) fn split_param(value: &str) -> (&str, Option<&str>) {
+    match value.split_once(';') {
+        Some((a, b)) => (py_strip(a), Some(py_strip(b))),
+        None => (py_strip(value), None),
+    }
+}
+
+/// The content type for a `Content-Type` header value (`None`: no header):
+/// lower-cased `maintype/subtype` without parameters; a value that does not
+/// contain exactly one `/` gives `text/plain` (not the default type).
+pub fn content_type_of(header: Option<&str>, default_type: &str) -> String {
+    match header {
+        None => default_type.to_string(),
+        Some(v) => {
+            let ctype = py_lower(split_param(v).0);
+            if ctype.matches('/').count() == 1 {
+                ctype
+            } else {
+                TEXT_PLAIN.to_string()
+            }
+        }
+    }
+}
+
+/// The main type of a content type (before the `/`).
+pub fn maintype(ctype: &str) -> &str {
+    ctype.split('/').next().unwrap_or(ctype)
+}
+
+/// The subtype of a content type (after the `/`).
+pub fn subtype(ctype: &str) -> &str {
+    ctype.split('/').nth(1).unwrap_or("")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn defaults() {
+        assert_eq!(content_type_of(None, MESSAGE_RFC822), "message/rfc822");
+        assert_eq!(
+            content_type_of(Some("garbage"), MESSAGE_RFC822),
+            "text/plain"
+        );
+        assert_eq!(content_type_of(Some("a/b/c"), TEXT_PLAIN), "text/plain");
+        assert_eq!(
+            content_type_of(Some(" Text/X ; charset=x"), TEXT_PLAIN),
+            "text/x"
+        );
+    }
+}

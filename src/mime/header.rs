@@ -1,0 +1,74 @@
+//! `Header`: one header field as compat32 stores it (name as written, raw value).
+
+use crate::source::Mark;
+
+/// A header field: the name exactly as written and the value as Python's
+/// compat32 policy keeps it — text after the colon with leading spaces/tabs
+/// removed, continuation lines appended **with their line breaks**, trailing
+/// CR/LF removed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Header {
+    /// The name, as written (no case folding, no trimming).
+    pub name: String,
+    /// The raw value (may contain `\n `/`\r\n\t` from folding).
+    pub value: String,
+    /// Where the header's first line starts.
+    pub at: Mark,
+}
+
+impl Header {
+    /// Build a header from its source lines (first line contains the colon;
+    /// following lines are continuations), like `header_source_parse`.
+    pub(crate) fn from_lines(first: &str, continuations: &[&str], at: Mark) -> Header {
+        let (name, rest) = first.split_once(':').unwrap_or((first, ""));
+        let mut value = rest.trim_start_matches([' ', '\t']).to_string();
+        for c in continuations {
+            value.push_str(c);
+        }
+        let keep = value.trim_end_matches(['\r', '\n']).len();
+        value.truncate(keep);
+        Header {
+            name: name.to_string(),
+            value,
+            at,
+        }
+    }
+}
+
+/// Python's `headerRE`: `From `, `name:` with name in `[\x21-\x39\x3b-\x7e]*`, or
+/// a continuation (leading space or tab).
+pub(crate) fn is_header_line(line: &str) -> bool {
+    if line.starts_with("From ") || line.starts_with([' ', '\t']) {
+        return true;
+    }
+    for b in line.bytes() {
+        match b {
+            b':' => return true,
+            0x21..=0x7e => {}
+            _ => return false,
+        }
+    }
+    false
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn header_lines() {
+        assert!(is_header_line("A: b\n"));
+        assert!(is_header_line(":x\n"));
+        assert!(is_header_line("http://x\n"));
+        assert!(is_header_line(" cont\n"));
+        assert!(!is_header_line("Content-Type : x\n"));
+        assert!(!is_header_line("#cloud-config\n"));
+        assert!(!is_header_line("\n"));
+    }
+
+    #[test]
+    fn folded_value() {
+        let h = Header::from_lines("A:  b\r\n", &[" c\r\n"], Mark::default());
+        assert_eq!(h.value, "b\r\n c");
+    }
+}

@@ -1,0 +1,207 @@
+//! `LineReader`: the input as lines, with push-back and "false EOF" at boundary
+//! lines of every enclosing multipart (Python's `BufferedSubFile`).
+
+use super::pystr::eol_len_at_start;
+
+/// One physical line: byte range (terminator included) and 0-based line number.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Line {
+    pub start: usize,
+    pub end: usize,
+    pub lineno: u32,
+}
+
+/// A read result: a line, or end of input (real or "false", at a boundary).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Read {
+    Line(Line),
+    Eof,
+}
+
+/// What makes a line look like the end of the current sub-document.
+#[derive(Clone, Debug)]
+pub(crate) enum EofMatcher {
+    /// A `--boundary` or `--boundary--` line.
+    Boundary(String),
+    /// A blank line (between header blocks of message/delivery-status).
+    BlankLine,
+}
+
+/// How a line matched a boundary (`--B(--)?[ \t]*(\r\n|\r|\n)?$`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct BoundaryMatch {
+    /// It was the closing `--B--`.
+    pub close: bool,
+    /// It ended with a line terminator.
+    pub linesep: bool,
+}
+
+/// Does `line` match the delimiter (or close delimiter) of `boundary`?
+pub(crate) fn match_boundary(line: &str, boundary: &str) -> Option<BoundaryMatch> {
+    let rest = line.strip_prefix("--")?.strip_prefix(boundary)?;
+    let tail = |s: &str| -> Option<bool> {
+        let t = s.trim_start_matches([' ', '\t']);
+        match t {
+            "" => Some(false),
+            "\r\n" | "\r" | "\n" => Some(true),
+            _ => None,
+        }
+    };
+    if let Some(linesep) = rest.strip_prefix("--").and_then(tail) {
+        return Some(BoundaryMatch {
+            close: true,
+            linesep,
+        });
+    }
+    tail(rest).map(|linesep| BoundaryMatch {
+        close: false,
+        linesep,
+    })
+}
+
+/// Lines of a text with push-back and a stack of false-EOF matchers.
+#[derive(Debug)]
+pub(crate) struct LineReader<'a> {
+    text: &'a str,
+    pos: usize,
+    lineno: u32,
+    pushed: Vec<Read>,
+    matchers: Vec<EofMatcher>,
+}
+
+impl<'a> LineReader<'a> {
+    pub(crate) fn new(text: &'a str) -> Self {
+        LineReader {
+            text,
+            pos: 0,
+            lineno: 0,
+            pushed: Vec::new(),
+            matchers: Vec::new(),
+        }
+    }
+
+    /// The text of a line.
+    pub(crate) fn text(&self, line: Line) -> &'a str {
+        self.text.get(line.start..line.end).unwrap_or("")
+    }
+
+    fn next_physical(&mut self) -> Read {
+        let rest = self.text.get(self.pos..).unwrap_or("");
+        if rest.is_empty() {
+            return Read::Eof;
+        }
+        let bytes = rest.as_bytes();
+        let len = match bytes.iter().position(|&b| b == b'\n' || b == b'\r') {
+            Some(i) => i + eol_len_at_start(rest.get(i..).unwrap_or("")),
+            None => rest.len(),
+        };
+        let line = Line {
+            start: self.pos,
+            end: self.pos + len,
+            lineno: self.lineno,
+        };
+        self.pos += len;
+        self.lineno = self.lineno.saturating_add(1);
+        Read::Line(line)
+    }
+
+    fn is_false_eof(&self, line: Line) -> bool {
+        let t = self.text(line);
+        self.matchers.iter().rev().any(|m| match m {
+            EofMatcher::Boundary(b) => match_boundary(t, b).is_some(),
+            EofMatcher::BlankLine => eol_len_at_start(t) > 0,
+        })
+    }
+
+    /// Read the next line; a line matching an enclosing boundary is pushed back
+    /// and reads as end of input.
+    pub(crate) fn readline(&mut self) -> Read {
+        let r = match self.pushed.pop() {
+            Some(r) => r,
+            None => self.next_physical(),
+        };
+        match r {
+            Read::Line(line) if self.is_false_eof(line) => {
+                self.pushed.push(r);
+                Read::Eof
+            }
+            other => other,
+        }
+    }
+
+    /// Push a read result back (an `Eof` pushed back reads as end once).
+    pub(crate) fn unread(&mut self, r: Read) {
+        self.pushed.push(r);
+    }
+
+    /// Where the next read starts: byte offset and line number.
+    pub(crate) fn next_position(&self) -> (usize, u32) {
+        // Pushed-back lines come before `pos`; pushed-back ends are virtual.
+        self.pushed
+            .iter()
+            .rev()
+            .find_map(|r| match r {
+                Read::Line(l) => Some((l.start, l.lineno)),
+                Read::Eof => None,
+            })
+            .unwrap_or((self.pos, self.lineno))
+    }
+
+    pub(crate) fn push_matcher(&mut self, m: EofMatcher) {
+        self.matchers.push(m);
+    }
+
+    pub(crate) fn pop_matcher(&mut self) {
+        self.matchers.pop();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn boundary_lines() {
+        let m = |l: &str| match_boundary(l, "B");
+        assert_eq!(
+            m("--B\n"),
+            Some(BoundaryMatch {
+                close: false,
+                linesep: true
+            })
+        );
+        assert_eq!(
+            m("--B-- \t\r\n"),
+            Some(BoundaryMatch {
+                close: true,
+                linesep: true
+            })
+        );
+        assert_eq!(
+            m("--B--"),
+            Some(BoundaryMatch {
+                close: true,
+                linesep: false
+            })
+        );
+        assert_eq!(m("--B---\n"), None);
+        assert_eq!(m("--Bx\n"), None);
+        assert_eq!(
+            m("--B \n"),
+            Some(BoundaryMatch {
+                close: false,
+                linesep: true
+            })
+        );
+    }
+
+    #[test]
+    fn lines_split_on_all_terminators() {
+        let mut r = LineReader::new("a\rb\r\nc\nd");
+        let mut out = Vec::new();
+        while let Read::Line(l) = r.readline() {
+            out.push(r.text(l));
+        }
+        assert_eq!(out, vec!["a\r", "b\r\n", "c\n", "d"]);
+    }
+}

@@ -1,0 +1,476 @@
+//! The parser: Python's `FeedParser` algorithm (compat32) over a whole text —
+//! headers until the first non-header line, `message/*` parts parsed as
+//! sub-messages, multiparts split at boundary lines (any enclosing boundary
+//! also ends a part), defects recorded instead of errors.
+
+use super::content_type::{self, MESSAGE_RFC822, TEXT_PLAIN, content_type_of};
+use super::defect::{Defect, DefectKind};
+use super::error::ParseError;
+use super::header::{Header, is_header_line};
+use super::line_reader::{EofMatcher, Line, LineReader, Read, match_boundary};
+use super::message::{Message, Payload};
+use super::param::{ParamValue, params_preserve, unquote_value};
+use super::pystr::{eol_len_at_end, eol_len_at_start, py_eq_lower, py_lower, py_rstrip};
+use crate::source::Mark;
+
+/// How deeply containers (multipart and message/* parts) may nest.
+///
+/// CPython itself gives up with `RecursionError` somewhere below 1000 levels;
+/// we stop earlier, with [`ParseError::TooDeep`], so the parser's recursion
+/// stays far from the stack limit of any thread.
+pub const MAX_DEPTH: usize = 200;
+
+#[derive(Debug)]
+enum Body {
+    Unset,
+    Text(String),
+    Children(Vec<usize>),
+}
+
+#[derive(Debug)]
+struct Node {
+    headers: Vec<Header>,
+    unixfrom: Option<String>,
+    default_type: &'static str,
+    content_type: String,
+    body: Body,
+    preamble: Option<String>,
+    epilogue: Option<String>,
+    defects: Vec<Defect>,
+    start: Mark,
+    body_start: Mark,
+    end: Mark,
+}
+
+#[derive(Debug)]
+struct Parser<'a> {
+    r: LineReader<'a>,
+    nodes: Vec<Node>,
+    stack: Vec<usize>,
+    last: usize,
+}
+
+fn mark_of(line: Line) -> Mark {
+    Mark::new(line.start, line.lineno, 0)
+}
+
+/// `get_boundary()` on a header list.
+fn boundary_of(headers: &[Header]) -> Result<Option<String>, super::error::PyError> {
+    let Some(h) = headers
+        .iter()
+        .find(|h| py_eq_lower(&h.name, "content-type"))
+    else {
+        return Ok(None);
+    };
+    let found: Option<ParamValue> = params_preserve(&h.value)?
+        .into_iter()
+        .find(|(k, _)| py_eq_lower(k, "boundary"))
+        .map(|(_, v)| unquote_value(v));
+    match found {
+        Some(v) => Ok(Some(py_rstrip(&v.collapse()?).to_string())),
+        None => Ok(None),
+    }
+}
+
+impl<'a> Parser<'a> {
+    fn node(&mut self, id: usize) -> Option<&mut Node> {
+        self.nodes.get_mut(id)
+    }
+
+    fn defect(&mut self, id: usize, kind: DefectKind, at: Mark) {
+        if let Some(n) = self.node(id) {
+            n.defects.push(Defect { kind, at });
+        }
+    }
+
+    fn next_mark(&self) -> Mark {
+        let (index, line) = self.r.next_position();
+        Mark::new(index, line, 0)
+    }
+
+    fn content_type(&self, id: usize) -> &str {
+        self.nodes
+            .get(id)
+            .map_or(TEXT_PLAIN, |n| n.content_type.as_str())
+    }
+
+    fn new_message(&mut self) -> usize {
+        let parent = self.stack.last().copied();
+        let default_type = match parent {
+            Some(p) if self.content_type(p) == "multipart/digest" => MESSAGE_RFC822,
+            _ => TEXT_PLAIN,
+        };
+        let start = self.next_mark();
+        let id = self.nodes.len();
+        self.nodes.push(Node {
+            headers: Vec::new(),
+            unixfrom: None,
+            default_type,
+            content_type: default_type.to_string(),
+            body: Body::Unset,
+            preamble: None,
+            epilogue: None,
+            defects: Vec::new(),
+            start,
+            body_start: start,
+            end: start,
+        });
+        if let Some(p) = parent.and_then(|p| self.nodes.get_mut(p)) {
+            match &mut p.body {
+                Body::Children(c) => c.push(id),
+                // A container only gets text after its last child; never both.
+                b => *b = Body::Children(vec![id]),
+            }
+        }
+        self.stack.push(id);
+        self.last = id;
+        id
+    }
+
+    fn pop_message(&mut self) -> Option<usize> {
+        self.stack.pop()
+    }
+
+    /// All remaining lines (up to a real or false end of input).
+    fn read_rest(&mut self) -> String {
+        let mut s = String::new();
+        while let Read::Line(l) = self.r.readline() {
+            s.push_str(self.r.text(l));
+        }
+        s
+    }
+
+    fn parse_headers(&mut self, id: usize, lines: &[Line]) {
+        let mut current: Option<Line> = None;
+        let mut conts: Vec<Line> = Vec::new();
+        let mut headers = Vec::new();
+        let flush =
+            |r: &LineReader<'a>, first: Line, conts: &mut Vec<Line>, out: &mut Vec<Header>| {
+                let c: Vec<&str> = conts.iter().map(|l| r.text(*l)).collect();
+                out.push(Header::from_lines(r.text(first), &c, mark_of(first)));
+                conts.clear();
+            };
+        for (i, &line) in lines.iter().enumerate() {
+            let t = self.r.text(line);
+            if t.starts_with([' ', '\t']) {
+                if current.is_none() {
+                    self.defect(id, DefectKind::FirstHeaderLineIsContinuation, mark_of(line));
+                } else {
+                    conts.push(line);
+                }
+                continue;
+            }
+            if let Some(first) = current.take() {
+                flush(&self.r, first, &mut conts, &mut headers);
+            }
+            if t.starts_with("From ") {
+                if i == 0 {
+                    let keep = t.len() - eol_len_at_end(t);
+                    let unixfrom = t.get(..keep).unwrap_or(t).to_string();
+                    if let Some(n) = self.node(id) {
+                        n.unixfrom = Some(unixfrom);
+                    }
+                } else if i + 1 == lines.len() {
+                    // Probably the first body line: give it back.
+                    self.r.unread(Read::Line(line));
+                    break;
+                } else {
+                    self.defect(id, DefectKind::MisplacedEnvelopeHeader, mark_of(line));
+                }
+                continue;
+            }
+            match t.find(':') {
+                Some(0) | None => self.defect(id, DefectKind::InvalidHeader, mark_of(line)),
+                Some(_) => current = Some(line),
+            }
+        }
+        if let Some(first) = current.take() {
+            flush(&self.r, first, &mut conts, &mut headers);
+        }
+        let default_type = self.nodes.get(id).map_or(TEXT_PLAIN, |n| n.default_type);
+        let ctype = content_type_of(
+            headers
+                .iter()
+                .find(|h: &&Header| py_eq_lower(&h.name, "content-type"))
+                .map(|h| h.value.as_str()),
+            default_type,
+        );
+        if let Some(n) = self.node(id) {
+            n.headers = headers;
+            n.content_type = ctype;
+        }
+    }
+
+    fn parse_message(&mut self, depth: usize) -> Result<(), ParseError> {
+        let id = self.new_message();
+        self.parse_message_body(id, depth)?;
+        let end = self.next_mark();
+        if let Some(n) = self.node(id) {
+            n.end = end;
+        }
+        Ok(())
+    }
+
+    fn parse_message_body(&mut self, id: usize, depth: usize) -> Result<(), ParseError> {
+        if depth > MAX_DEPTH {
+            let at = self.nodes.get(id).map_or_else(Mark::default, |n| n.start);
+            return Err(ParseError::TooDeep {
+                limit: MAX_DEPTH,
+                at,
+            });
+        }
+        let mut lines = Vec::new();
+        while let Read::Line(l) = self.r.readline() {
+            let t = self.r.text(l);
+            if !is_header_line(t) {
+                if eol_len_at_start(t) == 0 {
+                    self.defect(id, DefectKind::MissingHeaderBodySeparator, mark_of(l));
+                    self.r.unread(Read::Line(l));
+                }
+                break;
+            }
+            lines.push(l);
+        }
+        self.parse_headers(id, &lines);
+        let body_start = self.next_mark();
+        if let Some(n) = self.node(id) {
+            n.body_start = body_start;
+        }
+        let ctype = self.content_type(id).to_string();
+        if ctype == "message/delivery-status" {
+            // Blank-line-separated header blocks, each a sub-message.
+            loop {
+                self.r.push_matcher(EofMatcher::BlankLine);
+                self.parse_message(depth + 1)?;
+                self.pop_message();
+                self.r.pop_matcher();
+                let _ = self.r.readline();
+                match self.r.readline() {
+                    Read::Eof => break,
+                    l => self.r.unread(l),
+                }
+            }
+            return Ok(());
+        }
+        match content_type::maintype(&ctype) {
+            "message" => {
+                self.parse_message(depth + 1)?;
+                self.pop_message();
+                Ok(())
+            }
+            "multipart" => self.parse_multipart(id, depth),
+            _ => {
+                let body = self.read_rest();
+                if let Some(n) = self.node(id) {
+                    n.body = Body::Text(body);
+                }
+                Ok(())
+            }
+        }
+    }
+
+    fn set_text(&mut self, id: usize, text: String) {
+        if let Some(n) = self.node(id) {
+            n.body = Body::Text(text);
+        }
+    }
+
+    fn parse_multipart(&mut self, id: usize, depth: usize) -> Result<(), ParseError> {
+        let (boundary, start, body_start, cte) = {
+            let Some(n) = self.nodes.get(id) else {
+                return Ok(());
+            };
+            let cte = n
+                .headers
+                .iter()
+                .find(|h| py_eq_lower(&h.name, "content-transfer-encoding"))
+                .map_or_else(|| "8bit".to_string(), |h| py_lower(&h.value));
+            (boundary_of(&n.headers), n.start, n.body_start, cte)
+        };
+        let boundary = match boundary {
+            Ok(b) => b,
+            Err(error) => return Err(ParseError::Python { error, at: start }),
+        };
+        let Some(boundary) = boundary else {
+            self.defect(id, DefectKind::NoBoundaryInMultipart, start);
+            let body = self.read_rest();
+            self.set_text(id, body);
+            return Ok(());
+        };
+        if !matches!(cte.as_str(), "7bit" | "8bit" | "binary") {
+            self.defect(
+                id,
+                DefectKind::InvalidMultipartContentTransferEncoding,
+                start,
+            );
+        }
+        let mut capturing_preamble = true;
+        let mut preamble = String::new();
+        let mut preamble_lines = 0usize;
+        let mut linesep = false;
+        let mut close_seen = false;
+        while let Read::Line(l) = self.r.readline() {
+            let t = self.r.text(l);
+            let Some(m) = match_boundary(t, &boundary) else {
+                // Only reachable while capturing the preamble.
+                preamble.push_str(t);
+                preamble_lines += 1;
+                continue;
+            };
+            if m.close {
+                close_seen = true;
+                linesep = m.linesep;
+                break;
+            }
+            if capturing_preamble {
+                if preamble_lines > 0 {
+                    // The line break before the boundary belongs to the boundary.
+                    let keep = preamble.len() - eol_len_at_end(&preamble);
+                    preamble.truncate(keep);
+                    if let Some(n) = self.node(id) {
+                        n.preamble = Some(std::mem::take(&mut preamble));
+                    }
+                }
+                capturing_preamble = false;
+                self.r.unread(Read::Line(l));
+                continue;
+            }
+            // Repeated boundary lines delimit no parts.
+            loop {
+                match self.r.readline() {
+                    Read::Line(l2) if match_boundary(self.r.text(l2), &boundary).is_some() => {}
+                    other => {
+                        self.r.unread(other);
+                        break;
+                    }
+                }
+            }
+            self.r.push_matcher(EofMatcher::Boundary(boundary.clone()));
+            self.parse_message(depth + 1)?;
+            self.trim_last();
+            self.r.pop_matcher();
+            self.pop_message();
+            self.last = self.stack.last().copied().unwrap_or(id);
+        }
+        if capturing_preamble {
+            self.defect(id, DefectKind::StartBoundaryNotFound, body_start);
+            self.set_text(id, preamble);
+            // Whatever follows a close boundary seen in the preamble is dropped.
+            let _ = self.read_rest();
+            if let Some(n) = self.node(id) {
+                n.epilogue = Some(String::new());
+            }
+            return Ok(());
+        }
+        if !close_seen {
+            let at = self.next_mark();
+            self.defect(id, DefectKind::CloseBoundaryNotFound, at);
+            return Ok(());
+        }
+        let mut epilogue = String::new();
+        let mut first = !linesep;
+        while let Read::Line(l) = self.r.readline() {
+            let t = self.r.text(l);
+            if first {
+                epilogue.push_str(t.get(eol_len_at_start(t)..).unwrap_or(""));
+                first = false;
+            } else {
+                epilogue.push_str(t);
+            }
+        }
+        if let Some(n) = self.node(id) {
+            n.epilogue = Some(epilogue);
+        }
+        Ok(())
+    }
+
+    /// The line break before a boundary belongs to the boundary: remove it from
+    /// the last message created (its text, or its epilogue if a multipart).
+    fn trim_last(&mut self) {
+        let Some(n) = self.nodes.get_mut(self.last) else {
+            return;
+        };
+        if content_type::maintype(&n.content_type) == "multipart" {
+            match &mut n.epilogue {
+                Some(e) if e.is_empty() => n.epilogue = None,
+                Some(e) => {
+                    let keep = e.len() - eol_len_at_end(e);
+                    e.truncate(keep);
+                }
+                None => {}
+            }
+        } else if let Body::Text(s) = &mut n.body {
+            let keep = s.len() - eol_len_at_end(s);
+            s.truncate(keep);
+        }
+    }
+
+    /// Turn the arena into an owned tree, children first (no recursion).
+    fn into_tree(self, root: usize) -> Option<Message> {
+        let mut built: Vec<Option<Message>> = Vec::with_capacity(self.nodes.len());
+        built.resize_with(self.nodes.len(), || None);
+        for (id, node) in self.nodes.into_iter().enumerate().rev() {
+            let payload = match node.body {
+                Body::Unset => Payload::Text(String::new()),
+                Body::Text(s) => Payload::Text(s),
+                Body::Children(ids) => {
+                    let kids: Vec<Message> = ids
+                        .iter()
+                        .filter_map(|&c| built.get_mut(c).and_then(Option::take))
+                        .collect();
+                    if content_type::maintype(&node.content_type) == "multipart" {
+                        Payload::Multipart(kids)
+                    } else {
+                        Payload::Message(kids)
+                    }
+                }
+            };
+            let msg = Message {
+                headers: node.headers,
+                unixfrom: node.unixfrom,
+                default_type: node.default_type,
+                content_type: node.content_type,
+                payload,
+                preamble: node.preamble,
+                epilogue: node.epilogue,
+                defects: node.defects,
+                start: node.start,
+                body_start: node.body_start,
+                end: node.end,
+            };
+            if let Some(slot) = built.get_mut(id) {
+                *slot = Some(msg);
+            }
+        }
+        built.get_mut(root).and_then(Option::take)
+    }
+}
+
+/// Parse a MIME document exactly as `email.message_from_string(text)` does
+/// (compat32 policy). Python's parser records defects instead of failing; the
+/// `Err` cases are the exceptions Python raises itself (malformed RFC 2231
+/// `boundary` parameters) and our nesting limit ([`MAX_DEPTH`]).
+pub fn parse(text: &str) -> Result<Message, ParseError> {
+    let mut p = Parser {
+        r: LineReader::new(text),
+        nodes: Vec::new(),
+        stack: Vec::new(),
+        last: 0,
+    };
+    p.parse_message(0)?;
+    let root = p.pop_message().unwrap_or(0);
+    let root_mark = p.nodes.get(root).map_or_else(Mark::default, |n| n.start);
+    if let Some(n) = p.nodes.get_mut(root)
+        && content_type::maintype(&n.content_type) == "multipart"
+        && !matches!(n.body, Body::Children(_))
+    {
+        n.defects.push(Defect {
+            kind: DefectKind::MultipartInvariantViolation,
+            at: root_mark,
+        });
+    }
+    p.into_tree(root).ok_or(ParseError::TooDeep {
+        limit: MAX_DEPTH,
+        at: root_mark,
+    })
+}

@@ -1,0 +1,207 @@
+//! `CloudConfigHandler`: cloud-init's cloud-config part handler — merges parts, writes `cloud-config.txt`.
+
+use super::json_patch::{PatchError, apply_patch};
+use super::leaf::{HeaderValue, Leaf, Payload};
+use super::part_type::{JSONP, py_is_space};
+use super::py_json::{JsonSyntaxError, parse_py_json};
+use super::user_data_options::{Release, UserDataOptions};
+use super::yaml_text::load_py_text_in;
+use crate::merge::MergeError;
+use crate::merge::cloud_init as ci;
+use crate::source::SourceId;
+use crate::yaml::value::{Entries, Map, Node, PyStr, Value};
+use crate::yaml::{DumpOptions, YamlError, dump};
+
+/// Why a cloud-config part was not merged.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum PartRejection {
+    /// The YAML did not load (cloud-init: "empty cloud config").
+    #[error("YAML error: {0}")]
+    Yaml(YamlError),
+    /// The document is empty or only comments.
+    #[error("the document is empty")]
+    Empty,
+    /// The root is not a mapping.
+    #[error("the document is a {0}, not a mapping")]
+    NotAMapping(&'static str),
+    /// The merge spec or the merge itself failed.
+    #[error("{0}")]
+    Merge(MergeError),
+    /// The `Merge-Type` header is not a string (an archive entry set it to a {0}).
+    #[error("the merge header is a {0}, not a string")]
+    HeaderNotString(&'static str),
+    /// The JSON patch is not valid JSON.
+    #[error("JSON error: {0}")]
+    Json(JsonSyntaxError),
+    /// The JSON patch did not apply.
+    #[error("JSON patch failed: {0}")]
+    Patch(PatchError),
+}
+
+impl PartRejection {
+    /// Whether cloud-init raises a `ValueError` for this (the part is then
+    /// listed as a schema error in 25.1's `cloud-config.txt`).
+    pub fn is_value_error(&self) -> bool {
+        match self {
+            PartRejection::Yaml(e) => {
+                e.class.is_yaml_error()
+                    || matches!(
+                        e.class,
+                        crate::yaml::PyErrorClass::Value | crate::yaml::PyErrorClass::Type
+                    )
+            }
+            PartRejection::Empty | PartRejection::NotAMapping(_) => true,
+            PartRejection::Merge(e) => e.is_value_error(),
+            PartRejection::HeaderNotString(_) | PartRejection::Patch(_) => false,
+            PartRejection::Json(e) => !e.recursion,
+        }
+    }
+}
+
+/// The handler's state across parts.
+#[derive(Debug)]
+pub struct CloudConfigHandler<'a> {
+    opts: &'a UserDataOptions,
+    buf: Option<Node>,
+    file_names: Vec<String>,
+    error_file_names: Vec<String>,
+}
+
+impl<'a> CloudConfigHandler<'a> {
+    /// A handler at `begin`.
+    pub fn new(opts: &'a UserDataOptions) -> Self {
+        CloudConfigHandler {
+            opts,
+            buf: None,
+            file_names: Vec::new(),
+            error_file_names: Vec::new(),
+        }
+    }
+
+    /// The merged config so far (`None` until a part arrived).
+    pub fn config(&self) -> Option<&Node> {
+        self.buf.as_ref()
+    }
+
+    /// Names listed as merged.
+    pub fn file_names(&self) -> &[String] {
+        &self.file_names
+    }
+
+    /// Names listed as schema errors (25.1).
+    pub fn error_file_names(&self) -> &[String] {
+        &self.error_file_names
+    }
+
+    /// Handle one part (`text/cloud-config`, `text/cloud-config-jsonp`, or a
+    /// rendered jinja part); `source` is the id its spans should carry.
+    pub fn handle(&mut self, leaf: &Leaf, source: SourceId) -> Result<(), PartRejection> {
+        if self.buf.is_none() || self.file_names.is_empty() {
+            self.buf = Some(Node::synthetic(Value::Map(Map::new(Entries::default()))));
+        }
+        let acc = self
+            .buf
+            .clone()
+            .unwrap_or_else(|| Node::synthetic(Value::Null));
+        let payload = match leaf.payload() {
+            Payload::Text(t) => t,
+            Payload::Bytes(b) => PyStr::from_utf8_surrogateescape(&b),
+            Payload::None => PyStr::from(""),
+        };
+        let result = if leaf.content_type == JSONP {
+            self.merge_patch(&acc, &payload, source)
+        } else {
+            self.merge_part(&acc, &payload, leaf, source)
+        };
+        match result {
+            Ok(merged) => {
+                self.buf = Some(merged);
+                self.file_names.push(leaf.listed_filename());
+                Ok(())
+            }
+            Err(e) => {
+                if e.is_value_error() {
+                    let f = leaf.filename.clone().unwrap_or_default();
+                    self.error_file_names
+                        .push(f.trim_matches(py_is_space).to_owned());
+                }
+                Err(e)
+            }
+        }
+    }
+
+    fn merge_patch(
+        &self,
+        acc: &Node,
+        payload: &PyStr,
+        source: SourceId,
+    ) -> Result<Node, PartRejection> {
+        let text = payload.to_string_lossy();
+        let text = text.trim_start_matches(py_is_space);
+        let text = text.strip_prefix("#cloud-config-jsonp").unwrap_or(text);
+        let patch = parse_py_json(text, source, 900).map_err(PartRejection::Json)?;
+        apply_patch(acc, &patch).map_err(PartRejection::Patch)
+    }
+
+    fn merge_part(
+        &self,
+        acc: &Node,
+        payload: &PyStr,
+        leaf: &Leaf,
+        source: SourceId,
+    ) -> Result<Node, PartRejection> {
+        let header: Option<String> = match leaf.merge_type_header() {
+            None => None,
+            Some(HeaderValue::Text(t)) => Some(t.clone()),
+            Some(HeaderValue::Value(n)) => n.as_str().map(str::to_owned),
+        };
+        let header_bad = match leaf.merge_type_header() {
+            Some(HeaderValue::Value(n)) if n.as_str().is_none() => Some(n.type_name()),
+            _ => None,
+        };
+        let root = match load_py_text_in(payload, self.opts, source) {
+            Ok(Some(root)) => root,
+            Ok(None) => return Err(PartRejection::Empty),
+            Err(e) => return Err(PartRejection::Yaml(e)),
+        };
+        if root.as_map().is_none() {
+            return Err(PartRejection::NotAMapping(root.type_name()));
+        }
+        let version = match self.opts.release {
+            Release::V22_4 => ci::Version::V22_4,
+            Release::V25_1 => ci::Version::V25_1,
+        };
+        let (data, payload_specs) =
+            ci::extract_payload_mergers(&root, version).map_err(PartRejection::Merge)?;
+        if let Some(t) = header_bad {
+            return Err(PartRejection::HeaderNotString(t));
+        }
+        let header_specs = ci::parse_merge_string(header.as_deref().unwrap_or(""), version)
+            .map_err(PartRejection::Merge)?;
+        let stack =
+            ci::stack_for_part(payload_specs, header_specs).map_err(PartRejection::Merge)?;
+        stack.merge(acc, &data).map_err(PartRejection::Merge)
+    }
+
+    /// The text cloud-init writes to `cloud-config.txt` at `end`.
+    pub fn cloud_config_txt(&self) -> Result<String, crate::yaml::DumpError> {
+        let Some(buf) = &self.buf else {
+            return Ok(String::new());
+        };
+        let mut lines: Vec<String> = vec!["#cloud-config".into(), String::new()];
+        if !self.file_names.is_empty() {
+            lines.push(format!("# from {} files", self.file_names.len()));
+            for f in &self.file_names {
+                lines.push(format!("# {}", if f.is_empty() { "?" } else { f }));
+            }
+            lines.push(String::new());
+        }
+        if self.opts.release == Release::V25_1 {
+            for f in &self.error_file_names {
+                lines.push(format!("# Cloud-config part ignored SCHEMA_ERROR: {f}"));
+            }
+        }
+        lines.push(dump(buf, &DumpOptions::cloud_init())?);
+        Ok(lines.join("\n"))
+    }
+}

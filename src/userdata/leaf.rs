@@ -1,0 +1,236 @@
+//! `Leaf`: one flattened user-data part as cloud-init's processor holds it (headers, payload, origin).
+
+use super::part_type::py_is_space;
+use crate::yaml::value::{Node, PyStr, py_str};
+
+/// A header value: text, or (from `#cloud-config-archive` entries) any YAML
+/// value, which Python stores as it is.
+#[derive(Debug, Clone)]
+pub enum HeaderValue {
+    /// Ordinary header text.
+    Text(String),
+    /// A raw value from an archive entry.
+    Value(Node),
+}
+
+impl HeaderValue {
+    /// Python `str(value)`.
+    pub fn to_py_str(&self) -> PyStr {
+        match self {
+            HeaderValue::Text(t) => PyStr::from(t.as_str()),
+            HeaderValue::Value(n) => py_str(n),
+        }
+    }
+
+    /// The text, if this is a string.
+    pub fn as_text(&self) -> Option<&str> {
+        match self {
+            HeaderValue::Text(t) => Some(t),
+            HeaderValue::Value(n) => n.as_str(),
+        }
+    }
+
+    /// Python truthiness.
+    pub fn is_truthy(&self) -> bool {
+        match self {
+            HeaderValue::Text(t) => !t.is_empty(),
+            HeaderValue::Value(n) => n.is_truthy(),
+        }
+    }
+}
+
+/// The payload as Python's `get_payload(decode=True)` returns it.
+#[derive(Debug, Clone)]
+pub enum Body {
+    /// Transfer-decoded bytes.
+    Bytes(Vec<u8>),
+    /// No payload at all (an archive entry with `content: null` and a
+    /// non-text type).
+    None,
+}
+
+/// What `util.fully_decoded_payload` gives a handler.
+#[derive(Debug, Clone)]
+pub enum Payload {
+    /// A `text/*` part: UTF-8 with surrogateescape.
+    Text(PyStr),
+    /// Any other part.
+    Bytes(Vec<u8>),
+    /// No payload.
+    None,
+}
+
+impl Payload {
+    /// Python truthiness (empty payloads are only logged at debug level).
+    pub fn is_truthy(&self) -> bool {
+        match self {
+            Payload::Text(t) => !t.is_empty(),
+            Payload::Bytes(b) => !b.is_empty(),
+            Payload::None => false,
+        }
+    }
+
+    /// Size in bytes (text as UTF-8 with surrogateescape).
+    pub fn len(&self) -> usize {
+        match self {
+            Payload::Text(t) => t.as_wtf8().len(),
+            Payload::Bytes(b) => b.len(),
+            Payload::None => 0,
+        }
+    }
+
+    /// Whether empty.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
+
+/// Where a part came from, for reports and diagnostics.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Origin {
+    /// The whole (non-MIME) payload.
+    Whole,
+    /// A leaf of the MIME document: its position in walk order and the
+    /// 0-based line where its body starts in the (decompressed) document.
+    Mime {
+        /// 0-based index among the document's leaves.
+        index: usize,
+        /// 0-based line of the body's first line.
+        body_line: u32,
+    },
+    /// An entry of a `#cloud-config-archive` part.
+    ArchiveEntry {
+        /// 0-based entry index.
+        entry: usize,
+        /// Where the archive itself came from.
+        archive: Box<Origin>,
+    },
+    /// The decompressed content of a gzip part.
+    Gunzipped(Box<Origin>),
+    /// Content fetched by `#include`.
+    Include {
+        /// The URL as named.
+        url: String,
+        /// Where the include part came from.
+        from: Box<Origin>,
+    },
+}
+
+impl std::fmt::Display for Origin {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Origin::Whole => f.write_str("the payload"),
+            Origin::Mime { index, body_line } => {
+                write!(
+                    f,
+                    "MIME part {} (body at line {})",
+                    index + 1,
+                    body_line + 1
+                )
+            }
+            Origin::ArchiveEntry { entry, archive } => {
+                write!(f, "archive entry {} of {archive}", entry + 1)
+            }
+            Origin::Gunzipped(o) => write!(f, "gunzipped {o}"),
+            Origin::Include { url, from } => write!(f, "{url} (included by {from})"),
+        }
+    }
+}
+
+/// One part: its headers in order, as spelled (duplicates kept), its content
+/// type as Python's `get_content_type()` computes it from them, its payload.
+#[derive(Debug, Clone)]
+pub struct Leaf {
+    /// `(name, value)` in order.
+    pub headers: Vec<(String, HeaderValue)>,
+    /// `get_content_type()`: lower-case `maintype/subtype`.
+    pub content_type: String,
+    /// `get_payload(decode=True)`.
+    pub body: Body,
+    /// `get_filename()`.
+    pub filename: Option<String>,
+    /// Where it came from.
+    pub origin: Origin,
+}
+
+impl Leaf {
+    /// `msg.get(name)`: the first header whose name matches case-insensitively.
+    pub fn get(&self, name: &str) -> Option<&HeaderValue> {
+        self.headers
+            .iter()
+            .find(|(n, _)| n.eq_ignore_ascii_case(name))
+            .map(|(_, v)| v)
+    }
+
+    /// All values of a header (case-insensitive).
+    pub fn get_all(&self, name: &str) -> impl Iterator<Item = &HeaderValue> {
+        self.headers
+            .iter()
+            .filter(move |(n, _)| n.eq_ignore_ascii_case(name))
+            .map(|(_, v)| v)
+    }
+
+    /// `msg[name] = value` (appends).
+    pub fn add_header(&mut self, name: &str, value: HeaderValue) {
+        self.headers.push((name.to_owned(), value));
+    }
+
+    /// `del msg[name]; msg[name] = value`.
+    pub fn replace_header(&mut self, name: &str, value: HeaderValue) {
+        self.headers.retain(|(n, _)| !n.eq_ignore_ascii_case(name));
+        self.headers.push((name.to_owned(), value));
+    }
+
+    /// `get_content_maintype()`.
+    pub fn maintype(&self) -> &str {
+        self.content_type.split('/').next().unwrap_or("")
+    }
+
+    /// `util.fully_decoded_payload(part)`.
+    pub fn payload(&self) -> Payload {
+        match &self.body {
+            Body::None => Payload::None,
+            Body::Bytes(b) if self.maintype() == "text" => {
+                Payload::Text(PyStr::from_utf8_surrogateescape(b))
+            }
+            Body::Bytes(b) => Payload::Bytes(b.clone()),
+        }
+    }
+
+    /// The header map handlers get (`dict(part)`): for each name as spelled,
+    /// the value of the *first* header matching it case-insensitively.
+    /// Returns that value for an exact-spelling lookup, as handlers do.
+    pub fn handler_header(&self, exact_name: &str) -> Option<&HeaderValue> {
+        if self.headers.iter().any(|(n, _)| n == exact_name) {
+            self.get(exact_name)
+        } else {
+            None
+        }
+    }
+
+    /// The `Merge-Type` / `X-Merge-Type` value the cloud-config handler uses:
+    /// the first non-empty of the two exact spellings.
+    pub fn merge_type_header(&self) -> Option<&HeaderValue> {
+        ["Merge-Type", "X-Merge-Type"]
+            .into_iter()
+            .filter_map(|h| self.handler_header(h))
+            .find(|v| v.is_truthy())
+    }
+
+    /// The filename a handler sees, with cloud-init's clean-up for listing
+    /// (`\n`, `\r`, `\t` become spaces, then stripped).
+    pub fn listed_filename(&self) -> String {
+        let f = self.filename.clone().unwrap_or_default();
+        let f: String = f
+            .chars()
+            .map(|c| {
+                if matches!(c, '\n' | '\r' | '\t') {
+                    ' '
+                } else {
+                    c
+                }
+            })
+            .collect();
+        f.trim_matches(py_is_space).to_owned()
+    }
+}

@@ -1,0 +1,39 @@
+//! cloud-init's user-data pipeline: part kinds, gzip, archives, includes, launch index, JSON patches, the cloud-config handler.
+//!
+//! [`render`] is the whole fold: [`process`] (cloud-init's `UserDataProcessor`:
+//! gzip, MIME, type detection, archives, includes, part numbering, launch
+//! indexes), the launch-index filter, then dispatch to handlers, with the
+//! cloud-config parts merged by [`CloudConfigHandler`].
+
+mod cloud_config_handler;
+mod gzip;
+mod include;
+mod launch_index;
+mod leaf;
+mod mime_leaves;
+mod part_type;
+mod processor;
+mod py_int;
+mod raw_unicode_escape;
+mod render;
+mod user_data_options;
+mod yaml_text;
+
+pub mod json_patch;
+pub mod py_json;
+
+pub use cloud_config_handler::{CloudConfigHandler, PartRejection};
+pub use gzip::{GzipError, gunzip};
+pub use include::{IncludeLine, include_urls, py_splitlines};
+pub use launch_index::filter_launch_index;
+pub use leaf::{Body, HeaderValue, Leaf, Origin, Payload};
+pub use mime_leaves::format_attachment;
+pub use part_type::{PartType, known_types, py_is_space, type_from_starts_with};
+pub use processor::{
+    Fetched, IncludeResolver, NoIncludes, ProcessError, ProcessWarning, Processed, process,
+};
+pub use py_int::{IntError, int_from_str, py_int};
+pub use raw_unicode_escape::raw_unicode_escape;
+pub use render::{Folded, PartOutcome, PartReport, RenderError, render};
+pub use user_data_options::{Limits, Release, UserDataOptions};
+pub use yaml_text::{load_py_text, load_py_text_in};

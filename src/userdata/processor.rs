@@ -1,0 +1,592 @@
+//! `Processor`: cloud-init's `UserDataProcessor` — raw blob to the flat list of typed, numbered parts.
+
+use super::gzip::{GzipError, gunzip};
+use super::include::include_urls;
+use super::leaf::{Body, HeaderValue, Leaf, Origin, Payload};
+use super::part_type::{self, GZIP_TYPES, REDETECT_TYPES, type_from_starts_with};
+use super::py_int::{IntError, py_int};
+use super::raw_unicode_escape::raw_unicode_escape;
+use super::user_data_options::UserDataOptions;
+use super::yaml_text::load_py_text;
+use crate::yaml::value::{Node, PyStr, Value, py_str};
+
+/// What `#include` resolution gives back.
+#[derive(Debug, Clone)]
+pub enum Fetched {
+    /// The content (processed like top-level user-data).
+    Content(Vec<u8>),
+    /// The fetch failed: cloud-init aborts all user-data processing.
+    Failed(String),
+}
+
+/// Supplies `#include` content. cloudfold never fetches URLs; the CLI maps
+/// local paths under `--include-dir` (and explicit `--include-map`s).
+pub trait IncludeResolver {
+    /// Content for `url`, or why there is none.
+    fn fetch(&self, url: &str) -> Fetched;
+}
+
+/// The resolver that resolves nothing: every include aborts, as cloud-init
+/// does when it cannot fetch.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct NoIncludes;
+
+impl IncludeResolver for NoIncludes {
+    fn fetch(&self, url: &str) -> Fetched {
+        Fetched::Failed(format!(
+            "not fetched (cloudfold never uses the network): {url}"
+        ))
+    }
+}
+
+/// Why cloud-init would abort user-data processing altogether (nothing is
+/// merged, no `cloud-config.txt` is written).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ProcessError {
+    /// The payload declares MIME but is not UTF-8 (`UnicodeDecodeError`).
+    #[error(
+        "the payload looks like MIME (it mentions MIME-Version) but is not valid UTF-8 at byte {0}"
+    )]
+    MimeNotUtf8(usize),
+    /// A gzip part did not decompress to UTF-8 text.
+    #[error("{origin}: failed decompressing payload from {content_type} of length {len}: {reason}")]
+    GzipPart {
+        /// Where the part is.
+        origin: String,
+        /// Its declared type.
+        content_type: String,
+        /// Compressed length.
+        len: usize,
+        /// What went wrong.
+        reason: String,
+    },
+    /// An `#include` could not be fetched.
+    #[error("{origin}: #include {url}: {reason}")]
+    Include {
+        /// Where the include line is.
+        origin: String,
+        /// The URL as written.
+        url: String,
+        /// Why it was not fetched.
+        reason: String,
+    },
+    /// An archive entry that makes cloud-init's processor crash.
+    #[error("{origin}: {reason}")]
+    ArchiveEntry {
+        /// Which entry.
+        origin: String,
+        /// What Python raises.
+        reason: String,
+    },
+    /// A launch-index value that makes cloud-init crash (`int(inf)`).
+    #[error("{origin}: launch-index {value} cannot be converted to an integer (OverflowError)")]
+    LaunchIndexOverflow {
+        /// Which part.
+        origin: String,
+        /// The value.
+        value: String,
+    },
+    /// Python's `email` raises on this document (malformed RFC 2231 parameters).
+    #[error("the MIME document makes Python's email package raise: {0}")]
+    Mime(String),
+    /// A decompression bomb or a too-large input (cloudfold's own limit).
+    #[error("{0}")]
+    Limit(String),
+    /// Includes nested deeper than the limit (cloud-init recurses forever).
+    #[error("#include nesting deeper than {0} levels (an include loop?)")]
+    IncludeDepth(usize),
+}
+
+/// A warning raised while processing (cloud-init logs it and goes on).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ProcessWarning {
+    /// Where.
+    pub origin: Origin,
+    /// What.
+    pub message: String,
+}
+
+/// The processed user-data: leaves in the order handlers will see them.
+#[derive(Debug, Clone, Default)]
+pub struct Processed {
+    /// The attached parts, numbered `part-001`… in this order.
+    pub leaves: Vec<Leaf>,
+    /// Warnings from processing (archive YAML errors, dropped entries).
+    pub warnings: Vec<ProcessWarning>,
+}
+
+/// `UserDataProcessor.process(blob)`.
+pub fn process(
+    blob: &[u8],
+    opts: &UserDataOptions,
+    includes: &dyn IncludeResolver,
+) -> Result<Processed, ProcessError> {
+    let mut p = Processor {
+        opts,
+        includes,
+        out: Processed::default(),
+        include_depth: 0,
+    };
+    let leaves = p.convert_string(blob, Origin::Whole)?;
+    p.process_msg(leaves)?;
+    Ok(p.out)
+}
+
+struct Processor<'a> {
+    opts: &'a UserDataOptions,
+    includes: &'a dyn IncludeResolver,
+    out: Processed,
+    include_depth: usize,
+}
+
+/// A header list as Python's `MIMEBase(maintype, subtype)` starts it.
+fn base_headers(content_type: &str) -> Vec<(String, HeaderValue)> {
+    vec![
+        (
+            "Content-Type".into(),
+            HeaderValue::Text(content_type.into()),
+        ),
+        ("MIME-Version".into(), HeaderValue::Text("1.0".into())),
+    ]
+}
+
+/// Python's `msg.get_payload(decode=True)` for a `str` payload set with
+/// `set_payload` and no transfer encoding: ASCII, else raw-unicode-escape.
+fn str_payload_bytes(text: &str) -> Vec<u8> {
+    if text.is_ascii() {
+        text.as_bytes().to_vec()
+    } else {
+        raw_unicode_escape(text)
+    }
+}
+
+impl Processor<'_> {
+    /// `convert_string`: one gzip layer (silently kept when it fails), then
+    /// MIME if `mime-version:` occurs in the first 4096 bytes.
+    fn convert_string(&self, raw: &[u8], origin: Origin) -> Result<Vec<Leaf>, ProcessError> {
+        let limit = self.opts.limits.max_decompressed_size;
+        let data: std::borrow::Cow<'_, [u8]> = match gunzip(raw, limit) {
+            Ok(d) => d.into(),
+            Err(GzipError::TooLarge(_)) => {
+                return Err(ProcessError::Limit(GzipError::TooLarge(limit).to_string()));
+            }
+            Err(GzipError::Invalid(_)) => raw.into(),
+        };
+        let head = data.get(..4096).unwrap_or(&data);
+        if head
+            .to_ascii_lowercase()
+            .windows(13)
+            .any(|w| w == b"mime-version:")
+        {
+            let text = std::str::from_utf8(&data)
+                .map_err(|e| ProcessError::MimeNotUtf8(e.valid_up_to()))?;
+            return super::mime_leaves::mime_leaves(text, &origin, &self.opts.limits);
+        }
+        Ok(vec![Leaf {
+            headers: base_headers(part_type::NOT_MULTIPART),
+            content_type: part_type::NOT_MULTIPART.into(),
+            body: Body::Bytes(data.into_owned()),
+            filename: None,
+            origin,
+        }])
+    }
+
+    /// `_process_msg`: type each leaf, expand gzip/include/archive, attach.
+    fn process_msg(&mut self, leaves: Vec<Leaf>) -> Result<(), ProcessError> {
+        for mut part in leaves {
+            let mut ctype_orig = Some(part.content_type.clone());
+            let mut payload = part.payload();
+            let mut was_compressed = false;
+            if GZIP_TYPES.contains(&part.content_type.as_str()) {
+                let compressed: Vec<u8> = match &payload {
+                    Payload::Bytes(b) => b.clone(),
+                    Payload::Text(t) => t.as_wtf8().to_vec(),
+                    Payload::None => Vec::new(),
+                };
+                let fail = |reason: String| ProcessError::GzipPart {
+                    origin: part.origin.to_string(),
+                    content_type: part.content_type.clone(),
+                    len: compressed.len(),
+                    reason,
+                };
+                let limit = self.opts.limits.max_decompressed_size;
+                let bytes = match gunzip(&compressed, limit) {
+                    Ok(b) => b,
+                    Err(GzipError::TooLarge(_)) => {
+                        return Err(ProcessError::Limit(GzipError::TooLarge(limit).to_string()));
+                    }
+                    Err(GzipError::Invalid(e)) => return Err(fail(e)),
+                };
+                let text = String::from_utf8(bytes)
+                    .map_err(|e| fail(format!("'utf-8' codec can't decode: {e}")))?;
+                payload = Payload::Text(PyStr::from(text));
+                ctype_orig = None;
+                was_compressed = true;
+            }
+            let ctype_orig = ctype_orig.unwrap_or_else(|| "text/plain".to_owned());
+            let mut ctype = None;
+            if REDETECT_TYPES.contains(&ctype_orig.as_str()) {
+                ctype = match &payload {
+                    Payload::Text(t) => type_from_starts_with(t.to_string_lossy().as_bytes()),
+                    Payload::Bytes(b) => type_from_starts_with(b),
+                    Payload::None => None,
+                };
+            }
+            let ctype = ctype.map_or_else(|| ctype_orig.clone(), str::to_owned);
+            if was_compressed {
+                let text = match &payload {
+                    Payload::Text(t) => t.to_string_lossy().into_owned(),
+                    _ => String::new(),
+                };
+                let mut n = Leaf {
+                    headers: base_headers(&ctype),
+                    content_type: ctype.clone(),
+                    body: Body::Bytes(str_payload_bytes(&text)),
+                    filename: None,
+                    origin: Origin::Gunzipped(Box::new(part.origin.clone())),
+                };
+                if let Some(f) = part.filename.clone().filter(|f| !f.is_empty()) {
+                    set_filename(&mut n, &f);
+                }
+                if let Some(li) = part.get("Launch-Index") {
+                    n.replace_header(
+                        "Launch-Index",
+                        HeaderValue::Text(li.to_py_str().to_string()),
+                    );
+                }
+                part = n;
+            }
+            if ctype != ctype_orig {
+                part.replace_header("Content-Type", HeaderValue::Text(ctype.clone()));
+                part.content_type.clone_from(&ctype);
+            }
+            if ctype == part_type::INCLUDE || ctype == part_type::INCLUDE_ONCE {
+                let text = match &payload {
+                    Payload::Text(t) => t.to_string_lossy().into_owned(),
+                    Payload::Bytes(b) => String::from_utf8_lossy(b).into_owned(),
+                    Payload::None => String::new(),
+                };
+                self.do_include(&text, &part.origin)?;
+                continue;
+            }
+            if ctype == part_type::ARCHIVE {
+                let text = match &payload {
+                    Payload::Text(t) => t.clone(),
+                    Payload::Bytes(b) => PyStr::from_utf8_surrogateescape(b),
+                    Payload::None => PyStr::from(""),
+                };
+                self.explode_archive(&text, &part.origin)?;
+                continue;
+            }
+            self.attach(part)?;
+        }
+        Ok(())
+    }
+
+    fn do_include(&mut self, content: &str, origin: &Origin) -> Result<(), ProcessError> {
+        for line in include_urls(content) {
+            match self.includes.fetch(&line.url) {
+                Fetched::Failed(reason) => {
+                    return Err(ProcessError::Include {
+                        origin: origin.to_string(),
+                        url: line.url,
+                        reason,
+                    });
+                }
+                Fetched::Content(bytes) => {
+                    if self.include_depth >= self.opts.limits.max_include_depth {
+                        return Err(ProcessError::IncludeDepth(
+                            self.opts.limits.max_include_depth,
+                        ));
+                    }
+                    self.include_depth += 1;
+                    let from = Origin::Include {
+                        url: line.url.clone(),
+                        from: Box::new(origin.clone()),
+                    };
+                    let leaves = self.convert_string(&bytes, from)?;
+                    self.process_msg(leaves)?;
+                    self.include_depth -= 1;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn explode_archive(&mut self, archive: &PyStr, origin: &Origin) -> Result<(), ProcessError> {
+        let entries: Vec<Node> = match load_py_text(archive, self.opts) {
+            Ok(Some(root)) => match root.value() {
+                Value::Seq(s) => s.items().to_vec(),
+                Value::Set(m) => m.keys().cloned().collect(),
+                _ => {
+                    self.warn(origin, format!(
+                        "#cloud-config-archive: the document is a {}, not a list; the archive is ignored",
+                        root.type_name()
+                    ));
+                    Vec::new()
+                }
+            },
+            Ok(None) => Vec::new(),
+            Err(e) => {
+                self.warn(
+                    origin,
+                    format!(
+                        "#cloud-config-archive is not valid YAML ({e}); the archive is ignored"
+                    ),
+                );
+                Vec::new()
+            }
+        };
+        for (i, ent) in entries.iter().enumerate() {
+            let entry_origin = Origin::ArchiveEntry {
+                entry: i,
+                archive: Box::new(origin.clone()),
+            };
+            let crash = |reason: String| ProcessError::ArchiveEntry {
+                origin: entry_origin.to_string(),
+                reason,
+            };
+            let map = match ent.value() {
+                Value::Str(_) => None,
+                Value::Map(m) => Some(m),
+                _ => {
+                    self.warn(&entry_origin, format!(
+                        "archive entry is a {}, neither a string nor a mapping: cloud-init skips it silently",
+                        ent.type_name()
+                    ));
+                    continue;
+                }
+            };
+            let content: Option<Node> = match map {
+                None => Some(ent.clone()),
+                Some(m) => Some(
+                    m.get_str("content")
+                        .cloned()
+                        .unwrap_or_else(|| Node::str("")),
+                ),
+            };
+            let content = content.unwrap_or_else(|| Node::str(""));
+            let mtype_node = map
+                .and_then(|m| m.get_str("type"))
+                .filter(|t| t.is_truthy());
+            let mtype: String = match mtype_node {
+                Some(t) => match t.as_str() {
+                    Some(s) => s.to_owned(),
+                    None => {
+                        return Err(crash(format!(
+                            "the entry's type is a {} ('{}' object has no attribute 'split')",
+                            t.type_name(),
+                            t.type_name()
+                        )));
+                    }
+                },
+                None => {
+                    let (default, detected) = match content.value() {
+                        Value::Bytes(b) => ("application/octet-stream", type_from_starts_with(b)),
+                        Value::Str(s) => (
+                            "text/cloud-config",
+                            type_from_starts_with(s.to_string_lossy().as_bytes()),
+                        ),
+                        _ => {
+                            return Err(crash(format!(
+                                "the entry's content is a {}, not a string",
+                                content.type_name()
+                            )));
+                        }
+                    };
+                    detected.unwrap_or(default).to_owned()
+                }
+            };
+            let Some((maintype, subtype)) = mtype.split_once('/') else {
+                return Err(crash(format!(
+                    "the entry's type {mtype:?} has no '/' (ValueError)"
+                )));
+            };
+            let mut leaf = if maintype == "text" {
+                let text: String = match content.value() {
+                    Value::Str(s) => match s.as_str() {
+                        Some(t) => t.to_owned(),
+                        None => {
+                            return Err(crash("the entry's text holds characters that cannot be encoded (UnicodeEncodeError)".into()));
+                        }
+                    },
+                    Value::Bytes(b) => {
+                        match std::str::from_utf8(b) {
+                            Ok(t) => t.to_owned(),
+                            Err(_) => {
+                                return Err(crash("the entry's !!binary content is not UTF-8 (UnicodeDecodeError)".into()));
+                            }
+                        }
+                    }
+                    _ => {
+                        return Err(crash(format!(
+                            "the entry's content is a {}, not a string",
+                            content.type_name()
+                        )));
+                    }
+                };
+                mime_text(subtype, &text, entry_origin.clone())
+            } else {
+                let body = match content.value() {
+                    Value::Str(s) => match s.as_str() {
+                        Some(t) => Body::Bytes(str_payload_bytes(t)),
+                        None => Body::Bytes(s.as_wtf8().to_vec()),
+                    },
+                    Value::Bytes(b) => Body::Bytes(b.to_vec()),
+                    Value::Null => Body::None,
+                    _ => {
+                        return Err(crash(format!(
+                            "the entry's content is a {}, which cloud-init cannot hand to a handler",
+                            content.type_name()
+                        )));
+                    }
+                };
+                let header = format!("{maintype}/{subtype}");
+                Leaf {
+                    content_type: super::mime_leaves::content_type_of(&header),
+                    headers: base_headers(&header),
+                    body,
+                    filename: None,
+                    origin: entry_origin.clone(),
+                }
+            };
+            if let Some(m) = map {
+                if let Some(f) = m.get_str("filename") {
+                    set_filename(&mut leaf, &py_str(f).to_string_lossy());
+                }
+                if let Some(li) = m.get_str("launch-index") {
+                    leaf.add_header(
+                        "Launch-Index",
+                        HeaderValue::Text(py_str(li).to_string_lossy().into_owned()),
+                    );
+                }
+                for (k, v) in m.iter() {
+                    let Some(name) = k.as_str() else {
+                        return Err(crash(format!(
+                            "an entry key is a {} ('{}' object has no attribute 'lower')",
+                            k.type_name(),
+                            k.type_name()
+                        )));
+                    };
+                    let lower = name.to_lowercase();
+                    if matches!(
+                        lower.as_str(),
+                        "content"
+                            | "filename"
+                            | "type"
+                            | "launch-index"
+                            | "content-disposition"
+                            | "number-attachments"
+                            | "content-type"
+                    ) {
+                        continue;
+                    }
+                    leaf.add_header(name, HeaderValue::Value(v.clone()));
+                }
+            }
+            self.attach(leaf)?;
+        }
+        Ok(())
+    }
+
+    /// `_attach_part`: number the part, then compute its launch index.
+    fn attach(&mut self, mut part: Leaf) -> Result<(), ProcessError> {
+        let n = self.out.leaves.len() + 1;
+        if part.filename.as_deref().is_none_or(str::is_empty) {
+            set_filename(&mut part, &format!("part-{n:03}"));
+        }
+        self.attach_launch_index(&mut part)?;
+        self.out.leaves.push(part);
+        Ok(())
+    }
+
+    fn attach_launch_index(&mut self, part: &mut Leaf) -> Result<(), ProcessError> {
+        let header_idx = part.get("Launch-Index").cloned();
+        let mut payload_idx: Option<Node> = None;
+        if part.content_type == part_type::CLOUD_CONFIG
+            && header_idx.is_none()
+            && let Body::Bytes(b) = &part.body
+            && let Ok(text) = std::str::from_utf8(b)
+            && let Ok(Some(root)) = load_py_text(&PyStr::from(text), self.opts)
+            && let Some(m) = root.as_map()
+        {
+            payload_idx = m.get_str("launch-index").cloned();
+        }
+        let value: Option<Value> = match header_idx {
+            Some(h) => Some(match h {
+                HeaderValue::Text(t) => Value::Str(PyStr::from(t.as_str())),
+                // Archive headers are stored stringified already.
+                HeaderValue::Value(n) => Value::Str(py_str(&n)),
+            }),
+            None => payload_idx.as_ref().map(|n| clone_scalar(n.value())),
+        };
+        let Some(value) = value else { return Ok(()) };
+        match py_int(&value) {
+            Ok(i) => part.add_header("Launch-Index", HeaderValue::Text(i.to_string())),
+            Err(IntError::Invalid) => {}
+            Err(IntError::Overflow) => {
+                return Err(ProcessError::LaunchIndexOverflow {
+                    origin: part.origin.to_string(),
+                    value: payload_idx
+                        .map(|n| crate::yaml::value::py_repr(&n))
+                        .unwrap_or_default(),
+                });
+            }
+        }
+        Ok(())
+    }
+
+    fn warn(&mut self, origin: &Origin, message: String) {
+        self.out.warnings.push(ProcessWarning {
+            origin: origin.clone(),
+            message,
+        });
+    }
+}
+
+/// A copy of a scalar value (containers become `Null`: `int()` rejects them anyway).
+fn clone_scalar(v: &Value) -> Value {
+    match v {
+        Value::Bool(b) => Value::Bool(*b),
+        Value::Int(i) => Value::Int(i.clone()),
+        Value::Float(f) => Value::Float(*f),
+        Value::Str(s) => Value::Str(s.clone()),
+        Value::Bytes(b) => Value::Bytes(b.clone()),
+        _ => Value::Null,
+    }
+}
+
+/// `_set_filename`: replace Content-Disposition with an attachment filename.
+fn set_filename(part: &mut Leaf, filename: &str) {
+    part.headers
+        .retain(|(n, _)| !n.eq_ignore_ascii_case("Content-Disposition"));
+    part.headers.push((
+        "Content-Disposition".into(),
+        HeaderValue::Text(super::mime_leaves::format_attachment(filename)),
+    ));
+    part.filename = Some(filename.to_owned());
+}
+
+/// Python's `MIMEText(text, _subtype=subtype)`: us-ascii 7bit, or utf-8 base64.
+fn mime_text(subtype: &str, text: &str, origin: Origin) -> Leaf {
+    let (charset, cte) = if text.is_ascii() {
+        ("us-ascii", "7bit")
+    } else {
+        ("utf-8", "base64")
+    };
+    let header = format!("text/{subtype}; charset=\"{charset}\"");
+    Leaf {
+        content_type: super::mime_leaves::content_type_of(&header),
+        headers: vec![
+            ("Content-Type".into(), HeaderValue::Text(header)),
+            ("MIME-Version".into(), HeaderValue::Text("1.0".into())),
+            (
+                "Content-Transfer-Encoding".into(),
+                HeaderValue::Text(cte.into()),
+            ),
+        ],
+        body: Body::Bytes(text.as_bytes().to_vec()),
+        filename: None,
+        origin,
+    }
+}

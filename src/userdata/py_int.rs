@@ -1,0 +1,82 @@
+//! `py_int`: Python's `int(x)` for the values cloud-init feeds it (launch indexes).
+
+use super::part_type::py_is_space;
+use crate::yaml::value::{Int, Value};
+
+/// How `int(x)` fails: `ValueError`/`TypeError` are caught by cloud-init,
+/// `OverflowError` (`int(float('inf'))`) is not.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum IntError {
+    /// `ValueError` or `TypeError`: no launch index.
+    Invalid,
+    /// `OverflowError`: escapes cloud-init's handler.
+    Overflow,
+}
+
+/// `int(s)` for a string, base 10: surrounding whitespace, one sign, digits
+/// with single underscores between them.
+pub fn int_from_str(s: &str) -> Option<Int> {
+    let t = s.trim_matches(py_is_space);
+    let (neg, body) = match t.as_bytes().first() {
+        Some(b'-') => (true, &t[1..]),
+        Some(b'+') => (false, &t[1..]),
+        _ => (false, t),
+    };
+    if body.is_empty() || body.starts_with('_') || body.ends_with('_') || body.contains("__") {
+        return None;
+    }
+    let digits: String = body.chars().filter(|&c| c != '_').collect();
+    if !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    let i = Int::parse_radix(&digits, 10)?;
+    Some(if neg { i.neg() } else { i })
+}
+
+/// `int(value)`.
+pub fn py_int(v: &Value) -> Result<Int, IntError> {
+    match v {
+        Value::Int(i) => Ok(i.clone()),
+        Value::Bool(b) => Ok(Int::Small(i64::from(*b))),
+        Value::Float(f) => {
+            if f.is_nan() {
+                Err(IntError::Invalid)
+            } else if f.is_infinite() {
+                Err(IntError::Overflow)
+            } else {
+                Ok(Int::from_big(crate::yaml::value::float_trunc_to_big(
+                    f.trunc(),
+                )))
+            }
+        }
+        Value::Str(s) => s.as_str().and_then(int_from_str).ok_or(IntError::Invalid),
+        Value::Bytes(b) => std::str::from_utf8(b)
+            .ok()
+            .and_then(int_from_str)
+            .ok_or(IntError::Invalid),
+        _ => Err(IntError::Invalid),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn python_int_of_strings() {
+        assert_eq!(int_from_str(" 2 "), Some(Int::Small(2)));
+        assert_eq!(int_from_str("+3"), Some(Int::Small(3)));
+        assert_eq!(int_from_str("1_0"), Some(Int::Small(10)));
+        assert_eq!(int_from_str("010"), Some(Int::Small(10)));
+        assert_eq!(int_from_str("-0"), Some(Int::Small(0)));
+        for bad in ["1.5", "abc", "", "1__0", "_1", "1_", "0x10", "+", "- 1"] {
+            assert_eq!(int_from_str(bad), None, "{bad}");
+        }
+        assert_eq!(py_int(&Value::Float(1.9)), Ok(Int::Small(1)));
+        assert_eq!(py_int(&Value::Float(-1.9)), Ok(Int::Small(-1)));
+        assert_eq!(
+            py_int(&Value::Float(f64::INFINITY)),
+            Err(IntError::Overflow)
+        );
+    }
+}

@@ -1,0 +1,158 @@
+//! `render`: the whole user-data fold — process, filter, dispatch, merge — with a report of every part.
+
+use super::cloud_config_handler::{CloudConfigHandler, PartRejection};
+use super::launch_index::filter_launch_index;
+use super::leaf::{Leaf, Origin, Payload};
+use super::part_type::PartType;
+use super::processor::{IncludeResolver, ProcessError, ProcessWarning, process};
+use super::user_data_options::UserDataOptions;
+use crate::source::SourceId;
+use crate::yaml::Node;
+
+/// What happened to one part.
+#[derive(Debug, Clone, PartialEq)]
+pub enum PartOutcome {
+    /// Merged into the cloud-config.
+    Merged,
+    /// A cloud-config part cloud-init skips (the config is unchanged).
+    Rejected(PartRejection),
+    /// A script, boothook or part-handler: cloud-init would run it; cloudfold lists it.
+    WouldRun,
+    /// A `## template: jinja` part: cloud-init renders it with instance data;
+    /// cloudfold does not render templates yet.
+    JinjaNotRendered,
+    /// An unknown type: cloud-init ignores it with a warning.
+    Unhandled,
+    /// An empty part of an unknown type (cloud-init logs it at debug level only).
+    Empty,
+}
+
+/// One part as the handlers see it.
+#[derive(Debug, Clone)]
+pub struct PartReport {
+    /// 1-based position in handler order.
+    pub number: usize,
+    /// The dispatched content type.
+    pub content_type: String,
+    /// The filename (`part-NNN` when cloud-init assigned it).
+    pub filename: String,
+    /// The merge header the cloud-config handler uses (`Merge-Type`, else `X-Merge-Type`).
+    pub merge_type_header: Option<String>,
+    /// The first `Launch-Index` header.
+    pub launch_index: Option<String>,
+    /// Which cloud-init handler takes it.
+    pub part_type: PartType,
+    /// What happened.
+    pub outcome: PartOutcome,
+    /// Where it came from.
+    pub origin: Origin,
+    /// Payload size in bytes.
+    pub size: usize,
+    /// The source id spans in this part's values carry.
+    pub source: SourceId,
+    /// The part itself (headers and payload).
+    pub leaf: Leaf,
+}
+
+/// A successful fold.
+#[derive(Debug, Clone)]
+pub struct Folded {
+    /// The merged cloud-config (`None`: no cloud-config part at all).
+    pub config: Option<Node>,
+    /// Every part, in handler order (after launch-index filtering).
+    pub parts: Vec<PartReport>,
+    /// Parts removed by the launch-index filter.
+    pub filtered_out: Vec<Leaf>,
+    /// Warnings from processing.
+    pub warnings: Vec<ProcessWarning>,
+    /// Exactly what cloud-init writes to `cloud-config.txt`.
+    pub cloud_config_txt: String,
+    /// Names listed as merged.
+    pub file_names: Vec<String>,
+    /// Names listed as schema errors (written in 25.1).
+    pub error_file_names: Vec<String>,
+}
+
+/// Why there is no fold at all.
+#[derive(Debug, Clone, thiserror::Error)]
+pub enum RenderError {
+    /// cloud-init would abort user-data processing.
+    #[error(transparent)]
+    Process(#[from] ProcessError),
+    /// The merged value cannot be written as YAML.
+    #[error("cannot write the merged config: {0}")]
+    Dump(String),
+}
+
+/// Fold a user-data payload exactly as cloud-init does at boot.
+///
+/// ```
+/// use cloudfold::userdata::{render, NoIncludes, UserDataOptions};
+/// let payload = b"#cloud-config\nruncmd: [echo hi]\n";
+/// let folded = render(payload, &UserDataOptions::default(), &NoIncludes).unwrap();
+/// assert_eq!(folded.parts.len(), 1);
+/// assert!(folded.cloud_config_txt.contains("- echo hi"));
+/// ```
+pub fn render(
+    payload: &[u8],
+    opts: &UserDataOptions,
+    includes: &dyn IncludeResolver,
+) -> Result<Folded, RenderError> {
+    let processed = process(payload, opts, includes)?;
+    let (leaves, filtered_out) = filter_launch_index(processed.leaves, opts.launch_index);
+    let mut handler = CloudConfigHandler::new(opts);
+    let mut parts = Vec::with_capacity(leaves.len());
+    for (i, leaf) in leaves.into_iter().enumerate() {
+        let source = SourceId(i as u32);
+        let part_type = PartType::of(&leaf.content_type);
+        let payload = leaf.payload();
+        let outcome = match part_type {
+            PartType::CloudConfig | PartType::JsonPatch => match handler.handle(&leaf, source) {
+                Ok(()) => PartOutcome::Merged,
+                Err(e) => PartOutcome::Rejected(e),
+            },
+            PartType::Jinja => PartOutcome::JinjaNotRendered,
+            PartType::Script
+            | PartType::ScriptPerFrequency
+            | PartType::Boothook
+            | PartType::PartHandler => PartOutcome::WouldRun,
+            PartType::Unhandled if payload.is_truthy() => PartOutcome::Unhandled,
+            PartType::Unhandled => PartOutcome::Empty,
+        };
+        parts.push(PartReport {
+            number: i + 1,
+            content_type: leaf.content_type.clone(),
+            filename: leaf
+                .filename
+                .clone()
+                .unwrap_or_else(|| format!("part-{i:03}")),
+            merge_type_header: leaf
+                .merge_type_header()
+                .map(|v| v.to_py_str().to_string_lossy().into_owned()),
+            launch_index: leaf
+                .get("Launch-Index")
+                .map(|v| v.to_py_str().to_string_lossy().into_owned()),
+            part_type,
+            outcome,
+            origin: leaf.origin.clone(),
+            size: match &payload {
+                Payload::None => 0,
+                p => p.len(),
+            },
+            source,
+            leaf,
+        });
+    }
+    let cloud_config_txt = handler
+        .cloud_config_txt()
+        .map_err(|e| RenderError::Dump(e.to_string()))?;
+    Ok(Folded {
+        config: handler.config().cloned(),
+        parts,
+        filtered_out,
+        warnings: processed.warnings,
+        cloud_config_txt,
+        file_names: handler.file_names().to_vec(),
+        error_file_names: handler.error_file_names().to_vec(),
+    })
+}

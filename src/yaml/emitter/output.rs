@@ -1,0 +1,113 @@
+//! `Output`: the text being written and the layout state PyYAML's emitter tracks.
+//!
+//! `column` counts code points (as Python does); `whitespace` says the last
+//! thing written was whitespace (so an indicator needs no leading space);
+//! `indention` says only indentation was written on the current line.
+
+use super::text_unit::TextUnit;
+
+#[derive(Debug)]
+pub(super) struct Output {
+    pub out: String,
+    pub column: usize,
+    pub whitespace: bool,
+    pub indention: bool,
+    /// A plain root scalar or `|+` scalar may be continued by the next
+    /// document, so the stream must end with `...`.
+    pub open_ended: bool,
+    /// Current indentation (`None` before the root node).
+    pub indent: Option<usize>,
+    pub indents: Vec<Option<usize>>,
+    pub best_indent: usize,
+    pub best_width: usize,
+}
+
+impl Output {
+    pub(super) fn new(best_indent: usize, best_width: usize, capacity: usize) -> Output {
+        Output {
+            out: String::with_capacity(capacity),
+            column: 0,
+            whitespace: true,
+            indention: true,
+            open_ended: false,
+            indent: None,
+            indents: Vec::new(),
+            best_indent,
+            best_width,
+        }
+    }
+
+    /// Enter a node: block collections start at column 0 at the root, flow
+    /// contexts and scalars one step in; an indentless block sequence (a
+    /// sequence as a mapping value) stays where its key is.
+    pub(super) fn increase_indent(&mut self, flow: bool, indentless: bool) {
+        self.indents.push(self.indent);
+        self.indent = match self.indent {
+            None => Some(if flow { self.best_indent } else { 0 }),
+            Some(i) if !indentless => Some(i + self.best_indent),
+            same => same,
+        };
+    }
+
+    pub(super) fn decrease_indent(&mut self) {
+        self.indent = self.indents.pop().flatten();
+    }
+
+    /// Write an indicator, preceded by a space unless whitespace was written last.
+    pub(super) fn write_indicator(
+        &mut self,
+        indicator: &str,
+        need_whitespace: bool,
+        whitespace: bool,
+        indention: bool,
+    ) {
+        if !self.whitespace && need_whitespace {
+            self.out.push(' ');
+            self.column += 1;
+        }
+        self.out.push_str(indicator);
+        self.column += indicator.len();
+        self.whitespace = whitespace;
+        self.indention = self.indention && indention;
+        self.open_ended = false;
+    }
+
+    /// Go to the current indentation, on a new line unless only indentation
+    /// was written so far on this one.
+    pub(super) fn write_indent(&mut self) {
+        let indent = self.indent.unwrap_or(0);
+        if !self.indention || self.column > indent || (self.column == indent && !self.whitespace) {
+            self.write_line_break(None);
+        }
+        if self.column < indent {
+            self.whitespace = true;
+            for _ in self.column..indent {
+                self.out.push(' ');
+            }
+            self.column = indent;
+        }
+    }
+
+    /// A line break: "\n", or the given break character.
+    pub(super) fn write_line_break(&mut self, br: Option<u32>) {
+        self.whitespace = true;
+        self.indention = true;
+        self.column = 0;
+        match br.and_then(char::from_u32) {
+            Some(c) => self.out.push(c),
+            None => self.out.push('\n'),
+        }
+    }
+
+    /// Text without changing the whitespace/indention state.
+    pub(super) fn raw<T: TextUnit>(&mut self, run: &[T]) {
+        T::push_run(&mut self.out, run);
+        self.column += run.len();
+    }
+
+    /// ASCII text without changing the whitespace/indention state.
+    pub(super) fn raw_str(&mut self, s: &str) {
+        self.out.push_str(s);
+        self.column += s.len();
+    }
+}

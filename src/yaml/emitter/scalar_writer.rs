@@ -1,0 +1,248 @@
+//! Writing one scalar in a chosen style: plain, single-quoted, double-quoted, literal.
+//!
+//! Long lines are folded at single spaces once the column passes the width;
+//! continuation lines start at the scalar's indentation. Rules follow what
+//! PyYAML 6.0.3 writes (checked against it by the differential tests).
+
+use super::output::Output;
+use super::scalar_analysis::{is_break, is_unicode_printable};
+use super::text_unit::TextUnit;
+
+const SPACE: u32 = 0x20;
+const QUOTE: u32 = 0x27;
+const NL: u32 = 0x0A;
+
+fn unit<T: TextUnit>(text: &[T], i: usize) -> Option<u32> {
+    text.get(i).map(|&c| c.into())
+}
+
+fn run<T: TextUnit>(text: &[T], from: usize, to: usize) -> &[T] {
+    text.get(from..to).unwrap_or(&[])
+}
+
+/// A break character to write as-is (`None` means "\n").
+fn break_char(c: u32) -> Option<u32> {
+    (c != NL).then_some(c)
+}
+
+impl Output {
+    /// Plain style (never multi-line: the analysis excludes breaks).
+    pub(super) fn write_plain<T: TextUnit>(&mut self, text: &[T], split: bool, root: bool) {
+        if root {
+            self.open_ended = true;
+        }
+        if text.is_empty() {
+            return;
+        }
+        if !self.whitespace {
+            self.raw_str(" ");
+        }
+        self.whitespace = false;
+        self.indention = false;
+        let mut spaces = false;
+        let mut start = 0;
+        for end in 0..=text.len() {
+            let ch = unit(text, end);
+            if spaces {
+                if ch != Some(SPACE) {
+                    if start + 1 == end && self.column > self.best_width && split {
+                        self.write_indent();
+                        self.whitespace = false;
+                        self.indention = false;
+                    } else {
+                        self.raw(run(text, start, end));
+                    }
+                    start = end;
+                }
+            } else if ch.is_none_or(|c| c == SPACE) {
+                self.raw(run(text, start, end));
+                start = end;
+            }
+            spaces = ch == Some(SPACE);
+        }
+    }
+
+    /// Single-quoted style: `'` doubled, line breaks written as a break plus
+    /// an empty line (a lone break would fold into a space).
+    pub(super) fn write_single_quoted<T: TextUnit>(&mut self, text: &[T], split: bool) {
+        self.write_indicator("'", true, false, false);
+        let n = text.len();
+        let (mut spaces, mut breaks) = (false, false);
+        let mut start = 0;
+        for end in 0..=n {
+            let ch = unit(text, end);
+            if spaces {
+                if ch != Some(SPACE) {
+                    if start + 1 == end
+                        && self.column > self.best_width
+                        && split
+                        && start != 0
+                        && end != n
+                    {
+                        self.write_indent();
+                    } else {
+                        self.raw(run(text, start, end));
+                    }
+                    start = end;
+                }
+            } else if breaks {
+                if ch.is_none_or(|c| !is_break(c)) {
+                    if unit(text, start) == Some(NL) {
+                        self.write_line_break(None);
+                    }
+                    for i in start..end {
+                        self.write_line_break(unit(text, i).and_then(break_char));
+                    }
+                    self.write_indent();
+                    start = end;
+                }
+            } else if ch.is_none_or(|c| c == SPACE || c == QUOTE || is_break(c)) && start < end {
+                self.raw(run(text, start, end));
+                start = end;
+            }
+            if ch == Some(QUOTE) {
+                self.raw_str("''");
+                start = end + 1;
+            }
+            if let Some(c) = ch {
+                spaces = c == SPACE;
+                breaks = is_break(c);
+            }
+        }
+        self.write_indicator("'", false, false, false);
+    }
+
+    /// Whether a character must be escaped inside double quotes.
+    fn needs_escape(&self, c: u32, allow_unicode: bool) -> bool {
+        matches!(c, 0x22 | 0x5C | 0x85 | 0x2028 | 0x2029 | 0xFEFF)
+            || !((0x20..=0x7E).contains(&c)
+                || (allow_unicode && is_unicode_printable(c) && c <= 0xFFFD && c != 0x85))
+    }
+
+    /// Double-quoted style: escapes for everything else; folded lines end in
+    /// `\` and a space starting a continuation line is written `\ `.
+    pub(super) fn write_double_quoted<T: TextUnit>(
+        &mut self,
+        text: &[T],
+        split: bool,
+        allow_unicode: bool,
+    ) {
+        self.write_indicator("\"", true, false, false);
+        let n = text.len();
+        let mut start = 0;
+        for end in 0..=n {
+            let ch = unit(text, end);
+            if ch.is_none_or(|c| self.needs_escape(c, allow_unicode)) {
+                if start < end {
+                    self.raw(run(text, start, end));
+                    start = end;
+                }
+                if let Some(c) = ch {
+                    self.write_escape(c);
+                    start = end + 1;
+                }
+            }
+            if 0 < end
+                && end + 1 < n
+                && (ch == Some(SPACE) || start >= end)
+                && self.column + end > self.best_width + start
+                && split
+            {
+                if start < end {
+                    self.raw(run(text, start, end));
+                    start = end;
+                }
+                self.raw_str("\\");
+                self.write_indent();
+                self.whitespace = false;
+                self.indention = false;
+                if unit(text, start) == Some(SPACE) {
+                    self.raw_str("\\");
+                }
+            }
+        }
+        self.write_indicator("\"", false, false, false);
+    }
+
+    fn write_escape(&mut self, c: u32) {
+        let short = match c {
+            0x00 => "0",
+            0x07 => "a",
+            0x08 => "b",
+            0x09 => "t",
+            0x0A => "n",
+            0x0B => "v",
+            0x0C => "f",
+            0x0D => "r",
+            0x1B => "e",
+            0x22 => "\"",
+            0x5C => "\\",
+            0x85 => "N",
+            0xA0 => "_",
+            0x2028 => "L",
+            0x2029 => "P",
+            _ => "",
+        };
+        let before = self.out.len();
+        if short.is_empty() {
+            use std::fmt::Write;
+            let _ = if c <= 0xFF {
+                write!(self.out, "\\x{c:02X}")
+            } else if c <= 0xFFFF {
+                write!(self.out, "\\u{c:04X}")
+            } else {
+                write!(self.out, "\\U{c:08X}")
+            };
+        } else {
+            self.out.push('\\');
+            self.out.push_str(short);
+        }
+        self.column += self.out.len() - before;
+    }
+
+    /// Literal block style (`|`), used for `!!binary`.
+    pub(super) fn write_literal<T: TextUnit>(&mut self, text: &[T]) {
+        let n = text.len();
+        let mut hints = String::new();
+        if let (Some(first), Some(last)) = (unit(text, 0), unit(text, n.wrapping_sub(1))) {
+            if first == SPACE || is_break(first) {
+                hints.push_str(&self.best_indent.to_string());
+            }
+            if !is_break(last) {
+                hints.push('-');
+            } else if n == 1 || unit(text, n - 2).is_some_and(is_break) {
+                hints.push('+');
+            }
+        }
+        self.write_indicator(&format!("|{hints}"), true, false, false);
+        if hints.ends_with('+') {
+            self.open_ended = true;
+        }
+        self.write_line_break(None);
+        let mut breaks = true;
+        let mut start = 0;
+        for end in 0..=n {
+            let ch = unit(text, end);
+            if breaks {
+                if ch.is_none_or(|c| !is_break(c)) {
+                    for i in start..end {
+                        self.write_line_break(unit(text, i).and_then(break_char));
+                    }
+                    if ch.is_some() {
+                        self.write_indent();
+                    }
+                    start = end;
+                }
+            } else if ch.is_none_or(is_break) {
+                self.raw(run(text, start, end));
+                if ch.is_none() {
+                    self.write_line_break(None);
+                }
+                start = end;
+            }
+            if let Some(c) = ch {
+                breaks = is_break(c);
+            }
+        }
+    }
+}

@@ -1,0 +1,222 @@
+//! `py_str` / `py_repr`: Python's `str(x)` and `repr(x)` of loaded values (for header texts and messages).
+
+use super::{Node, PyStr, Value, py_float_repr};
+use base64::Engine;
+
+/// Python's `str.isprintable` for one code point, approximated without the
+/// Unicode database: control, format, separator (but space), surrogate,
+/// private-use and non-character code points are not printable.
+pub fn py_is_printable(cp: u32) -> bool {
+    !matches!(cp,
+        0x00..=0x1F | 0x7F..=0xA0 | 0xAD | 0x600..=0x605 | 0x61C | 0x6DD | 0x70F
+        | 0x1680 | 0x180E | 0x2000..=0x200F | 0x2028..=0x202F | 0x205F..=0x2064
+        | 0x2066..=0x206F | 0x3000 | 0xD800..=0xF8FF | 0xFEFF | 0xFFF9..=0xFFFB
+        | 0xFFFE | 0xFFFF | 0xF0000..)
+}
+
+/// `repr(s)` for a Python string.
+pub fn py_repr_str(s: &PyStr) -> String {
+    let has_single = s.chars().any(|c| c == u32::from(b'\''));
+    let has_double = s.chars().any(|c| c == u32::from(b'"'));
+    let quote = if has_single && !has_double { '"' } else { '\'' };
+    let mut out = String::with_capacity(s.as_wtf8().len() + 2);
+    out.push(quote);
+    for cp in s.chars() {
+        match char::from_u32(cp) {
+            Some('\\') => out.push_str("\\\\"),
+            Some('\n') => out.push_str("\\n"),
+            Some('\r') => out.push_str("\\r"),
+            Some('\t') => out.push_str("\\t"),
+            Some(c) if c == quote => {
+                out.push('\\');
+                out.push(c);
+            }
+            Some(c) if py_is_printable(cp) => out.push(c),
+            _ if cp < 0x100 => out.push_str(&format!("\\x{cp:02x}")),
+            _ if cp < 0x10000 => out.push_str(&format!("\\u{cp:04x}")),
+            _ => out.push_str(&format!("\\U{cp:08x}")),
+        }
+    }
+    out.push(quote);
+    out
+}
+
+fn py_repr_bytes(b: &[u8]) -> String {
+    let has_single = b.contains(&b'\'');
+    let has_double = b.contains(&b'"');
+    let quote = if has_single && !has_double {
+        b'"'
+    } else {
+        b'\''
+    };
+    let mut out = String::from("b");
+    out.push(quote as char);
+    for &c in b {
+        match c {
+            b'\\' => out.push_str("\\\\"),
+            b'\n' => out.push_str("\\n"),
+            b'\r' => out.push_str("\\r"),
+            b'\t' => out.push_str("\\t"),
+            c if c == quote => {
+                out.push('\\');
+                out.push(c as char);
+            }
+            0x20..=0x7E => out.push(c as char),
+            _ => out.push_str(&format!("\\x{c:02x}")),
+        }
+    }
+    out.push(quote as char);
+    out
+}
+
+/// `str(x)`: strings as they are, everything else as `repr`.
+pub fn py_str(node: &Node) -> PyStr {
+    match node.value() {
+        Value::Str(s) => s.clone(),
+        Value::Date(d) => PyStr::from(d.to_string()),
+        Value::DateTime(d) => PyStr::from(d.isoformat(' ')),
+        _ => PyStr::from(py_repr(node)),
+    }
+}
+
+/// `repr(x)` (depth-limited; recursive containers print `[...]` as Python does).
+pub fn py_repr(node: &Node) -> String {
+    let mut out = String::new();
+    repr_into(node, &mut out, &mut Vec::new());
+    out
+}
+
+fn repr_into(node: &Node, out: &mut String, path: &mut Vec<usize>) {
+    let container = matches!(
+        node.value(),
+        Value::Seq(_) | Value::Tuple(_) | Value::Map(_) | Value::Set(_)
+    );
+    if container && (path.contains(&node.id()) || path.len() > 200) {
+        out.push_str(match node.value() {
+            Value::Map(_) => "{...}",
+            Value::Tuple(_) => "(...)",
+            Value::Set(_) => "{...}",
+            _ => "[...]",
+        });
+        return;
+    }
+    if container {
+        path.push(node.id());
+    }
+    match node.value() {
+        Value::Null => out.push_str("None"),
+        Value::Bool(true) => out.push_str("True"),
+        Value::Bool(false) => out.push_str("False"),
+        Value::Int(i) => out.push_str(&i.to_string()),
+        Value::Float(f) => out.push_str(&py_float_repr(*f)),
+        Value::Str(s) => out.push_str(&py_repr_str(s)),
+        Value::Bytes(b) => out.push_str(&py_repr_bytes(b)),
+        Value::Date(d) => out.push_str(&format!(
+            "datetime.date({}, {}, {})",
+            d.year, d.month, d.day
+        )),
+        Value::DateTime(d) => {
+            out.push_str(&format!(
+                "datetime.datetime({}, {}, {}, {}, {}",
+                d.date.year, d.date.month, d.date.day, d.hour, d.minute
+            ));
+            if d.second != 0 || d.microsecond != 0 {
+                out.push_str(&format!(", {}", d.second));
+            }
+            if d.microsecond != 0 {
+                out.push_str(&format!(", {}", d.microsecond));
+            }
+            if let Some(off) = d.offset_minutes {
+                if off == 0 {
+                    out.push_str(", tzinfo=datetime.timezone.utc");
+                } else {
+                    let secs = i64::from(off) * 60;
+                    let (days, rem) = (secs.div_euclid(86_400), secs.rem_euclid(86_400));
+                    if days != 0 {
+                        out.push_str(&format!(
+                            ", tzinfo=datetime.timezone(datetime.timedelta(days={days}, seconds={rem})))"
+                        ));
+                        return;
+                    }
+                    out.push_str(&format!(
+                        ", tzinfo=datetime.timezone(datetime.timedelta(seconds={rem})))"
+                    ));
+                    return;
+                }
+            }
+            out.push(')');
+        }
+        Value::Seq(s) => {
+            out.push('[');
+            for (i, n) in s.iter().enumerate() {
+                if i > 0 {
+                    out.push_str(", ");
+                }
+                repr_into(n, out, path);
+            }
+            out.push(']');
+        }
+        Value::Tuple(s) => {
+            out.push('(');
+            for (i, n) in s.iter().enumerate() {
+                if i > 0 {
+                    out.push_str(", ");
+                }
+                repr_into(n, out, path);
+            }
+            if s.len() == 1 {
+                out.push(',');
+            }
+            out.push(')');
+        }
+        Value::Map(m) => {
+            out.push('{');
+            for (i, (k, v)) in m.iter().enumerate() {
+                if i > 0 {
+                    out.push_str(", ");
+                }
+                repr_into(k, out, path);
+                out.push_str(": ");
+                repr_into(v, out, path);
+            }
+            out.push('}');
+        }
+        Value::Set(m) => {
+            if m.is_empty() {
+                out.push_str("set()");
+            } else {
+                // Python's set order is by hash; insertion order is our best stand-in.
+                out.push('{');
+                for (i, k) in m.keys().enumerate() {
+                    if i > 0 {
+                        out.push_str(", ");
+                    }
+                    repr_into(k, out, path);
+                }
+                out.push('}');
+            }
+        }
+    }
+    if container {
+        path.pop();
+    }
+}
+
+/// Base64 of bytes as Python's `base64.b64encode` (no newlines).
+pub fn b64(bytes: &[u8]) -> String {
+    base64::engine::general_purpose::STANDARD.encode(bytes)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reprs() {
+        assert_eq!(py_repr_str(&PyStr::from("it's")), "\"it's\"");
+        assert_eq!(py_repr_str(&PyStr::from("a'\"b\n")), "'a\\'\"b\\n'");
+        assert_eq!(py_repr_str(&PyStr::from("é\u{7f}")), "'é\\x7f'");
+        assert_eq!(py_repr_str(&PyStr::from_code_points([0xDC80])), "'\\udc80'");
+        assert_eq!(py_repr_bytes(b"a'\x00"), "b\"a'\\x00\"");
+    }
+}

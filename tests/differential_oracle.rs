@@ -1,0 +1,143 @@
+//! Differential: random payloads through cloudfold and through the real cloud-init (the oracle).
+//!
+//! `CLOUDFOLD_ORACLE_CASES` sets the count (CI: 20,000); every disagreement is printed
+//! with its payload so it can become a fixture.
+
+// Test code: a failed unwrap is a failed test.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+mod common;
+
+use base64::Engine;
+use base64::engine::general_purpose::STANDARD as B64;
+use cloudfold::userdata::{NoIncludes, PartOutcome, Release, UserDataOptions, render};
+use cloudfold::yaml::typed_json::{WalkLimits, canonical, to_typed_json};
+use common::{payload_gen, rng::Rng};
+use serde_json::{Value as J, json};
+use std::io::{BufRead, Write};
+use std::process::{Command, Stdio};
+
+fn ours(input: &[u8], release: Release, launch_index: Option<i64>) -> J {
+    let opts = UserDataOptions {
+        release,
+        launch_index,
+        ..UserDataOptions::default()
+    };
+    match render(input, &opts, &NoIncludes) {
+        Err(e) => json!({"error": true, "detail": e.to_string()}),
+        Ok(f) => {
+            let cfg = f.config.as_ref().map_or(J::Null, |c| {
+                to_typed_json(c, WalkLimits::default()).unwrap_or(J::Null)
+            });
+            let parts: Vec<J> = f.parts.iter().map(|p| json!({
+                "content_type": p.content_type,
+                "filename": p.filename,
+                "merge_type_header": p.merge_type_header,
+                "launch_index": p.launch_index,
+                "handler": p.part_type.handler_name(),
+                "merged": match &p.outcome { PartOutcome::Merged => J::Bool(true), PartOutcome::Rejected(_) => J::Bool(false), _ => J::Null },
+            })).collect();
+            json!({"error": false, "cloud_config": cfg, "parts": parts, "cloud_config_txt": f.cloud_config_txt})
+        }
+    }
+}
+
+fn theirs(doc: &J) -> J {
+    if !doc["error"].is_null() {
+        return json!({"error": true});
+    }
+    json!({"error": false, "cloud_config": doc["cloud_config"], "parts": doc["parts"], "cloud_config_txt": doc["cloud_config_txt"]})
+}
+
+fn run(release: Release, oracle_release: &str, n: usize, seed: u64) {
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/scripts/oracle_batch.py");
+    let mut child = Command::new("python3")
+        .args([script, "--release", oracle_release])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("python3");
+    let mut rng = Rng::new(seed);
+    let cases: Vec<(Vec<u8>, Option<i64>)> =
+        (0..n).map(|_| payload_gen::payload(&mut rng)).collect();
+    let mut stdin = child.stdin.take().unwrap();
+    let feed: Vec<String> = cases
+        .iter()
+        .enumerate()
+        .map(|(i, (b, li))| {
+            json!({"id": i, "b64": B64.encode(b), "launch_index": li, "emit_file": true})
+                .to_string()
+        })
+        .collect();
+    let writer = std::thread::spawn(move || {
+        for line in feed {
+            if writeln!(stdin, "{line}").is_err() {
+                break;
+            }
+        }
+    });
+    let out = std::io::BufReader::new(child.stdout.take().unwrap());
+    let mut bad = Vec::new();
+    let mut seen = 0;
+    for line in out.lines() {
+        let line = line.unwrap();
+        let v: J = serde_json::from_str(&line).unwrap();
+        let i = v["id"].as_u64().unwrap() as usize;
+        let (input, li) = &cases[i];
+        seen += 1;
+        let mut o = ours(input, release, *li);
+        let t = theirs(&v["doc"]);
+        if o["error"] == json!(true) {
+            o = json!({"error": true});
+        }
+        if canonical(&o) != canonical(&t) {
+            bad.push(format!(
+                "case {i} (launch index {li:?}) payload b64 {}\n  ours   {}\n  oracle {}",
+                B64.encode(input),
+                canonical(&o),
+                canonical(&t)
+            ));
+        }
+    }
+    writer.join().unwrap();
+    let _ = child.wait();
+    assert_eq!(seen, n, "the oracle answered {seen} of {n} cases");
+    eprintln!(
+        "differential vs oracle {oracle_release}: {}/{n} payloads agree",
+        n - bad.len()
+    );
+    assert!(
+        bad.is_empty(),
+        "{} disagreements:\n{}",
+        bad.len(),
+        bad.iter()
+            .take(20)
+            .cloned()
+            .collect::<Vec<_>>()
+            .join("\n\n")
+    );
+}
+
+#[test]
+fn conformance_differential_oracle_22_4() {
+    if common::shared("oracle/ci_oracle.py").is_none() {
+        return;
+    }
+    let n = std::env::var("CLOUDFOLD_ORACLE_CASES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(300);
+    run(Release::V22_4, "bookworm", n, 0x00C1_0DF0);
+}
+
+#[test]
+fn conformance_differential_oracle_25_1() {
+    if common::shared("oracle/ci_oracle.py").is_none() {
+        return;
+    }
+    let n = std::env::var("CLOUDFOLD_ORACLE_CASES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(300);
+    run(Release::V25_1, "trixie", n, 0x0025_0001);
+}

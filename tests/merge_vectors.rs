@@ -1,0 +1,140 @@
+//! The 504 merger vectors recorded from cloud-init (../shared/conformance/cloud-init-generated/merge-vectors.json).
+
+// Test harness: a failed unwrap is a failed test.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+use cloudfold::merge::cloud_init::{MergeSpec, MergerStack, Options, SpecEntry, SpecName, Version};
+use cloudfold::merge::{MergeError, PyException};
+use cloudfold::yaml::typed_json::{WalkLimits, canonical, from_typed_json, to_typed_json};
+use cloudfold::yaml::value::{Node, py_eq};
+use serde_json::Value as J;
+use std::path::{Path, PathBuf};
+
+const VECTORS: &str = "conformance/cloud-init-generated/merge-vectors.json";
+
+/// `../shared` beside the repo, or `$CLOUDFOLD_SHARED` (for worktrees).
+fn shared_dir() -> PathBuf {
+    match std::env::var_os("CLOUDFOLD_SHARED") {
+        Some(p) => PathBuf::from(p),
+        None => Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared"),
+    }
+}
+
+fn load_vectors() -> Option<J> {
+    let path = shared_dir().join(VECTORS);
+    if !path.exists() {
+        assert!(
+            std::env::var("CI").as_deref() != Ok("true"),
+            "{} is missing (CI=true)",
+            path.display()
+        );
+        eprintln!("SKIPPED: {} is missing", path.display());
+        return None;
+    }
+    let text = std::fs::read_to_string(&path).unwrap();
+    Some(serde_json::from_str(&text).unwrap())
+}
+
+/// `mergers`: a spec string, or `[name, options]` pairs handed straight to
+/// the merger constructors (options a list, or a string → substring tests).
+fn stack_of(mergers: &J) -> Result<MergerStack, MergeError> {
+    match mergers {
+        J::String(s) => MergerStack::parse(s, Version::V25_1),
+        J::Array(pairs) => {
+            let entries = pairs
+                .iter()
+                .map(|p| {
+                    let name = p[0].as_str().unwrap().to_owned();
+                    let options = match &p[1] {
+                        J::String(s) => Options::Substring(s.clone()),
+                        J::Array(a) => Options::List(
+                            a.iter().map(|o| o.as_str().unwrap().to_owned()).collect(),
+                        ),
+                        other => panic!("unexpected options {other}"),
+                    };
+                    SpecEntry {
+                        name: SpecName::Str(name),
+                        options,
+                    }
+                })
+                .collect();
+            MergerStack::resolve(&MergeSpec { entries })
+        }
+        other => panic!("unexpected mergers {other}"),
+    }
+}
+
+fn class_name(c: PyException) -> &'static str {
+    c.python_name()
+}
+
+fn run_case(case: &J) -> Result<(), String> {
+    let base = from_typed_json(&case["base"]).unwrap();
+    let new = from_typed_json(&case["new"]).unwrap();
+    let got: Result<Node, MergeError> =
+        stack_of(&case["mergers"]).and_then(|s| s.merge(&base, &new));
+    match (case.get("error"), got) {
+        (Some(J::String(want)), Err(e)) if class_name(e.class) == want => Ok(()),
+        (Some(want), Err(e)) => Err(format!("want {want}, got error {e}")),
+        (Some(want), Ok(v)) => Err(format!("want {want}, got {v:?}")),
+        (None, Err(e)) => Err(format!("want {}, got error {e}", case["result"])),
+        (None, Ok(v)) => {
+            let want = from_typed_json(&case["result"]).unwrap();
+            let got_json = to_typed_json(&v, WalkLimits::default()).unwrap();
+            // Python equality plus the JSON text (which also sees key order and types).
+            if py_eq(&v, &want) && canonical(&got_json) == canonical(&case["result"]) {
+                Ok(())
+            } else {
+                Err(format!("want {}, got {}", case["result"], got_json))
+            }
+        }
+    }
+}
+
+#[test]
+fn conformance_merge_vectors_all_pass() {
+    let Some(doc) = load_vectors() else { return };
+    let cases = doc["cases"].as_array().unwrap();
+    assert_eq!(cases.len(), 504);
+    let mut failures = Vec::new();
+    for case in cases {
+        if let Err(why) = run_case(case) {
+            failures.push(format!("{}: {why}", case["id"]));
+        }
+    }
+    eprintln!(
+        "merge vectors: {}/{} pass",
+        cases.len() - failures.len(),
+        cases.len()
+    );
+    assert!(
+        failures.is_empty(),
+        "{} failures:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+}
+
+/// Key order matters too: results must keep old's order with new keys appended.
+#[test]
+fn conformance_merge_vectors_key_order() {
+    let Some(doc) = load_vectors() else { return };
+    for case in doc["cases"].as_array().unwrap() {
+        if case.get("error").is_some() {
+            continue;
+        }
+        let base = from_typed_json(&case["base"]).unwrap();
+        let new = from_typed_json(&case["new"]).unwrap();
+        let v = stack_of(&case["mergers"])
+            .unwrap()
+            .merge(&base, &new)
+            .unwrap();
+        let got = to_typed_json(&v, WalkLimits::default()).unwrap();
+        assert_eq!(
+            serde_json::to_string(&got).unwrap(),
+            serde_json::to_string(&case["result"]).unwrap(),
+            "{}",
+            case["id"]
+        );
+    }
+}
