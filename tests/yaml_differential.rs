@@ -224,7 +224,25 @@ impl Gen<'_> {
             || text.contains(" #")
             || (flow && text.contains([',', '[', ']', '{', '}']));
         let ok_plain = !special;
-        let quoted = match self.rng.below(10) {
+        let quoted = match self.rng.below(12) {
+            10 => {
+                let esc = self.rng.pick(&[
+                    "\\ud800",
+                    "\\udc80",
+                    "\\x41",
+                    "\\u00e9",
+                    "\\U0001F600",
+                    "\\t",
+                    "\\n",
+                    "\\_",
+                    "\\0",
+                    "\\e",
+                    "\\N",
+                    "\\L",
+                    "\\ ",
+                ]);
+                format!("\"{text}{esc}\"").replace("\\\"", "\"")
+            }
             0 => format!("'{}'", text.replace('\'', "''")),
             1 => format!("\"{}\"", text.replace('\\', "\\\\").replace('"', "\\\"")),
             _ if ok_plain || text.len() == 1 && self.rng.chance(30) => text,
@@ -292,7 +310,7 @@ impl Gen<'_> {
     /// (`inline`: the text starts on the indicator's line).
     fn block(&mut self, indent: usize, depth: usize, out: &mut String) {
         let pad = " ".repeat(indent);
-        match self.rng.below(if depth == 0 { 1 } else { 4 }) {
+        match self.rng.below(if depth == 0 { 1 } else { 6 }) {
             0 => {
                 out.push(' ');
                 let v = self.flow(depth.min(2));
@@ -334,6 +352,45 @@ impl Gen<'_> {
                     }
                 }
             }
+            4 => {
+                // `!!set` / `!!omap` / complex keys in block form.
+                let head = self
+                    .rng
+                    .pick(&[" !!set", " !!omap", " !!pairs", "", " # note"]);
+                out.push_str(head);
+                out.push('\n');
+                for _ in 0..1 + self.rng.below(3) {
+                    out.push_str(&pad);
+                    if head.contains("omap") || head.contains("pairs") {
+                        out.push_str("- ");
+                        let k = self.scalar(false);
+                        out.push_str(&k);
+                        out.push_str(": ");
+                        let v = self.flow(1);
+                        out.push_str(&v);
+                        out.push('\n');
+                    } else {
+                        out.push_str("? ");
+                        let k = self.flow(1);
+                        out.push_str(&k);
+                        out.push('\n');
+                        if self.rng.chance(60) {
+                            out.push_str(&pad);
+                            out.push(':');
+                            self.block(indent + 2, depth - 1, out);
+                        }
+                    }
+                }
+            }
+            5 => {
+                // A multi-line plain scalar, maybe followed by a comment.
+                out.push(' ');
+                out.push_str(self.rng.pick(PLAIN).trim_start_matches(['-', '?', ':']));
+                out.push('\n');
+                out.push_str(&" ".repeat(indent.max(1)));
+                out.push_str(self.rng.pick(&["more", "1.5", "yes", "x y"]));
+                out.push_str(self.rng.pick(&["\n", " # c\n", "\n\n"]));
+            }
             _ => {
                 out.push_str(if self.rng.chance(50) { " |\n" } else { " >-\n" });
                 // Block scalar content needs some indentation even at the top.
@@ -349,8 +406,12 @@ impl Gen<'_> {
 
     fn document(&mut self) -> String {
         let mut out = String::new();
-        if self.rng.chance(10) {
-            out.push_str("--- ");
+        match self.rng.below(30) {
+            0 => out.push_str("%YAML 1.1\n--- "),
+            1 => out.push_str("%TAG !e! tag:example.com,2000:\n--- "),
+            2 => out.push_str("# comment\n"),
+            3..=5 => out.push_str("--- "),
+            _ => {}
         }
         match self.rng.below(3) {
             0 => {

@@ -6,7 +6,7 @@
 //! composing; scalar text stays borrowed from the input.
 
 use super::error::{PyErrorClass, YamlError};
-use super::event::{Event, EventKind, ScalarText};
+use super::event::{Event, EventKind, ScalarStyle, ScalarText};
 use super::load_options::LoadOptions;
 use super::resolver::resolve_plain;
 use super::scalar::py_err;
@@ -64,8 +64,9 @@ enum Open {
 struct Frame {
     id: NodeId,
     open: Open,
-    /// A mapping's key waiting for its value.
-    key: Option<NodeId>,
+    /// Where this collection's finished children start in the shared
+    /// child stack (moved out, exactly sized, when it closes).
+    base: usize,
 }
 
 fn recursion_error() -> YamlError {
@@ -83,9 +84,12 @@ fn explicit_or<'a>(tag: Option<Cow<'a, str>>, resolve: impl FnOnce() -> Tag<'a>)
 }
 
 /// Compose the single document of a stream; `None` for an empty stream.
+///
+/// `size_hint` is the expected number of nodes (pre-sizes the arena).
 pub(crate) fn compose<'a>(
     mut next: impl FnMut() -> Result<Event<'a>, YamlError>,
     opts: &LoadOptions,
+    size_hint: usize,
 ) -> Result<Option<Composed<'a>>, YamlError> {
     next()?; // StreamStart
     let first = next()?;
@@ -93,14 +97,31 @@ pub(crate) fn compose<'a>(
         return Ok(None);
     }
     // `first` is the DocumentStart.
-    let mut nodes: Vec<CNode<'a>> = Vec::new();
+    let mut nodes: Vec<CNode<'a>> = Vec::with_capacity(size_hint);
+    let mut children: Vec<NodeId> = Vec::new();
     let mut anchors: HashMap<Cow<'a, str>, NodeId> = HashMap::new();
     let mut stack: Vec<Frame> = Vec::new();
     let mut root: Option<NodeId> = None;
-    let depth_slack = |open: Open| match open {
-        Open::BlockMap => 0,
-        Open::BlockSeq | Open::FlowMap => 1,
-        Open::FlowSeq => 3,
+    // PyYAML's RecursionError boundary (see `PYYAML_MAX_DEPTH`), by the
+    // kind of the innermost open collection and of the event: inside flow
+    // sequences (and for scalars inside flow mappings) the parser and
+    // scanner need two frames fewer; an empty scalar needs no scanner call,
+    // and a block mapping key was scanned ahead, one frame shallower.
+    let max = opts.max_depth;
+    let too_deep = |stack: &[Frame], children: &[NodeId], start: bool, empty: bool| {
+        let Some(parent) = stack.last() else {
+            return false;
+        };
+        // A block mapping's key was scanned ahead, one frame shallower.
+        let key = !start
+            && parent.open == Open::BlockMap
+            && (children.len().saturating_sub(parent.base)).is_multiple_of(2);
+        let empty = empty || key;
+        let flow = parent.open == Open::FlowSeq || (!start && parent.open == Open::FlowMap);
+        let limit = max
+            .saturating_add(if flow { 2 } else { 0 })
+            .saturating_add(usize::from(empty));
+        stack.len() > limit
     };
     while root.is_none() {
         let ev = next()?;
@@ -109,9 +130,7 @@ pub(crate) fn compose<'a>(
         // The finished node (scalar, alias, or closed collection), if any.
         let done: NodeId = match ev.kind {
             EventKind::Alias { anchor } => {
-                if stack.last().is_some_and(|f| f.open == Open::FlowSeq)
-                    && stack.len() > opts.max_depth.saturating_add(2)
-                {
+                if too_deep(&stack, &children, false, false) {
                     return Err(recursion_error());
                 }
                 match anchors.get(&anchor) {
@@ -132,11 +151,10 @@ pub(crate) fn compose<'a>(
                 props,
                 implicit,
                 value,
-                ..
+                style,
             } => {
-                if stack.last().is_some_and(|f| f.open == Open::FlowSeq)
-                    && stack.len() > opts.max_depth.saturating_add(2)
-                {
+                let empty = style == ScalarStyle::Plain && value.as_str() == Some("");
+                if too_deep(&stack, &children, false, empty) {
                     return Err(recursion_error());
                 }
                 check_anchor(&anchors, &nodes, props.anchor.as_deref(), start)?;
@@ -172,7 +190,7 @@ pub(crate) fn compose<'a>(
                     (false, true) => Open::FlowMap,
                     (false, false) => Open::BlockMap,
                 };
-                if stack.len() + 1 > opts.max_depth.saturating_add(depth_slack(open)) {
+                if too_deep(&stack, &children, true, false) {
                     return Err(recursion_error());
                 }
                 check_anchor(&anchors, &nodes, props.anchor.as_deref(), start)?;
@@ -196,7 +214,7 @@ pub(crate) fn compose<'a>(
                 stack.push(Frame {
                     id,
                     open,
-                    key: None,
+                    base: children.len(),
                 });
                 continue;
             }
@@ -204,29 +222,27 @@ pub(crate) fn compose<'a>(
                 let Some(frame) = stack.pop() else {
                     return Err(unexpected(start));
                 };
+                let kids = children.get(frame.base..).unwrap_or_default();
                 if let Some(n) = nodes.get_mut(frame.id as usize) {
                     n.end = end;
+                    match &mut n.body {
+                        Body::Seq(items) => *items = kids.to_vec(),
+                        Body::Map(pairs) => {
+                            *pairs = kids.chunks_exact(2).map(|c| (c[0], c[1])).collect();
+                        }
+                        Body::Scalar(_) => {}
+                    }
                 }
+                children.truncate(frame.base);
                 frame.id
             }
             _ => return Err(unexpected(start)),
         };
         // Attach the finished node to its parent, or make it the root.
-        match stack.last_mut() {
-            None => root = Some(done),
-            Some(parent) => {
-                let Some(p) = nodes.get_mut(parent.id as usize) else {
-                    return Err(unexpected(start));
-                };
-                match &mut p.body {
-                    Body::Seq(items) => items.push(done),
-                    Body::Map(pairs) => match parent.key.take() {
-                        None => parent.key = Some(done),
-                        Some(k) => pairs.push((k, done)),
-                    },
-                    Body::Scalar(_) => return Err(unexpected(start)),
-                }
-            }
+        if stack.is_empty() {
+            root = Some(done);
+        } else {
+            children.push(done);
         }
     }
     next()?; // DocumentEnd

@@ -20,6 +20,48 @@ use crate::source::{SourceId, Span};
 use std::borrow::Cow;
 use std::collections::VecDeque;
 
+/// Lone surrogates as stand-ins from plane 15's private use area
+/// (U+F0000 + offset), so text constructors can run on `&str`; Python's
+/// messages show them as `\udXXX`, restored by [`restore_surrogates`].
+fn stand_in_surrogates(p: &PyStr) -> String {
+    p.chars()
+        .map(|c| {
+            let c = if (0xD800..=0xDFFF).contains(&c) {
+                0xF0000 + (c - 0xD800)
+            } else {
+                c
+            };
+            char::from_u32(c).unwrap_or('\u{FFFD}')
+        })
+        .collect()
+}
+
+/// Undo [`stand_in_surrogates`] in a message (`repr` writes the stand-ins
+/// as `\U000f0XXX`, and never writes a surrogate itself).
+fn restore_surrogates(msg: &str) -> String {
+    let mut out = String::with_capacity(msg.len());
+    let mut rest = msg;
+    while let Some(i) = rest.find("\\U000f0") {
+        let (head, tail) = rest.split_at(i);
+        out.push_str(head);
+        let hex = tail
+            .get(7..10)
+            .and_then(|h| u32::from_str_radix(h, 16).ok());
+        match hex {
+            Some(v) if v < 0x800 => {
+                out.push_str(&format!("\\u{:04x}", 0xD800 + v));
+                rest = tail.get(10..).unwrap_or("");
+            }
+            _ => {
+                out.push_str(tail.get(..1).unwrap_or(""));
+                rest = tail.get(1..).unwrap_or("");
+            }
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
 /// Build the value of a composed document.
 pub(crate) fn construct(doc: Composed<'_>, opts: &LoadOptions) -> Result<Node, YamlError> {
     let n = doc.nodes.len();
@@ -139,25 +181,42 @@ impl<'a> Constructor<'a> {
                 ScalarText::Wide(p) => p.clone(),
             }));
         }
-        let s: Cow<'_, str> = match text {
-            ScalarText::Text(t) => Cow::Borrowed(t.as_ref()),
-            ScalarText::Wide(p) => p.to_string_lossy(),
+        let (s, wide): (Cow<'_, str>, bool) = match text {
+            ScalarText::Text(t) => (Cow::Borrowed(t.as_ref()), false),
+            ScalarText::Wide(p) => (Cow::Owned(stand_in_surrogates(p)), true),
         };
+        let built = Self::scalar_from_text(tag, &s, src != id, start);
+        if wide {
+            return built.map_err(|mut e| {
+                e.problem = restore_surrogates(&e.problem);
+                e
+            });
+        }
+        built
+    }
+
+    /// The scalar constructors proper, on the node's text.
+    fn scalar_from_text(
+        tag: Tag<'_>,
+        s: &str,
+        via_value_key: bool,
+        start: crate::source::Mark,
+    ) -> Result<Value, YamlError> {
         Ok(match tag {
             Tag::Null => Value::Null,
-            Tag::Bool => Value::Bool(construct_bool(&s)?),
-            Tag::Int => Value::Int(construct_int(&s)?),
-            Tag::Float => Value::Float(construct_float(&s)?),
-            Tag::Timestamp if src != id => {
+            Tag::Bool => Value::Bool(construct_bool(s)?),
+            Tag::Int => Value::Int(construct_int(s)?),
+            Tag::Float => Value::Float(construct_float(s)?),
+            Tag::Timestamp if via_value_key => {
                 // PyYAML matches its regex against the mapping's node list.
                 return Err(super::scalar::py_err(
                     PyErrorClass::Type,
                     "expected string or bytes-like object, got 'list'",
                 ));
             }
-            Tag::Timestamp => construct_timestamp(&s)?,
+            Tag::Timestamp => construct_timestamp(s)?,
             _ => Value::Bytes(
-                construct_binary(&s)
+                construct_binary(s)
                     .map_err(|p| constructor_error(p, start))?
                     .into_boxed_slice(),
             ),
@@ -204,6 +263,14 @@ impl<'a> Constructor<'a> {
         ))
     }
 
+    /// Child `i` of a sequence node.
+    fn seq_item(&self, id: NodeId, i: usize) -> Result<NodeId, YamlError> {
+        match &self.node(id)?.body {
+            Body::Seq(items) => items.get(i).copied().ok_or_else(missing),
+            _ => Err(missing()),
+        }
+    }
+
     fn built(&self, id: NodeId) -> Result<Node, YamlError> {
         self.built
             .get(id as usize)
@@ -224,10 +291,9 @@ impl<'a> Constructor<'a> {
                         start,
                     ));
                 };
-                let items = items.clone();
                 let mut out = Vec::with_capacity(items.len());
-                for child in items {
-                    out.push(self.object(child)?);
+                for i in 0..items.len() {
+                    out.push(self.object(self.seq_item(id, i)?)?);
                 }
                 if let Value::Seq(s) = target.value() {
                     let _ = s.fill(out);
@@ -322,12 +388,16 @@ impl<'a> Constructor<'a> {
             ));
         }
         self.flatten(id, 0)?;
-        let pairs = match &self.node(id)?.body {
-            Body::Map(p) => p.clone(),
-            _ => Vec::new(),
+        let len = match &self.node(id)?.body {
+            Body::Map(p) => p.len(),
+            _ => 0,
         };
-        let mut entries = Entries::with_capacity(pairs.len());
-        for (k, v) in pairs {
+        let mut entries = Entries::with_capacity(len);
+        for i in 0..len {
+            let (k, v) = match &self.node(id)?.body {
+                Body::Map(p) => p.get(i).copied().ok_or_else(missing)?,
+                _ => return Err(missing()),
+            };
             let key = self.object(k)?;
             if !key.value().is_hashable() {
                 let kmark = self.node(k)?.start;

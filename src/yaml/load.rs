@@ -15,7 +15,15 @@ pub fn load_events<'a>(
     next: impl FnMut() -> Result<Event<'a>, YamlError>,
     opts: &LoadOptions,
 ) -> Result<Option<Node>, YamlError> {
-    match compose(next, opts)? {
+    compose_and_construct(next, opts, 0)
+}
+
+fn compose_and_construct<'a>(
+    next: impl FnMut() -> Result<Event<'a>, YamlError>,
+    opts: &LoadOptions,
+    size_hint: usize,
+) -> Result<Option<Node>, YamlError> {
+    match compose(next, opts, size_hint)? {
         None => Ok(None),
         Some(doc) => construct(doc, opts).map(Some),
     }
@@ -25,7 +33,10 @@ pub fn load_events<'a>(
 /// (`None` for an empty stream), or PyYAML's error.
 pub fn load(text: &str, opts: &LoadOptions) -> Result<Option<Node>, YamlError> {
     let mut parser = Parser::new(text);
-    load_events(|| parser.next_event(), opts)
+    // Cloud-configs run about one node per 10 bytes; reserving more than is
+    // used costs only address space, a regrowth copies the whole arena.
+    let hint = (text.len() / 6).min(1 << 24);
+    compose_and_construct(|| parser.next_event(), opts, hint)
 }
 
 /// `yaml.safe_load(bytes)`: PyYAML's encoding detection (BOMs, UTF-8/16)

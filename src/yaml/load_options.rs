@@ -4,9 +4,10 @@ use crate::source::SourceId;
 
 /// PyYAML's composer recurses twice per nesting level; under a plain
 /// `yaml.safe_load` call (CPython 3.11, recursion limit 1000) the deepest
-/// accepted block mapping nesting is 491 levels. Block sequences and flow
-/// mappings get one level more, flow sequences three (two when they hold a
-/// scalar), because the parser needs fewer frames at the innermost event.
+/// accepted nesting is 491 open collections at any event inside a block
+/// collection, and at a collection start inside a flow mapping; inside a flow
+/// sequence, and for scalars inside a flow mapping, two more (the parser and
+/// scanner need fewer frames there); an empty scalar one more (measured).
 pub const PYYAML_MAX_DEPTH: usize = 491;
 
 /// Options for loading one YAML document.
