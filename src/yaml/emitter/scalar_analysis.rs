@@ -112,18 +112,25 @@ impl ScalarAnalysis {
             }
             preceded_by_ws = is_blank_or_break(c);
             i += 1;
-            // Fast path: printable ASCII characters that are no indicators
-            // past the first position change nothing but the neighbour flags.
-            let run = i;
-            while text.get(i).is_some_and(|&c| {
-                matches!(c.into(), 0x21..=0x7E) && !matches!(c.into(), 0x3A | 0x23)
-            }) {
+            // Fast path past the first position: printable ASCII that is no
+            // indicator, and inner spaces, only update the neighbour flags.
+            while let Some(&c) = text.get(i) {
+                match c.into() {
+                    0x3A | 0x23 => break,
+                    0x21..=0x7E => {
+                        prev_space = false;
+                        prev_break = false;
+                        preceded_by_ws = false;
+                    }
+                    0x20 if i + 1 < n => {
+                        break_space |= prev_break;
+                        prev_space = true;
+                        prev_break = false;
+                        preceded_by_ws = true;
+                    }
+                    _ => break,
+                }
                 i += 1;
-            }
-            if i > run {
-                prev_space = false;
-                prev_break = false;
-                preceded_by_ws = false;
             }
         }
 
