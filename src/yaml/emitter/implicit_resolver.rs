@@ -14,6 +14,31 @@ pub(super) fn resolves_to_str<T: TextUnit>(text: &[T]) -> bool {
         Some((&c, rest)) if c.into() == 0x0A => rest,
         _ => text,
     };
+    // Only these first characters have resolvers (checked before any copy).
+    if text.first().is_some_and(|&c| {
+        !matches!(
+            c.into(),
+            0x30..=0x39
+                | 0x2D
+                | 0x2B
+                | 0x2E
+                | 0x7E
+                | 0x3C
+                | 0x3D
+                | 0x79
+                | 0x59
+                | 0x6E
+                | 0x4E
+                | 0x74
+                | 0x54
+                | 0x66
+                | 0x46
+                | 0x6F
+                | 0x4F
+        )
+    }) {
+        return true;
+    }
     if body.iter().any(|&c| c.into() > 0x7F) {
         return true;
     }

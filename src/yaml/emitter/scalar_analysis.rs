@@ -70,16 +70,9 @@ impl ScalarAnalysis {
         let followed_by_ws = |i: usize| at(i + 1).is_none_or(is_blank_or_break);
         let mut preceded_by_ws = true;
 
-        for (i, &c) in text.iter().enumerate() {
+        let mut i = 0;
+        while let Some(&c) = text.get(i) {
             let c: u32 = c.into();
-            // Fast path: a printable ASCII character that is no indicator
-            // past the first position changes nothing but the neighbour flags.
-            if i > 0 && (0x21..=0x7E).contains(&c) && c != 0x3A && c != 0x23 {
-                prev_space = false;
-                prev_break = false;
-                preceded_by_ws = false;
-                continue;
-            }
             if i == 0 {
                 match c {
                     // # , [ ] { } & * ! | > ' " % @ `
@@ -118,6 +111,27 @@ impl ScalarAnalysis {
                 prev_break = false;
             }
             preceded_by_ws = is_blank_or_break(c);
+            i += 1;
+            // Fast path past the first position: printable ASCII that is no
+            // indicator, and inner spaces, only update the neighbour flags.
+            while let Some(&c) = text.get(i) {
+                match c.into() {
+                    0x3A | 0x23 => break,
+                    0x21..=0x7E => {
+                        prev_space = false;
+                        prev_break = false;
+                        preceded_by_ws = false;
+                    }
+                    0x20 if i + 1 < n => {
+                        break_space |= prev_break;
+                        prev_space = true;
+                        prev_break = false;
+                        preceded_by_ws = true;
+                    }
+                    _ => break,
+                }
+                i += 1;
+            }
         }
 
         let mut a = ScalarAnalysis {
