@@ -91,11 +91,14 @@ fn run(release: Release, oracle_release: &str, n: usize, seed: u64) {
             o = json!({"error": true});
         }
         if canonical(&o) != canonical(&t) {
+            let detail = ours(input, release, *li)["detail"].clone();
             bad.push(format!(
-                "case {i} (launch index {li:?}) payload b64 {}\n  ours   {}\n  oracle {}",
+                "case {i} (launch index {li:?}) payload b64 {}\n  ours   {} {detail}\n  oracle {} {} {}",
                 B64.encode(input),
                 canonical(&o),
-                canonical(&t)
+                canonical(&t),
+                v["doc"]["error"],
+                v["doc"]["oracle_crash"]
             ));
         }
     }

@@ -481,7 +481,19 @@ impl Processor<'_> {
                     ) {
                         continue;
                     }
-                    leaf.add_header(name, HeaderValue::Value(v.clone()));
+                    // `Message.add_header` joins the value as text: None becomes
+                    // an empty header, any other non-str value raises TypeError.
+                    let value = match v.value() {
+                        Value::Str(_) => HeaderValue::Value(v.clone()),
+                        Value::Null => HeaderValue::Text(String::new()),
+                        _ => {
+                            return Err(crash(format!(
+                                "the entry's {name} value is a {}, not a string (TypeError)",
+                                v.type_name()
+                            )));
+                        }
+                    };
+                    leaf.add_header(name, value);
                 }
             }
             self.attach(leaf)?;
