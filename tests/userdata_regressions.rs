@@ -48,3 +48,27 @@ fn archive_extra_header_null_is_empty_text() {
         "#cloud-config\n\n# from 2 files\n# part-001\n# part-002\n\n---\na:\n- 1\n...\n"
     );
 }
+
+/// A non-text archive entry with an empty list/dict content is an empty part;
+/// a non-empty one crashes cloud-init's handler walk (consume fails: no config).
+#[test]
+fn archive_container_content() {
+    for (c, ok) in [
+        ("[]", true),
+        ("{}", true),
+        ("[1]", false),
+        ("{a: 1}", false),
+        ("42", false),
+    ] {
+        let payload = format!(
+            "#cloud-config-archive\n- content: {c}\n  type: application/json\n- \"#cloud-config\\na: 1\\n\"\n"
+        );
+        let got = render(payload.as_bytes(), &opts(Release::V22_4), &NoIncludes);
+        assert_eq!(got.is_ok(), ok, "{c}");
+        if let Ok(f) = got {
+            assert_eq!(f.parts.len(), 2);
+            assert_eq!(f.parts[0].content_type, "application/json");
+            assert_eq!(f.parts[0].part_type.handler_name(), None);
+        }
+    }
+}

@@ -434,6 +434,12 @@ impl Processor<'_> {
                     },
                     Value::Bytes(b) => Body::Bytes(b.to_vec()),
                     Value::Null => Body::None,
+                    // An empty list/dict payload is falsy: `get_payload(decode=True)`
+                    // hands the handlers nothing. A non-empty one crashes them
+                    // (`Message.walk` descends into a list; a dict/int is sliced).
+                    Value::Seq(_) | Value::Map(_) | Value::Set(_) if !content.is_truthy() => {
+                        Body::None
+                    }
                     _ => {
                         return Err(crash(format!(
                             "the entry's content is a {}, which cloud-init cannot hand to a handler",

@@ -429,6 +429,29 @@ fn jsonp(r: &mut Rng) -> String {
     format!("{head}{body}")
 }
 
+/// A YAML double-quoted scalar holding `s` exactly.
+fn yq(s: &str) -> String {
+    let mut out = String::from("\"");
+    for c in s.chars() {
+        match c {
+            '\\' => out.push_str("\\\\"),
+            '"' => out.push_str("\\\""),
+            '\n' => out.push_str("\\n"),
+            '\t' => out.push_str("\\t"),
+            '\r' => out.push_str("\\r"),
+            c if (c as u32) < 0x20
+                || (0x7f..=0x9f).contains(&(c as u32))
+                || matches!(c, '\u{feff}' | '\u{2028}' | '\u{2029}' | '\u{a0}') =>
+            {
+                out.push_str(&format!("\\u{:04x}", c as u32))
+            }
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
 /// A `#cloud-config-archive` document.
 fn archive(r: &mut Rng, depth: usize) -> String {
     let mut s = String::from(if r.chance(90) {
@@ -451,17 +474,34 @@ fn archive(r: &mut Rng, depth: usize) -> String {
     let n = 1 + r.below(4);
     for _ in 0..n {
         match r.below(14) {
-            0 => s.push_str(&format!("- {:?}\n", cloud_config(r))),
-            1 => s.push_str(*r.pick(&["- 42\n", "- [1, 2]\n", "- ~\n", "- true\n"])),
+            0 => s.push_str(&format!("- {}\n", yq(&cloud_config(r)))),
+            1 => s.push_str(*r.pick(&[
+                "- 42\n",
+                "- [1, 2]\n",
+                "- ~\n",
+                "- true\n",
+                "- {}\n",
+                "- content: 42\n",
+                "- content: ~\n  type: application/octet-stream\n",
+                "- content: ~\n",
+                "- type: text/cloud-config\n",
+                "- content: \"#cloud-config\\na: 1\\n\"\n  type: textplain\n",
+                "- content: \"#cloud-config\\na: 1\\n\"\n  1: x\n",
+                "- content: \"#cloud-config\\na: 1\\n\"\n  type: 42\n",
+                "- content: [1]\n  type: application/json\n",
+                "- content: !!binary /w==\n  type: text/plain\n",
+                "- content: \"#cloud-config\\na: 1\\n\"\n  X-Extra: ~\n",
+                "- content: \"#cloud-config\\na: 1\\n\"\n  launch-index: .inf\n",
+            ])),
             2 => s.push_str(&format!(
-                "- {:?}\n",
-                r.pick(&[
+                "- {}\n",
+                yq(*r.pick(&[
                     "#!/bin/sh\necho a\n",
                     "plain words",
                     "",
                     "#cloud-boothook\necho\n",
                     "#include\n"
-                ])
+                ]))
             )),
             3 => s.push_str(&format!(
                 "- content: !!binary |\n    {}\n  type: {}\n",
@@ -484,7 +524,7 @@ fn archive(r: &mut Rng, depth: usize) -> String {
                     2 => "#!/bin/sh\necho x\n".into(),
                     _ => cloud_config(r),
                 };
-                s.push_str(&format!("- content: {:?}\n", body));
+                s.push_str(&format!("- content: {}\n", yq(&body)));
                 if r.chance(70) {
                     s.push_str(&format!(
                         "  type: {}\n",
