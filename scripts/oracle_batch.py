@@ -45,7 +45,7 @@ def main():
         args = argparse.Namespace(
             release=opts.release, ci_root=None, launch_index=case.get("launch_index"),
             instance_data=None, url_map=[], exec_part_handlers=False,
-            emit_file=bool(case.get("emit_file", True)), no_reload_check=False,
+            emit_file=bool(case.get("emit_file", True)), no_reload_check=bool(case.get("no_reload_check", True)),
             timing=False, repeat=1, base64=False)
         blob = base64.b64decode(case["b64"])
         try:

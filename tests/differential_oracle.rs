@@ -43,7 +43,12 @@ fn ours(input: &[u8], release: Release, launch_index: Option<i64>) -> J {
 }
 
 fn theirs(doc: &J) -> J {
-    if !doc["error"].is_null() {
+    // `oracle_crash`: cloud-init raised outside `process()` (e.g. `Message.walk`
+    // in the handler dispatch on an archive entry whose content is a list). A boot
+    // then logs "Consuming user data failed!" and merges nothing, which cloudfold
+    // reports as an error. The oracle's own JSON encoder failing is not such a case.
+    let crash = doc["oracle_crash"].as_str().unwrap_or("");
+    if !doc["error"].is_null() || (!crash.is_empty() && !crash.starts_with("UnicodeEncodeError")) {
         return json!({"error": true});
     }
     json!({"error": false, "cloud_config": doc["cloud_config"], "parts": doc["parts"], "cloud_config_txt": doc["cloud_config_txt"]})
@@ -91,11 +96,14 @@ fn run(release: Release, oracle_release: &str, n: usize, seed: u64) {
             o = json!({"error": true});
         }
         if canonical(&o) != canonical(&t) {
+            let detail = ours(input, release, *li)["detail"].clone();
             bad.push(format!(
-                "case {i} (launch index {li:?}) payload b64 {}\n  ours   {}\n  oracle {}",
+                "case {i} (launch index {li:?}) payload b64 {}\n  ours   {} {detail}\n  oracle {} {} {}",
                 B64.encode(input),
                 canonical(&o),
-                canonical(&t)
+                canonical(&t),
+                v["doc"]["error"],
+                v["doc"]["oracle_crash"]
             ));
         }
     }

@@ -432,6 +432,12 @@ impl Processor<'_> {
                     },
                     Value::Bytes(b) => Body::Bytes(b.to_vec()),
                     Value::Null => Body::None,
+                    // An empty list/dict payload is falsy: `get_payload(decode=True)`
+                    // hands the handlers nothing. A non-empty one crashes them
+                    // (`Message.walk` descends into a list; a dict/int is sliced).
+                    Value::Seq(_) | Value::Map(_) | Value::Set(_) if !content.is_truthy() => {
+                        Body::None
+                    }
                     _ => {
                         return Err(crash(format!(
                             "the entry's content is a {}, which cloud-init cannot hand to a handler",
@@ -479,7 +485,19 @@ impl Processor<'_> {
                     ) {
                         continue;
                     }
-                    leaf.add_header(name, HeaderValue::Value(v.clone()));
+                    // `Message.add_header` joins the value as text: None becomes
+                    // an empty header, any other non-str value raises TypeError.
+                    let value = match v.value() {
+                        Value::Str(_) => HeaderValue::Value(v.clone()),
+                        Value::Null => HeaderValue::Text(String::new()),
+                        _ => {
+                            return Err(crash(format!(
+                                "the entry's {name} value is a {}, not a string (TypeError)",
+                                v.type_name()
+                            )));
+                        }
+                    };
+                    leaf.add_header(name, value);
                 }
             }
             self.attach(leaf)?;

@@ -1,0 +1,74 @@
+//! Regressions found by the oracle differential (tests/differential_oracle.rs), one focused case each;
+//! the expected outcomes were recorded with the real cloud-init 22.4 and 25.1 (../shared/oracle).
+
+// Test code: a failed unwrap is a failed test.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+use cloudfold::userdata::{NoIncludes, Release, UserDataOptions, render};
+
+fn opts(release: Release) -> UserDataOptions {
+    UserDataOptions {
+        release,
+        ..UserDataOptions::default()
+    }
+}
+
+/// An archive entry's extra header must be a string: `Message.add_header`
+/// joins it as text, so a bool/int/list value raises TypeError and the whole
+/// user-data processing fails (both releases).
+#[test]
+fn archive_extra_header_non_string_value_aborts() {
+    for v in ["true", "42", "[list]", "1.5"] {
+        let payload = format!(
+            "#cloud-config-archive\n- content: \"#!/bin/sh\\necho x\\n\"\n  X-Merge-Type: {v}\n"
+        );
+        for r in [Release::V22_4, Release::V25_1] {
+            assert!(
+                render(payload.as_bytes(), &opts(r), &NoIncludes).is_err(),
+                "{v} should abort"
+            );
+        }
+    }
+}
+
+/// A null header value becomes an empty header (no error); a string is kept.
+#[test]
+fn archive_extra_header_null_is_empty_text() {
+    let payload = b"#cloud-config-archive\n- content: \"#cloud-config\\na: [1]\\n\"\n  Merge-Type: ~\n- content: \"#cloud-config\\na: [2]\\n\"\n  Merge-Type: 'list(append)'\n";
+    let f = render(payload, &opts(Release::V22_4), &NoIncludes).unwrap();
+    // An empty merge header counts as absent.
+    assert_eq!(f.parts[0].merge_type_header, None);
+    assert_eq!(
+        f.parts[1].merge_type_header.as_deref(),
+        Some("list(append)")
+    );
+    // `list(append)` alone has no dict merger: the root dict is kept as it is.
+    assert_eq!(
+        f.cloud_config_txt,
+        "#cloud-config\n\n# from 2 files\n# part-001\n# part-002\n\n---\na:\n- 1\n...\n"
+    );
+}
+
+/// A non-text archive entry with an empty list/dict content is an empty part;
+/// a non-empty one crashes cloud-init's handler walk (consume fails: no config).
+#[test]
+fn archive_container_content() {
+    for (c, ok) in [
+        ("[]", true),
+        ("{}", true),
+        ("[1]", false),
+        ("{a: 1}", false),
+        ("42", false),
+    ] {
+        let payload = format!(
+            "#cloud-config-archive\n- content: {c}\n  type: application/json\n- \"#cloud-config\\na: 1\\n\"\n"
+        );
+        let got = render(payload.as_bytes(), &opts(Release::V22_4), &NoIncludes);
+        assert_eq!(got.is_ok(), ok, "{c}");
+        if let Ok(f) = got {
+            assert_eq!(f.parts.len(), 2);
+            assert_eq!(f.parts[0].content_type, "application/json");
+            assert_eq!(f.parts[0].part_type.handler_name(), None);
+        }
+    }
+}
