@@ -15,7 +15,6 @@ import statistics
 import subprocess
 import sys
 import tempfile
-import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
@@ -25,22 +24,29 @@ BIN = os.path.join(ROOT, "target", "release", "cloudfold")
 
 def measure(cmd, path, runs):
     times = []
+    cpus = []
     rss = 0
     for _ in range(runs):
         # A wrapper process so each measurement gets its own max RSS.
+        # It times the child itself, so the wrapper's own start-up is not counted;
+        # it also reports the child's CPU time (user+sys), steadier on a busy machine.
         wrapper = [sys.executable, "-c",
-                   "import resource,subprocess,sys;"
+                   "import resource,subprocess,sys,time;"
+                   "t=time.perf_counter();"
                    "r=subprocess.run(sys.argv[1:],stdin=sys.stdin,stdout=subprocess.DEVNULL);"
-                   "print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss);"
+                   "t=time.perf_counter()-t;"
+                   "u=resource.getrusage(resource.RUSAGE_CHILDREN);"
+                   "print(t,u.ru_utime+u.ru_stime,u.ru_maxrss);"
                    "sys.exit(r.returncode)"] + cmd
         with open(path, "rb") as fh:
-            t0 = time.perf_counter()
             out = subprocess.run(wrapper, stdin=fh, capture_output=True)
-            times.append(time.perf_counter() - t0)
         if out.returncode != 0:
             sys.exit("command failed: %s" % " ".join(cmd))
-        rss = max(rss, int(out.stdout.decode().strip().splitlines()[-1]))
-    return statistics.median(times), rss
+        wall, cpu, maxrss = out.stdout.decode().strip().splitlines()[-1].split()
+        times.append(float(wall))
+        cpus.append(float(cpu))
+        rss = max(rss, int(maxrss))
+    return statistics.median(times), statistics.median(cpus), rss
 
 
 def main():
@@ -52,24 +58,28 @@ def main():
     if not os.path.exists(BIN):
         sys.exit("build first: cargo build --release")
     tmp = tempfile.mkdtemp(prefix="cloudfold-bench-")
-    print("| parts | bytes | cloudfold (s) | MB/s | peak RSS (MB) | oracle wall (s) | speed-up |")
-    print("|---:|---:|---:|---:|---:|---:|---:|")
+    print("| parts | bytes | cloudfold wall (s) | cloudfold CPU (s) | MB/s (wall) | MB/s (CPU) "
+          "| peak RSS (MB) | RSS limit (MB) | oracle wall (s) | speed-up (wall) |")
+    print("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     rows = []
     for n in [int(x) for x in a.parts.split(",")]:
         path = os.path.join(tmp, "p%d.txt" % n)
         subprocess.run([sys.executable, os.path.join(SHARED, "gen_payload.py"), str(n), "42", path], check=True)
         size = os.path.getsize(path)
-        ours, rss = measure([BIN, "render", "--format", "cloud-init"], path, a.runs)
+        ours, cpu, rss = measure([BIN, "render", "--format", "cloud-init"], path, a.runs)
         if a.no_oracle:
             theirs = float("nan")
         else:
-            theirs, _ = measure([sys.executable, os.path.join(SHARED, "ci_oracle.py"), "--no-reload-check", "-"], path, 1)
-        rows.append((n, size, ours))
-        print("| %d | %d | %.4f | %.1f | %.1f | %.2f | %.0fx |" % (
-            n, size, ours, size / ours / 1e6, rss / 1024.0, theirs, theirs / ours))
+            theirs, _, _ = measure([sys.executable, os.path.join(SHARED, "ci_oracle.py"),
+                                    "--no-reload-check", "-"], path, 1)
+        rows.append((n, size, cpu))
+        print("| %d | %d | %.4f | %.4f | %.1f | %.1f | %.1f | %.1f | %.2f | %.0fx |" % (
+            n, size, ours, cpu, size / ours / 1e6, size / max(cpu, 1e-3) / 1e6, rss / 1024.0,
+            (6 * size + 50e6) / 1e6, theirs, theirs / ours))
+        sys.stdout.flush()
     if len(rows) >= 2:
         (n0, _, t0), (n1, _, t1) = rows[-2], rows[-1]
-        print("\ngrowth %d -> %d parts: time x%.2f for parts x%.2f" % (n0, n1, t1 / t0, n1 / n0))
+        print("\ngrowth %d -> %d parts: CPU time x%.2f for parts x%.2f" % (n0, n1, t1 / t0, n1 / n0))
 
 
 if __name__ == "__main__":

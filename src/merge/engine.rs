@@ -66,6 +66,41 @@ where
     .map_err(MergeError::rooted)
 }
 
+/// [`merge_with`] consuming `old`: what nobody else refers to in `old` is
+/// reused in place (appending to a long list no longer copies it), so a
+/// caller folding many parts into one accumulator stays linear. The result,
+/// events and errors are those of `merge_with`; on error `old` is handed
+/// back with its value unchanged.
+pub fn merge_owned_with<R, O>(
+    rules: &R,
+    old: Node,
+    new: &Node,
+    limits: &Limits,
+    observer: &mut O,
+) -> Result<Node, (MergeError, Node)>
+where
+    R: Rules + ?Sized,
+    O: MergeObserver + ?Sized,
+{
+    let track = observer.enabled() || rules.uses_path();
+    let mut walk = Walk {
+        rules,
+        observer,
+        track,
+        path: Path::root(),
+        limits: *limits,
+        work: 0,
+    };
+    let depth = Depth {
+        frames: 0,
+        level: 0,
+    };
+    match walk.merge_owned(old, new, depth) {
+        Ok((merged, _)) => Ok(merged),
+        Err((e, old)) => Err((MergeError::rooted(e), old)),
+    }
+}
+
 struct Walk<'a, R: ?Sized, O: ?Sized> {
     rules: &'a R,
     observer: &'a mut O,
@@ -114,6 +149,12 @@ impl<R: Rules + ?Sized, O: MergeObserver + ?Sized> Walk<'_, R, O> {
     }
 
     fn merge(&mut self, old: &Node, new: &Node, depth: Depth) -> Result<Node, MergeError> {
+        let strategy = self.begin(old, depth)?;
+        self.dispatch(strategy, old, new, depth)
+    }
+
+    /// What every merge call does first: count it, pick the strategy, check depth.
+    fn begin(&mut self, old: &Node, depth: Depth) -> Result<Option<Strategy>, MergeError> {
         self.charge(1)?;
         let strategy = self.rules.strategy_for(&self.path, old).copied();
         if depth.frames.saturating_add(PEAK) > self.limits.python_frames
@@ -124,6 +165,16 @@ impl<R: Rules + ?Sized, O: MergeObserver + ?Sized> Walk<'_, R, O> {
                 "maximum recursion depth exceeded",
             ));
         }
+        Ok(strategy)
+    }
+
+    fn dispatch(
+        &mut self,
+        strategy: Option<Strategy>,
+        old: &Node,
+        new: &Node,
+        depth: Depth,
+    ) -> Result<Node, MergeError> {
         match (strategy, old.value()) {
             (Some(Strategy::Dict(s)), Value::Map(m)) => self.dict(&s, old, m, new, depth),
             (Some(Strategy::List(s)), Value::Seq(items)) => {
@@ -306,6 +357,152 @@ impl<R: Rules + ?Sized, O: MergeObserver + ?Sized> Walk<'_, R, O> {
         }
     }
 
+    /// [`Walk::merge`] taking `old` by value. A container nobody else refers
+    /// to is updated in place, so appending to a long list costs the items
+    /// added, not the list's length (merging many parts stays linear). Same
+    /// charges, events and result as `merge`; on error `old` comes back
+    /// unchanged (undoing in-place edits), as Python never mutates its inputs.
+    fn merge_owned(&mut self, old: Node, new: &Node, depth: Depth) -> Owned {
+        if !old.is_unique() {
+            return match self.merge(&old, new, depth) {
+                Ok(m) => Ok((m, Undo::Restore(old))),
+                Err(e) => Err((e, old)),
+            };
+        }
+        let strategy = match self.begin(&old, depth) {
+            Ok(s) => s,
+            Err(e) => return Err((e, old)),
+        };
+        match (strategy, old.value(), new.value()) {
+            (Some(Strategy::Dict(s)), Value::Map(_), Value::Map(nm))
+                // Deletions reorder entries; those rare merges take the copying path.
+                if !(s.allow_delete && nm.iter().any(|(_, v)| v.is_null())) =>
+            {
+                self.dict_owned(&s, old, nm, depth)
+            }
+            (Some(Strategy::List(s)), Value::Seq(_), _) if s.mode == ListMode::Append => {
+                self.append_owned(old, new)
+            }
+            _ => match self.dispatch(strategy, &old, new, depth) {
+                Ok(m) => Ok((m, Undo::Restore(old))),
+                Err(e) => Err((e, old)),
+            },
+        }
+    }
+
+    /// `list(append)` on a list owned here: extended in place.
+    fn append_owned(&mut self, old: Node, new: &Node) -> Owned {
+        let added = match self.iterate(new) {
+            Ok(a) => a,
+            Err(e) => return Err((e, old)),
+        };
+        let old_len = old.as_seq().map_or(0, Seq::len);
+        if let Err(e) = self.charge(old_len) {
+            return Err((e, old));
+        }
+        self.emit(Decision::Appended, Some(&old), Some(new));
+        let span = old.span();
+        match old.try_into_value() {
+            Ok(Value::Seq(seq)) => {
+                let mut items = seq.into_items();
+                items.extend(added);
+                let merged = Node::new(Value::Seq(Seq::new(items)), span);
+                Ok((merged, Undo::Truncate(old_len)))
+            }
+            // Not reached (`merge_owned` checked both); build the copy instead.
+            Ok(other) => {
+                let old = Node::new(other, span);
+                let mut items = Vec::with_capacity(old_len.saturating_add(added.len()));
+                items.extend_from_slice(old.as_seq().map_or(&[], Seq::items));
+                items.extend(added);
+                Ok((
+                    Node::new(Value::Seq(Seq::new(items)), span),
+                    Undo::Restore(old),
+                ))
+            }
+            Err(shared) => {
+                let mut items = Vec::with_capacity(old_len.saturating_add(added.len()));
+                items.extend_from_slice(shared.as_seq().map_or(&[], Seq::items));
+                items.extend(added);
+                Ok((
+                    Node::new(Value::Seq(Seq::new(items)), span),
+                    Undo::Restore(shared),
+                ))
+            }
+        }
+    }
+
+    /// [`Walk::dict`] on a map owned here, without deletions: entries are
+    /// edited in place, recursing with ownership into the values it merges.
+    fn dict_owned(&mut self, s: &DictStrategy, old: Node, nm: &Map, depth: Depth) -> Owned {
+        let om_len = old.as_map().map_or(0, Map::len);
+        if let Err(e) = self.charge(om_len.saturating_add(nm.len())) {
+            return Err((e, old));
+        }
+        let span = old.span();
+        let mut entries = match old.try_into_value() {
+            Ok(Value::Map(m)) => m.into_entries(),
+            Ok(other) => Node::new(other, span)
+                .as_map()
+                .map(Map::to_entries)
+                .unwrap_or_default(),
+            Err(shared) => shared.as_map().map(Map::to_entries).unwrap_or_default(),
+        };
+        let orig_len = entries.len();
+        let mut undo: Vec<(usize, Undo)> = Vec::new();
+        let hole = Node::synthetic(Value::Null);
+        for (k, v) in nm.iter() {
+            self.enter(|| PathSeg::Key(k.clone()));
+            let found = entries.get_index_of(&Key(k.clone()));
+            match (found, s.mode) {
+                (None, _) => {
+                    self.emit(Decision::Added, None, Some(v));
+                    insert(&mut entries, k.clone(), v.clone());
+                }
+                (Some(i), DictMode::Replace) => {
+                    if let Some((_, slot)) = entries.get_index_mut(i) {
+                        self.emit(Decision::Replaced, Some(slot), Some(v));
+                        let prev = std::mem::replace(slot, v.clone());
+                        undo.push((i, Undo::Restore(prev)));
+                    }
+                }
+                (Some(i), DictMode::Keep) if s.recurse.wants(v) => {
+                    if let Some((_, slot)) = entries.get_index_mut(i) {
+                        self.emit(Decision::Recursed, Some(slot), Some(v));
+                        let prev = std::mem::replace(slot, hole.clone());
+                        match self.merge_owned(prev, v, depth.deeper(DICT_LEVEL)) {
+                            Ok((merged, u)) => {
+                                *slot = merged;
+                                undo.push((i, u));
+                            }
+                            Err((e, prev)) => {
+                                *slot = prev;
+                                let e = e.under(&PathSeg::Key(k.clone()));
+                                return Err((e, rollback(entries, orig_len, undo, span)));
+                            }
+                        }
+                    }
+                }
+                (Some(i), DictMode::Keep) => {
+                    self.emit(
+                        Decision::KeptOld(KeepReason::NotRecursed),
+                        entries.get_index(i).map(|e| e.1),
+                        Some(v),
+                    );
+                }
+            }
+            self.leave();
+        }
+        let merged = Node::new(Value::Map(Map::new(entries)), span);
+        Ok((
+            merged,
+            Undo::Dict {
+                len: orig_len,
+                slots: undo,
+            },
+        ))
+    }
+
     fn iterate(&mut self, new: &Node) -> Result<Vec<Node>, MergeError> {
         let n = match new.value() {
             Value::Str(s) => s.as_wtf8().len(),
@@ -340,4 +537,65 @@ impl<R: Rules + ?Sized, O: MergeObserver + ?Sized> Walk<'_, R, O> {
             }
         }
     }
+}
+
+/// An owned merge's result and how to undo it, or the error and `old` restored.
+type Owned = Result<(Node, Undo), (MergeError, Node)>;
+
+/// How to turn an owned merge's result back into its `old`.
+enum Undo {
+    /// `old` was left intact; here it is.
+    Restore(Node),
+    /// A list extended in place: cut it back to this length.
+    Truncate(usize),
+    /// A map edited in place: undo these slots (values merged or replaced at
+    /// these positions), then drop the keys added past `len`.
+    Dict {
+        len: usize,
+        slots: Vec<(usize, Undo)>,
+    },
+}
+
+/// Undo `u` on `node` (built by the owned merge, so referenced only here).
+fn undo(node: Node, u: Undo) -> Node {
+    match u {
+        Undo::Restore(old) => old,
+        Undo::Truncate(len) => {
+            let span = node.span();
+            match node.try_into_value() {
+                Ok(Value::Seq(seq)) => {
+                    let mut items = seq.into_items();
+                    items.truncate(len);
+                    Node::new(Value::Seq(Seq::new(items)), span)
+                }
+                Ok(other) => Node::new(other, span),
+                Err(shared) => shared,
+            }
+        }
+        Undo::Dict { len, slots } => {
+            let span = node.span();
+            match node.try_into_value() {
+                Ok(Value::Map(m)) => rollback(m.into_entries(), len, slots, span),
+                Ok(other) => Node::new(other, span),
+                Err(shared) => shared,
+            }
+        }
+    }
+}
+
+/// A map's entries back as they were before an owned merge edited them.
+fn rollback(
+    mut entries: Entries,
+    len: usize,
+    slots: Vec<(usize, Undo)>,
+    span: crate::source::Span,
+) -> Node {
+    for (i, u) in slots.into_iter().rev() {
+        if let Some((_, slot)) = entries.get_index_mut(i) {
+            let cur = std::mem::replace(slot, Node::synthetic(Value::Null));
+            *slot = undo(cur, u);
+        }
+    }
+    entries.truncate(len);
+    Node::new(Value::Map(Map::new(entries)), span)
 }

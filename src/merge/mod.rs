@@ -26,7 +26,7 @@ mod strategy;
 
 pub mod cloud_init;
 
-pub use engine::merge_with;
+pub use engine::{merge_owned_with, merge_with};
 pub use limits::{Limits, MAX_LEVELS};
 pub use merge_error::{MergeError, PyException};
 pub use observer::{

@@ -99,9 +99,12 @@ impl<'a> CloudConfigHandler<'a> {
         if self.buf.is_none() || self.file_names.is_empty() {
             self.buf = Some(Node::synthetic(Value::Map(Map::new(Entries::default()))));
         }
+        // Taken, not cloned: an accumulator referenced only here is extended
+        // in place by the merge (linear in the parts); a rejected part hands
+        // it back unchanged.
         let acc = self
             .buf
-            .clone()
+            .take()
             .unwrap_or_else(|| Node::synthetic(Value::Null));
         let payload = match leaf.payload() {
             Payload::Text(t) => t,
@@ -110,9 +113,14 @@ impl<'a> CloudConfigHandler<'a> {
         };
         let result = if leaf.content_type == JSONP {
             self.merge_patch(&acc, &payload, source)
+                .map_err(|e| (e, acc))
         } else {
-            self.merge_part(&acc, &payload, leaf, source)
+            self.merge_part(acc, &payload, leaf, source)
         };
+        let result = result.map_err(|(e, acc)| {
+            self.buf = Some(acc);
+            e
+        });
         match result {
             Ok(merged) => {
                 self.buf = Some(merged);
@@ -145,11 +153,27 @@ impl<'a> CloudConfigHandler<'a> {
 
     fn merge_part(
         &self,
-        acc: &Node,
+        acc: Node,
         payload: &PyStr,
         leaf: &Leaf,
         source: SourceId,
-    ) -> Result<Node, PartRejection> {
+    ) -> Result<Node, (PartRejection, Node)> {
+        let (data, stack) = match self.prepare_part(payload, leaf, source) {
+            Ok(prepared) => prepared,
+            Err(e) => return Err((e, acc)),
+        };
+        stack
+            .merge_owned(acc, &data)
+            .map_err(|(e, acc)| (PartRejection::Merge(e), acc))
+    }
+
+    /// A YAML part's data (merge keys popped) and the merger stack it asks for.
+    fn prepare_part(
+        &self,
+        payload: &PyStr,
+        leaf: &Leaf,
+        source: SourceId,
+    ) -> Result<(Node, ci::MergerStack), PartRejection> {
         let header: Option<String> = match leaf.merge_type_header() {
             None => None,
             Some(HeaderValue::Text(t)) => Some(t.clone()),
@@ -180,7 +204,7 @@ impl<'a> CloudConfigHandler<'a> {
             .map_err(PartRejection::Merge)?;
         let stack =
             ci::stack_for_part(payload_specs, header_specs).map_err(PartRejection::Merge)?;
-        stack.merge(acc, &data).map_err(PartRejection::Merge)
+        Ok((data, stack))
     }
 
     /// The text cloud-init writes to `cloud-config.txt` at `end`.

@@ -523,6 +523,7 @@ impl Processor<'_> {
             && header_idx.is_none()
             && let Body::Bytes(b) = &part.body
             && let Ok(text) = std::str::from_utf8(b)
+            && may_name_launch_index(text)
             && let Ok(Some(root)) = load_py_text(&PyStr::from(text), self.opts)
             && let Some(m) = root.as_map()
         {
@@ -558,6 +559,16 @@ impl Processor<'_> {
             message,
         });
     }
+}
+
+/// Whether YAML `text` can have a `launch-index` string key at all: only
+/// spelled out or through a double-quoted escape (`\x2d`, an escaped line
+/// break); plain, single-quoted and block scalars fold line breaks into
+/// spaces or newlines. Skipping the parse otherwise halves the YAML work of
+/// a cloud-config part (the handler parses it again); a failed parse was
+/// ignored here anyway.
+fn may_name_launch_index(text: &str) -> bool {
+    text.contains("launch-index") || text.contains('\\')
 }
 
 /// A copy of a scalar value (containers become `Null`: `int()` rejects them anyway).
@@ -604,5 +615,37 @@ fn mime_text(subtype: &str, text: &str, origin: Origin) -> Leaf {
         body: Body::Bytes(text.as_bytes().to_vec()),
         filename: None,
         origin,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::may_name_launch_index;
+    use crate::userdata::user_data_options::UserDataOptions;
+    use crate::userdata::yaml_text::load_py_text;
+    use crate::yaml::value::PyStr;
+
+    /// The pre-check never skips a document whose parse has the key.
+    #[test]
+    fn launch_index_precheck_is_exact_enough() {
+        let opts = UserDataOptions::default();
+        for (doc, has) in [
+            ("launch-index: 1", true),
+            ("\"launch\\x2dindex\": 3", true),
+            ("? \"launch-\\\n  index\"\n: 4", true),
+            ("? launch-\n  index\n: 5", false),
+            ("? 'launch-\n  index'\n: 5", false),
+            ("? >-\n  launch-\n  index\n: 6", false),
+            ("runcmd: [ls]", false),
+        ] {
+            let root = load_py_text(&PyStr::from(doc), &opts).ok().flatten();
+            let found = root
+                .as_ref()
+                .and_then(|r| r.as_map())
+                .and_then(|m| m.get_str("launch-index"))
+                .is_some();
+            assert_eq!(found, has, "{doc:?}");
+            assert!(!found || may_name_launch_index(doc), "{doc:?}");
+        }
     }
 }

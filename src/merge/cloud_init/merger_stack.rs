@@ -3,7 +3,8 @@
 use super::{MergeSpec, Options, SpecName, Version};
 use crate::merge::{
     DictMode, DictStrategy, Limits, ListMode, ListStrategy, MergeError, MergeObserver, NoObserver,
-    Path, PyException, Recurse, Rules, StrMode, StrStrategy, Strategy, TypeClass, merge_with,
+    Path, PyException, Recurse, Rules, StrMode, StrStrategy, Strategy, TypeClass, merge_owned_with,
+    merge_with,
 };
 use crate::yaml::value::Node;
 use std::fmt;
@@ -191,6 +192,12 @@ impl MergerStack {
     /// Merge `new` into `old` (`merger.merge(old, new)`).
     pub fn merge(&self, old: &Node, new: &Node) -> Result<Node, MergeError> {
         merge_with(self, old, new, &self.limits, &mut NoObserver)
+    }
+
+    /// [`MergerStack::merge`] consuming `old` (see [`merge_owned_with`]): linear
+    /// when folding many parts; on error `old` comes back unchanged.
+    pub fn merge_owned(&self, old: Node, new: &Node) -> Result<Node, (MergeError, Node)> {
+        merge_owned_with(self, old, new, &self.limits, &mut NoObserver)
     }
 
     /// Merge, reporting every decision to `observer`.

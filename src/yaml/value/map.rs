@@ -93,6 +93,11 @@ impl Map {
         self.0.get().cloned().unwrap_or_default()
     }
 
+    /// The entries, taken out (empty while pending).
+    pub fn into_entries(self) -> Entries {
+        self.0.into_inner().unwrap_or_default()
+    }
+
     /// The entry at position `i`.
     pub fn get_index(&self, i: usize) -> Option<(&Node, &Node)> {
         self.0.get()?.get_index(i).map(|(k, v)| (&k.0, v))

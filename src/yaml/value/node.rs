@@ -79,6 +79,17 @@ impl Node {
         self.0.span
     }
 
+    /// Whether nothing else refers to this node (so taking its value apart
+    /// is unobservable).
+    pub fn is_unique(&self) -> bool {
+        Rc::strong_count(&self.0) == 1 && Rc::weak_count(&self.0) == 0
+    }
+
+    /// The value, if nothing else refers to this node; the node back otherwise.
+    pub fn try_into_value(self) -> Result<Value, Node> {
+        Rc::try_unwrap(self.0).map(|d| d.value).map_err(Node)
+    }
+
     /// Python's `is`.
     pub fn ptr_eq(a: &Node, b: &Node) -> bool {
         Rc::ptr_eq(&a.0, &b.0)

@@ -1,0 +1,119 @@
+//! `MergerStack::merge_owned` (in-place fold of an accumulator) agrees with `merge` and restores `old` on error.
+
+// Test harness: a failed unwrap is a failed test.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+use cloudfold::merge::cloud_init::{MergerStack, Version};
+use cloudfold::yaml::typed_json::{WalkLimits, from_typed_json, to_typed_json};
+use cloudfold::yaml::value::Node;
+use serde_json::json;
+
+fn v(j: &serde_json::Value) -> Node {
+    from_typed_json(j).unwrap()
+}
+
+fn j(n: &Node) -> serde_json::Value {
+    to_typed_json(n, WalkLimits::default()).unwrap()
+}
+
+const SPECS: &[&str] = &[
+    "list(append)+dict(no_replace,recurse_list)+str()",
+    "list(append)+dict(no_replace,recurse_list)+str(append)",
+    "list(prepend)+dict(replace,recurse_list)+str()",
+    "list(extend)+dict(recurse_array)+str()",
+    "dict(replace)+list()+str()",
+    "dict(allow_delete,no_replace,recurse_list)+list(append)+str()",
+    "list(append,recurse_dict)+dict(no_replace,recurse_list,recurse_str)+str(append)",
+];
+
+fn deep(levels: usize, leaf: serde_json::Value) -> serde_json::Value {
+    (0..levels).fold(leaf, |acc, _| json!({"d": acc}))
+}
+
+fn cases() -> Vec<(serde_json::Value, serde_json::Value)> {
+    vec![
+        // RecursionError deep under `x`, after `a` and `b.c` were extended in place
+        // and `z` was added.
+        (
+            json!({"a": [1], "b": {"c": [2]}, "x": deep(260, json!([1]))}),
+            json!({"z": 1, "a": [3], "b": {"c": [4], "new": [5]}, "x": deep(260, json!([2]))}),
+        ),
+        (
+            json!({"b": {"c": [2], "e": [1], "x": deep(260, json!(1))}, "k": [1]}),
+            json!({"k": [7], "b": {"c": [4], "e": [9], "x": deep(260, json!(2))}}),
+        ),
+        (
+            json!({"a": [1], "b": {"c": [2], "s": "x"}, "d": "x"}),
+            json!({"z": 0, "a": [3], "b": {"c": [4], "n": 1}, "d": "y"}),
+        ),
+        // str(append) fails on `d` after `a` and `b` were extended in place.
+        (
+            json!({"a": [1], "b": {"c": [2]}, "d": "x"}),
+            json!({"z": 1, "a": [3], "b": {"c": [4], "new": [5]}, "d": 5}),
+        ),
+        // The failure is nested, after a sibling list grew.
+        (
+            json!({"b": {"c": [2], "d": "x", "e": [1]}, "k": [1]}),
+            json!({"k": [7], "b": {"c": [4], "d": 5, "e": [9]}}),
+        ),
+        (
+            json!({"a": [1, 2], "n": null}),
+            json!({"a": null, "n": [1]}),
+        ),
+        (json!({"a": [1]}), json!({"a": "abc"})),
+        (json!({"a": [1]}), json!({"a": 3})),
+        (json!({"a": {"b": [1]}}), json!({"a": [{"b": [2]}]})),
+        (json!({"a": [{"x": [1]}]}), json!({"a": [{"x": [2]}]})),
+        (json!([1, 2]), json!([3])),
+        (json!({"a": [1]}), json!(["not a map"])),
+    ]
+}
+
+#[test]
+fn owned_merge_matches_borrowed_and_restores_old_on_error() {
+    let mut errors = 0;
+    for spec in SPECS {
+        let stack = MergerStack::parse(spec, Version::V25_1).unwrap();
+        for (old, new) in cases() {
+            let borrowed = stack.merge(&v(&old), &v(&new));
+            let owned = stack.merge_owned(v(&old), &v(&new));
+            match (borrowed, owned) {
+                (Ok(b), Ok(o)) => assert_eq!(j(&b), j(&o), "{spec}: {old} <- {new}"),
+                (Err(b), Err((o, back))) => {
+                    errors += 1;
+                    assert_eq!(b.to_string(), o.to_string(), "{spec}: {old} <- {new}");
+                    assert_eq!(j(&back), old, "{spec}: old not restored");
+                }
+                (b, o) => panic!("{spec}: {old} <- {new}: {b:?} vs {o:?}"),
+            }
+        }
+    }
+    assert!(errors >= 2, "the error cases did not fail ({errors})");
+}
+
+#[test]
+fn folding_many_parts_owned_equals_borrowed() {
+    let stack = MergerStack::parse(
+        "list(append)+dict(no_replace,recurse_list)+str()",
+        Version::V25_1,
+    )
+    .unwrap();
+    let mut a = v(&json!({}));
+    let mut b = v(&json!({}));
+    for i in 0..300 {
+        let part = v(&json!({"runcmd": [format!("echo {i}")], "n": i, "w": {"f": [i, i]}}));
+        a = stack.merge(&a, &part).unwrap();
+        b = stack.merge_owned(b, &part).unwrap();
+    }
+    assert_eq!(j(&a), j(&b));
+    assert_eq!(
+        a.as_map()
+            .unwrap()
+            .get_str("runcmd")
+            .unwrap()
+            .as_seq()
+            .unwrap()
+            .len(),
+        300
+    );
+}
