@@ -46,3 +46,31 @@ fn completions_for_every_shell() {
         );
     }
 }
+
+/// `build -o` writes the payload with mode 0600, the same bytes as stdout, and no temp file left.
+#[test]
+fn build_output_is_private_and_atomic() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = std::env::temp_dir().join(format!("cloudfold-build-o-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let input = concat!(env!("CARGO_MANIFEST_DIR"), "/examples/base.yaml");
+    let out = dir.join("user-data");
+    let run = |extra: &[&std::ffi::OsStr]| {
+        Command::new(env!("CARGO_BIN_EXE_cloudfold"))
+            .arg("build")
+            .arg(input)
+            .args(extra)
+            .output()
+            .unwrap()
+    };
+    let to_file = run(&[std::ffi::OsStr::new("-o"), out.as_os_str()]);
+    assert!(to_file.status.success());
+    assert!(to_file.stdout.is_empty());
+    let to_stdout = run(&[]);
+    assert_eq!(std::fs::read(&out).unwrap(), to_stdout.stdout);
+    let mode = std::fs::metadata(&out).unwrap().permissions().mode() & 0o777;
+    assert_eq!(mode, 0o600);
+    let leftovers: Vec<_> = std::fs::read_dir(&dir).unwrap().collect();
+    assert_eq!(leftovers.len(), 1);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
