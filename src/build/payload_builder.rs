@@ -252,7 +252,8 @@ fn write_cloud_init(out: &mut Vec<u8>, boundary: &str, parts: &[ResolvedPart], b
         out.extend_from_slice(body);
         out.push(b'\n');
     }
-    out.extend_from_slice(format!("--{boundary}--\n").as_bytes());
+    // make-mime `print`s the message, whose text already ends in a newline.
+    out.extend_from_slice(format!("--{boundary}--\n\n").as_bytes());
 }
 
 fn write_terraform(out: &mut Vec<u8>, boundary: &str, parts: &[ResolvedPart], bodies: &[Vec<u8>]) {
