@@ -1,7 +1,8 @@
 //! `Manifest`: the YAML file listing the parts of a `cloudfold build` (paths or inline content, types, filenames, merge types, headers).
 
 use cloudfold::build::PartSpec;
-use cloudfold::yaml::{LoadOptions, Node, load_bytes};
+use cloudfold::yaml::value::py_str;
+use cloudfold::yaml::{LoadOptions, Node, Value, load_bytes};
 use std::path::{Path, PathBuf};
 
 /// A parsed manifest: its parts, and the files it read (so `-o` never overwrites one).
@@ -28,6 +29,19 @@ fn string(node: &Node, what: &str) -> Result<String, String> {
     node.as_str()
         .map(str::to_owned)
         .ok_or_else(|| format!("{what} must be a string, not {}", node.type_name()))
+}
+
+/// A header value: a string, or a number/bool written as Python's `str()` would
+/// (`Launch-Index: 0` need not be quoted).
+fn header_value(node: &Node) -> Result<String, String> {
+    match node.value() {
+        Value::Str(_) => string(node, "a header value"),
+        Value::Int(_) | Value::Bool(_) => Ok(py_str(node).to_string_lossy().into_owned()),
+        _ => Err(format!(
+            "a header value must be a string or number, not {}",
+            node.type_name()
+        )),
+    }
 }
 
 fn key_str(k: &Node) -> Result<&str, String> {
@@ -93,7 +107,7 @@ impl Manifest {
                         .ok_or_else(|| "headers must be a mapping".to_owned())?;
                     for (hk, hv) in h.iter() {
                         spec.headers
-                            .push((key_str(hk)?.to_owned(), string(hv, "a header value")?));
+                            .push((key_str(hk)?.to_owned(), header_value(hv)?));
                     }
                 }
                 other => {
