@@ -149,5 +149,21 @@ proptest! {
             }
             prop_assert_eq!(payload_bytes(got.leaf.payload()), spec.content.clone());
         }
+        // cloud-init reads the other style identically.
+        let other = BuildOptions {
+            style: match opts.style {
+                Style::CloudInit => Style::Terraform,
+                Style::Terraform => Style::CloudInit,
+            },
+            gzip: false,
+            base64: Some(false),
+            ..opts.clone()
+        };
+        let other = render(&build(&specs, &other).unwrap().bytes, &UserDataOptions::default(), &NoIncludes).unwrap();
+        prop_assert_eq!(&other.cloud_config_txt, &folded.cloud_config_txt);
+        let summary = |f: &cloudfold::userdata::Folded| -> Vec<_> {
+            f.parts.iter().map(|p| (p.content_type.clone(), p.filename.clone(), p.merge_type_header.clone(), payload_bytes(p.leaf.payload()))).collect()
+        };
+        prop_assert_eq!(summary(&other), summary(&folded));
     }
 }
