@@ -3,7 +3,8 @@
 #  - every recorded corpus in ../shared/conformance (tests named conformance_*),
 #  - 20,000 random payloads per cloud-init release against the real cloud-init,
 #  - 200,000 generated/mutated YAML documents against PyYAML (loader and events),
-#  - 20,000 generated MIME documents per generator against Python's email.
+#  - 20,000 generated MIME documents per generator against Python's email,
+#  - 5,000 random `build` part sets against the real cloud-init, and the make-mime layout.
 # CI=true makes a missing ../shared fail instead of skip.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -19,3 +20,4 @@ CLOUDFOLD_DIFF_CASES=200000 run cargo test --locked --release --test yaml_differ
 CLOUDFOLD_DIFF_CASES=200000 run cargo test --locked --release --test yaml_events -- --nocapture
 CLOUDFOLD_DIFF_CASES=20000 run cargo test --locked --release --test mime_differential -- --nocapture
 run cargo test --locked --release --test differential_oracle -- --nocapture
+CLOUDFOLD_ORACLE_CASES=5000 run cargo test --locked --release --test build_differential --test build_fixtures -- --nocapture

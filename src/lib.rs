@@ -1,10 +1,11 @@
 //! cloudfold: fold cloud-init user-data offline, exactly as cloud-init does, and explain it.
 //!
 //! Stages (dependencies point one way): [`source`] ← [`mime`], [`yaml`] ← [`merge`] ←
-//! [`userdata`] ← the `cloudfold` binary.
+//! [`userdata`] ← [`build`] ← the `cloudfold` binary.
 
 #![forbid(unsafe_code)]
 
+pub mod build;
 pub mod merge;
 pub mod mime;
 pub mod source;

@@ -46,3 +46,104 @@ fn completions_for_every_shell() {
         );
     }
 }
+
+/// `build -o` writes the payload with mode 0600, the same bytes as stdout, and no temp file left.
+#[test]
+fn build_output_is_private_and_atomic() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = std::env::temp_dir().join(format!("cloudfold-build-o-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let input = concat!(env!("CARGO_MANIFEST_DIR"), "/examples/base.yaml");
+    let out = dir.join("user-data");
+    let run = |extra: &[&std::ffi::OsStr]| {
+        Command::new(env!("CARGO_BIN_EXE_cloudfold"))
+            .arg("build")
+            .arg(input)
+            .args(extra)
+            .output()
+            .unwrap()
+    };
+    let to_file = run(&[std::ffi::OsStr::new("-o"), out.as_os_str()]);
+    assert!(to_file.status.success());
+    assert!(to_file.stdout.is_empty());
+    let to_stdout = run(&[]);
+    assert_eq!(std::fs::read(&out).unwrap(), to_stdout.stdout);
+    let mode = std::fs::metadata(&out).unwrap().permissions().mode() & 0o777;
+    assert_eq!(mode, 0o600);
+    let leftovers: Vec<_> = std::fs::read_dir(&dir).unwrap().collect();
+    assert_eq!(leftovers.len(), 1);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// `build` then `parts --extract` gives every part back byte for byte; `--gzip --no-base64`
+/// writes raw gzip that `render` reads like the plain payload.
+#[test]
+fn build_then_extract_round_trip() {
+    let dir = std::env::temp_dir().join(format!("cloudfold-build-x-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let files: [(&str, &[u8]); 3] = [
+        (
+            "a.yaml",
+            b"#cloud-config\nmotd: \"h\xc3\xa9llo \xe2\x82\xac\"\r\n",
+        ),
+        ("b.sh", b"#!/bin/sh\necho \xff\xfe not utf-8\n"),
+        ("c.yaml", b"#cloud-config\nruncmd: [ls]"),
+    ];
+    for (name, bytes) in files {
+        std::fs::write(dir.join(name), bytes).unwrap();
+    }
+    let bin = env!("CARGO_BIN_EXE_cloudfold");
+    let run = |args: &[&str]| {
+        let out = Command::new(bin)
+            .current_dir(&dir)
+            .args(args)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{args:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        out
+    };
+    for style in ["cloud-init", "terraform"] {
+        run(&[
+            "build",
+            "--style",
+            style,
+            "--merge-type",
+            "append",
+            "a.yaml",
+            "b.sh:x-shellscript",
+            "c.yaml",
+            "-o",
+            "ud",
+        ]);
+        let x = format!("x-{style}");
+        run(&["parts", "ud", "--extract", &x]);
+        for (i, (name, bytes)) in files.iter().enumerate() {
+            let got = std::fs::read(dir.join(&x).join(format!("{:03}-{name}", i + 1))).unwrap();
+            assert_eq!(&got, bytes, "{style} {name}");
+        }
+    }
+    let plain = run(&["render", "ud"]).stdout;
+    run(&[
+        "build",
+        "--style",
+        "terraform",
+        "--merge-type",
+        "append",
+        "a.yaml",
+        "b.sh:x-shellscript",
+        "c.yaml",
+        "--gzip",
+        "--no-base64",
+        "-o",
+        "ud.gz",
+    ]);
+    let gz = std::fs::read(dir.join("ud.gz")).unwrap();
+    assert_eq!(&gz[..2], b"\x1f\x8b");
+    assert_eq!(run(&["render", "ud.gz"]).stdout, plain);
+    std::fs::remove_dir_all(&dir).unwrap();
+}

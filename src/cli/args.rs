@@ -1,6 +1,6 @@
 //! `Cli`: the clap definition of every subcommand and flag (also the source of the man page).
 
-use super::exit::EXIT_CODES_HELP;
+use super::exit::{BUILD_EXIT_CODES_HELP, EXIT_CODES_HELP};
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use std::path::PathBuf;
 
@@ -20,6 +20,9 @@ pub enum Command {
     /// List the parts of a payload and what cloud-init will do with each.
     #[command(after_help = EXIT_CODES_HELP)]
     Parts(PartsArgs),
+    /// Assemble a multipart payload cloud-init reads exactly as intended.
+    #[command(after_help = BUILD_EXIT_CODES_HELP)]
+    Build(BuildArgs),
     /// Print a shell completion script.
     Completions {
         /// The shell.
@@ -92,4 +95,57 @@ pub struct PartsArgs {
     /// Write each part's payload (as cloud-init decodes it) into DIR, as NNN-FILENAME.
     #[arg(long, value_name = "DIR")]
     pub extract: Option<PathBuf>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum BuildStyle {
+    /// `cloud-init devel make-mime`: LF, base64 parts with charset utf-8, `Merge-Type`.
+    CloudInit,
+    /// Terraform's `cloudinit_config`: `MIMEBOUNDARY`, CRLF, 7bit parts, `X-Merge-Type`
+    /// (non-ASCII parts base64, unlike the provider).
+    Terraform,
+}
+
+#[derive(Debug, Args)]
+pub struct BuildArgs {
+    /// Parts, in order: PATH or PATH:TYPE. TYPE is a short name (cloud-config, x-shellscript,
+    /// cloud-boothook, jinja2, part-handler, cloud-config-archive, cloud-config-jsonp,
+    /// x-include-url, ...) or a media type; without it the type is detected from the first line
+    /// with cloud-init's rules. The filename is the base name.
+    #[arg(value_name = "PATH[:TYPE]")]
+    pub parts: Vec<String>,
+    /// A YAML manifest listing parts (`parts:` entries with `path` or `content`, `type`,
+    /// `filename`, `merge_type`, `headers`) and an optional top-level `merge_type`; its parts come
+    /// before those on the command line.
+    #[arg(long, value_name = "FILE")]
+    pub manifest: Option<PathBuf>,
+    /// Byte layout to produce.
+    #[arg(long, value_enum, default_value_t = BuildStyle::CloudInit)]
+    pub style: BuildStyle,
+    /// Merge type for every cloud-config part without its own: a spec such as `dict(replace)+list(append)`
+    /// or a preset: append = list(append)+dict(no_replace,recurse_list)+str(); prepend =
+    /// list(prepend)+dict(no_replace,recurse_list)+str(); replace = list()+dict(replace,recurse_list)+str();
+    /// default = list()+dict()+str(). Unknown mergers or options are refused.
+    #[arg(long, value_name = "SPEC|PRESET")]
+    pub merge_type: Option<String>,
+    /// MIME boundary (refused if it occurs in any part). Default: cloud-init style
+    /// `===============<digits>==` derived from the content; Terraform style `MIMEBOUNDARY`
+    /// (another one if that collides).
+    #[arg(long, value_name = "B")]
+    pub boundary: Option<String>,
+    /// gzip the payload (then base64 it, unless --no-base64: Terraform's rule).
+    #[arg(long)]
+    pub gzip: bool,
+    /// base64 the payload (cloud-init decodes base64 only on some datasources).
+    #[arg(long, conflicts_with = "no_base64")]
+    pub base64: bool,
+    /// With --gzip: write raw gzip bytes.
+    #[arg(long)]
+    pub no_base64: bool,
+    /// Accept unknown or undetectable types, and declared types cloud-init would re-detect.
+    #[arg(long)]
+    pub force: bool,
+    /// Write to OUT (atomically, mode 0600; never one of the inputs) instead of stdout.
+    #[arg(short = 'o', long = "output", value_name = "OUT")]
+    pub output: Option<PathBuf>,
 }

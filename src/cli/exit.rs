@@ -29,3 +29,10 @@ Exit codes:
   2  usage or I/O error
   3  --strict: a part cloud-init would ignore or reject
   4  a cloudfold safety limit was exceeded (raise it with its flag)";
+
+/// The exit-code table for `build --help`.
+pub const BUILD_EXIT_CODES_HELP: &str = "\
+Exit codes:
+  0  built (the size is reported on stderr)
+  2  usage or I/O error, or a refusal (unknown type, bad merge type, boundary collision,
+     overwriting an input): nothing is written";

@@ -1,8 +1,10 @@
 //! Command-line parsing and dispatch (clap); each subcommand lives in its own file.
 
 mod args;
+mod build_cmd;
 mod exit;
 mod input;
+mod manifest;
 mod parts_cmd;
 mod render_cmd;
 
@@ -16,6 +18,7 @@ pub fn main() -> std::process::ExitCode {
     let result = match cli.command {
         Command::Render(a) => render_cmd::run(&a),
         Command::Parts(a) => parts_cmd::run(&a),
+        Command::Build(a) => build_cmd::run(&a),
         Command::Completions { shell } => {
             let mut cmd = Cli::command();
             clap_complete::generate(shell, &mut cmd, "cloudfold", &mut std::io::stdout());

@@ -1,0 +1,271 @@
+//! Differential: payloads `build` makes, read by the real cloud-init (the oracle) and by `render`.
+//!
+//! For random part sets (cloud-configs with and without merge headers, scripts,
+//! boothooks, JSON patches, non-ASCII content, both styles, gzip, base64) the
+//! oracle must see exactly the parts meant (types, filenames, merge headers)
+//! and its merged config must equal ours. `CLOUDFOLD_ORACLE_CASES` sets the
+//! count (default 500).
+
+// Test code: a failed unwrap is a failed test.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+mod common;
+
+use base64::Engine;
+use base64::engine::general_purpose::STANDARD as B64;
+use cloudfold::build::{BuildOptions, Built, PartSpec, Style, build};
+use cloudfold::userdata::{NoIncludes, PartOutcome, UserDataOptions, render};
+use cloudfold::yaml::typed_json::{WalkLimits, canonical, to_typed_json};
+use common::rng::Rng;
+use serde_json::{Value as J, json};
+use std::io::{BufRead, Write};
+use std::process::{Command, Stdio};
+
+const WORDS: &[&str] = &["git", "nginx", "héllo", "€uro", "ünï 😀", "ÿ", "a b", "x"];
+const MERGES: &[&str] = &[
+    "append",
+    "prepend",
+    "replace",
+    "default",
+    "dict(replace)+list(append)",
+    "list(append)+dict(no_replace,recurse_list)+str(append)",
+    "dict(allow_delete,no_replace)+list(prepend)",
+];
+
+fn word(r: &mut Rng) -> String {
+    (*r.pick(WORDS)).to_owned()
+}
+
+fn cloud_config(r: &mut Rng) -> String {
+    let eol = if r.chance(20) { "\r\n" } else { "\n" };
+    let mut s = format!("#cloud-config{eol}");
+    for _ in 0..r.below(4) {
+        match r.below(4) {
+            0 => s.push_str(&format!(
+                "packages: [\"{}\", \"{}\"]{eol}",
+                word(r),
+                word(r)
+            )),
+            1 => s.push_str(&format!("runcmd:{eol}  - echo \"{}\"{eol}", word(r))),
+            2 => s.push_str(&format!(
+                "nested:{eol}  a: \"{}\"{eol}  l: [{}]{eol}",
+                word(r),
+                r.below(9)
+            )),
+            _ => s.push_str(&format!("motd: \"{}\"{eol}", word(r))),
+        }
+    }
+    s
+}
+
+fn part(r: &mut Rng, i: usize) -> PartSpec {
+    let (content, content_type) = match r.below(6) {
+        0..=2 => (
+            cloud_config(r),
+            r.pick(&[None, Some("cloud-config"), Some("text/cloud-config")])
+                .map(str::to_owned),
+        ),
+        3 => (
+            format!("#!/bin/sh\necho '{}'\n", word(r)),
+            r.pick(&[None, Some("x-shellscript")]).map(str::to_owned),
+        ),
+        4 => (format!("#cloud-boothook\necho {}\n", word(r)), None),
+        _ => (
+            format!(
+                "#cloud-config-jsonp\n[{{\"op\": \"add\", \"path\": \"/j{i}\", \"value\": \"{}\"}}]\n",
+                word(r)
+            ),
+            None,
+        ),
+    };
+    PartSpec {
+        content: content.into_bytes(),
+        content_type,
+        filename: r.chance(70).then(|| format!("p{i}-{}.txt", r.below(100))),
+        merge_type: r.chance(30).then(|| (*r.pick(MERGES)).to_owned()),
+        headers: Vec::new(),
+    }
+}
+
+fn case(r: &mut Rng) -> (Vec<PartSpec>, BuildOptions) {
+    let n = 1 + r.below(5);
+    let specs = (0..n).map(|i| part(r, i)).collect();
+    let opts = BuildOptions {
+        style: if r.chance(50) {
+            Style::CloudInit
+        } else {
+            Style::Terraform
+        },
+        merge_type: r.chance(30).then(|| (*r.pick(MERGES)).to_owned()),
+        gzip: r.chance(30),
+        base64: *r.pick(&[None, Some(true), Some(false)]),
+        ..BuildOptions::default()
+    };
+    (specs, opts)
+}
+
+/// What cloud-init receives: base64 is undone by the datasource, not by cloud-init.
+fn delivered(built: &Built, opts: &BuildOptions) -> Vec<u8> {
+    if opts.base64_output() {
+        B64.decode(&built.bytes).unwrap()
+    } else {
+        built.bytes.clone()
+    }
+}
+
+fn ours(input: &[u8]) -> J {
+    match render(input, &UserDataOptions::default(), &NoIncludes) {
+        Err(e) => json!({"error": true, "detail": e.to_string()}),
+        Ok(f) => {
+            let cfg = f.config.as_ref().map_or(J::Null, |c| {
+                to_typed_json(c, WalkLimits::default()).unwrap_or(J::Null)
+            });
+            let parts: Vec<J> = f.parts.iter().map(|p| json!({
+                "content_type": p.content_type,
+                "filename": p.filename,
+                "merge_type_header": p.merge_type_header,
+                "launch_index": p.launch_index,
+                "handler": p.part_type.handler_name(),
+                "merged": match &p.outcome { PartOutcome::Merged => J::Bool(true), PartOutcome::Rejected(_) => J::Bool(false), _ => J::Null },
+            })).collect();
+            json!({"error": false, "cloud_config": cfg, "parts": parts, "cloud_config_txt": f.cloud_config_txt})
+        }
+    }
+}
+
+fn intended(built: &Built, specs: &[PartSpec]) -> J {
+    J::Array(
+        built
+            .parts
+            .iter()
+            .zip(specs)
+            .enumerate()
+            .map(|(i, (p, s))| {
+                json!({
+                    "content_type": p.content_type,
+                    "filename": s.filename.clone().unwrap_or_else(|| format!("part-{:03}", i + 1)),
+                    "merge_type_header": p.merge_type,
+                })
+            })
+            .collect(),
+    )
+}
+
+fn seen_parts(doc: &J) -> J {
+    J::Array(
+        doc["parts"]
+            .as_array()
+            .map(|ps| {
+                ps.iter()
+                    .map(|p| {
+                        json!({
+                            "content_type": p["content_type"],
+                            "filename": p["filename"],
+                            "merge_type_header": p["merge_type_header"],
+                        })
+                    })
+                    .collect()
+            })
+            .unwrap_or_default(),
+    )
+}
+
+#[test]
+fn conformance_build_oracle() {
+    if common::shared("oracle/ci_oracle.py").is_none() {
+        return;
+    }
+    let n: usize = std::env::var("CLOUDFOLD_ORACLE_CASES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(500);
+    let mut rng = Rng::new(0xB011_D000);
+    let cases: Vec<(Vec<PartSpec>, BuildOptions, Built)> = (0..n)
+        .map(|_| {
+            let (specs, opts) = case(&mut rng);
+            let built = build(&specs, &opts).unwrap();
+            (specs, opts, built)
+        })
+        .collect();
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/scripts/oracle_batch.py");
+    let mut child = Command::new("python3")
+        .args([script, "--release", "trixie"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("python3");
+    let feed: Vec<String> = cases
+        .iter()
+        .enumerate()
+        .map(|(i, (_, opts, built))| {
+            json!({"id": i, "b64": B64.encode(delivered(built, opts)), "launch_index": null, "emit_file": true})
+                .to_string()
+        })
+        .collect();
+    let mut stdin = child.stdin.take().unwrap();
+    let writer = std::thread::spawn(move || {
+        for line in feed {
+            if writeln!(stdin, "{line}").is_err() {
+                break;
+            }
+        }
+    });
+    let out = std::io::BufReader::new(child.stdout.take().unwrap());
+    let (mut seen, mut parts_ok, mut bad) = (0, 0, Vec::new());
+    for line in out.lines() {
+        let v: J = serde_json::from_str(&line.unwrap()).unwrap();
+        let i = v["id"].as_u64().unwrap() as usize;
+        let (specs, opts, built) = &cases[i];
+        seen += 1;
+        let doc = &v["doc"];
+        let want = intended(built, specs);
+        let got = seen_parts(doc);
+        let input = delivered(built, opts);
+        let mut problems = Vec::new();
+        if canonical(&want) == canonical(&got) {
+            parts_ok += 1;
+        } else {
+            problems.push(format!("parts\n  meant  {want}\n  oracle {got}"));
+        }
+        let theirs = if doc["error"].is_null() {
+            json!({"error": false, "cloud_config": doc["cloud_config"], "parts": doc["parts"], "cloud_config_txt": doc["cloud_config_txt"]})
+        } else {
+            json!({"error": true})
+        };
+        let o = ours(&input);
+        if canonical(&o) != canonical(&theirs) {
+            problems.push(format!(
+                "render\n  ours   {}\n  oracle {}",
+                canonical(&o),
+                canonical(&theirs)
+            ));
+        }
+        if !problems.is_empty() {
+            bad.push(format!(
+                "case {i} ({:?}, gzip {}, base64 {}) payload b64 {}\n{}",
+                opts.style,
+                opts.gzip,
+                opts.base64_output(),
+                B64.encode(&input),
+                problems.join("\n")
+            ));
+        }
+    }
+    writer.join().unwrap();
+    let _ = child.wait();
+    assert_eq!(seen, n, "the oracle answered {seen} of {n} cases");
+    eprintln!(
+        "build vs oracle: {parts_ok}/{n} part lists as meant, {}/{n} payloads agree",
+        n - bad.len()
+    );
+    assert!(
+        bad.is_empty(),
+        "{} disagreements:\n{}",
+        bad.len(),
+        bad.iter()
+            .take(10)
+            .cloned()
+            .collect::<Vec<_>>()
+            .join("\n\n")
+    );
+}
