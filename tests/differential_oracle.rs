@@ -1,7 +1,8 @@
 //! Differential: random payloads through cloudfold and through the real cloud-init (the oracle).
 //!
 //! `CLOUDFOLD_ORACLE_CASES` sets the count (CI: 20,000); every disagreement is printed
-//! with its payload so it can become a fixture.
+//! with its payload so it can become a fixture. `CLOUDFOLD_ORACLE_SEED` varies the payloads.
+//! Each release runs in its own test (so in parallel), with one streaming python process.
 
 // Test code: a failed unwrap is a failed test.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
@@ -37,7 +38,10 @@ fn ours(input: &[u8], release: Release, launch_index: Option<i64>) -> J {
                 "handler": p.part_type.handler_name(),
                 "merged": match &p.outcome { PartOutcome::Merged => J::Bool(true), PartOutcome::Rejected(_) => J::Bool(false), _ => J::Null },
             })).collect();
-            json!({"error": false, "cloud_config": cfg, "parts": parts, "cloud_config_txt": f.cloud_config_txt})
+            // The oracle reads cloud-config.txt back in text mode (universal newlines):
+            // a CR in a listed filename comes back as LF. cloudfold gives the bytes written.
+            let txt = f.cloud_config_txt.replace("\r\n", "\n").replace('\r', "\n");
+            json!({"error": false, "cloud_config": cfg, "parts": parts, "cloud_config_txt": txt})
         }
     }
 }
@@ -62,7 +66,12 @@ fn run(release: Release, oracle_release: &str, n: usize, seed: u64) {
         .stdout(Stdio::piped())
         .spawn()
         .expect("python3");
-    let mut rng = Rng::new(seed);
+    // CLOUDFOLD_ORACLE_SEED explores other payloads (mixed into each release's seed).
+    let extra: u64 = std::env::var("CLOUDFOLD_ORACLE_SEED")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(0);
+    let mut rng = Rng::new(seed ^ extra.wrapping_mul(0x9E37_79B9_7F4A_7C15));
     let cases: Vec<(Vec<u8>, Option<i64>)> =
         (0..n).map(|_| payload_gen::payload(&mut rng)).collect();
     let mut stdin = child.stdin.take().unwrap();

@@ -745,7 +745,13 @@ fn mime_part(r: &mut Rng, n: usize, depth: usize) -> String {
         headers.push("MIME-Version: 1.0".into());
     }
     if r.chance(50) {
-        headers.push(match r.below(8) {
+        headers.push(match r.below(12) {
+            8 => "Content-Disposition: attachment; filename*=bogus''x%FF.cfg".into(),
+            9 => "Content-Disposition: attachment; filename=\"multi\n line.cfg\"".into(),
+            10 => {
+                "Content-Disposition: attachment; filename*0=\"ab\"; filename*1=\"cd.cfg\"".into()
+            }
+            11 => "Content-Disposition: attachment; filename=\"ü.cfg\"".into(),
             0 => format!("Content-Disposition: attachment; filename*=utf-8''f%C3%A9{n}.cfg"),
             1 => "Content-Disposition: attachment; filename=\"\"".into(),
             2 => "Content-Disposition: attachment; filename=\"a\tb.cfg\"".into(),
@@ -924,6 +930,11 @@ pub fn payload(r: &mut Rng) -> (Vec<u8>, Option<i64>) {
         bytes = String::from_utf8_lossy(&bytes)
             .replace('\n', "\r\n")
             .into_bytes();
+    }
+    if r.chance(3) {
+        // A stray Latin-1 byte: a MIME document must be UTF-8.
+        let at = r.below(bytes.len() + 1);
+        bytes.insert(at, 0xe9);
     }
     match r.below(40) {
         0..=2 => bytes = gzip(&bytes),
