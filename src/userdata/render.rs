@@ -38,7 +38,7 @@ pub struct PartReport {
     pub filename: String,
     /// The merge header the cloud-config handler uses (`Merge-Type`, else `X-Merge-Type`).
     pub merge_type_header: Option<String>,
-    /// The first `Launch-Index` header.
+    /// The `Launch-Index` header as handlers see it (`dict(part)`: exact spelling; the filter itself matches any case).
     pub launch_index: Option<String>,
     /// Which cloud-init handler takes it.
     pub part_type: PartType,
@@ -130,7 +130,7 @@ pub fn render(
                 .merge_type_header()
                 .map(|v| v.to_py_str().to_string_lossy().into_owned()),
             launch_index: leaf
-                .get("Launch-Index")
+                .handler_header("Launch-Index")
                 .map(|v| v.to_py_str().to_string_lossy().into_owned()),
             part_type,
             outcome,
