@@ -101,30 +101,9 @@ fn check_case(case: &J, release: Release) -> Result<(), String> {
 
 #[test]
 fn conformance_handler_vectors() {
-    let Some(path) = common::shared("conformance/cloud-init-generated/handler-vectors.json") else {
-        return;
-    };
-    let doc: J = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
-    let cases = doc["cases"].as_array().unwrap();
-    let mut failures = Vec::new();
-    let mut runs = 0;
-    for release in [Release::V22_4, Release::V25_1] {
-        for case in cases {
-            runs += 1;
-            if let Err(e) = check_case(case, release) {
-                failures.push(format!("{} [{}]: {e}", case["id"], release.as_str()));
-            }
-        }
-    }
-    eprintln!(
-        "conformance handler: {}/{} case runs agree",
-        runs - failures.len(),
-        runs
-    );
-    assert!(
-        failures.is_empty(),
-        "{} of {runs} disagree:\n{}",
-        failures.len(),
-        failures.join("\n\n")
+    common::run_vector_file(
+        "conformance/cloud-init-generated/handler-vectors.json",
+        "handler",
+        check_case,
     );
 }

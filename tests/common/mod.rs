@@ -36,3 +36,37 @@ pub fn diff_cases(default: usize) -> usize {
         .and_then(|v| v.parse().ok())
         .unwrap_or(default)
 }
+
+/// Run every case of a recorded vector file under both releases with `check`,
+/// print the agreement count, and fail listing every disagreement.
+pub fn run_vector_file(
+    rel: &str,
+    label: &str,
+    check: impl Fn(&serde_json::Value, cloudfold::userdata::Release) -> Result<(), String>,
+) {
+    use cloudfold::userdata::Release;
+    let Some(path) = shared(rel) else { return };
+    let doc: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    let cases = doc["cases"].as_array().unwrap();
+    let mut failures = Vec::new();
+    let mut runs = 0;
+    for release in [Release::V22_4, Release::V25_1] {
+        for case in cases {
+            runs += 1;
+            if let Err(e) = check(case, release) {
+                failures.push(format!("{} [{}]: {e}", case["id"], release.as_str()));
+            }
+        }
+    }
+    eprintln!(
+        "conformance {label}: {}/{runs} case runs agree",
+        runs - failures.len()
+    );
+    assert!(
+        failures.is_empty(),
+        "{} of {runs} disagree:\n{}",
+        failures.len(),
+        failures.join("\n\n")
+    );
+}
