@@ -2,9 +2,9 @@
 
 use super::py_ops::{Indexable, py_iter};
 use super::{
-    Decision, DictMode, DictStrategy, KeepReason, Limits, ListMode, ListStrategy, MAX_LEVELS,
-    MergeError, MergeEvent, MergeObserver, Path, PathSeg, PyException, Rules, StrMode, StrStrategy,
-    Strategy,
+    Decision, DictMode, DictStrategy, FlattenStrategy, KeepReason, Limits, ListMode, ListStrategy,
+    MAX_LEVELS, MergeError, MergeEvent, MergeObserver, Path, PathSeg, PyException, Rules, StrMode,
+    StrStrategy, Strategy,
 };
 use crate::yaml::value::{Entries, Key, Map, Node, PyStrBuilder, Seq, Value, insert};
 
@@ -149,14 +149,19 @@ impl<R: Rules + ?Sized, O: MergeObserver + ?Sized> Walk<'_, R, O> {
     }
 
     fn merge(&mut self, old: &Node, new: &Node, depth: Depth) -> Result<Node, MergeError> {
-        let strategy = self.begin(old, depth)?;
+        let strategy = self.begin(old, new, depth)?;
         self.dispatch(strategy, old, new, depth)
     }
 
     /// What every merge call does first: count it, pick the strategy, check depth.
-    fn begin(&mut self, old: &Node, depth: Depth) -> Result<Option<Strategy>, MergeError> {
+    fn begin(
+        &mut self,
+        old: &Node,
+        new: &Node,
+        depth: Depth,
+    ) -> Result<Option<Strategy>, MergeError> {
         self.charge(1)?;
-        let strategy = self.rules.strategy_for(&self.path, old).copied();
+        let strategy = self.rules.strategy_for_new(&self.path, old, new);
         if depth.frames.saturating_add(PEAK) > self.limits.python_frames
             || depth.level >= MAX_LEVELS
         {
@@ -184,6 +189,12 @@ impl<R: Rules + ?Sized, O: MergeObserver + ?Sized> Walk<'_, R, O> {
                 self.list(&s, old, items, true, new, depth)
             }
             (Some(Strategy::Str(s)), Value::Str(_)) => self.str(&s, old, new),
+            (Some(Strategy::Replace), _) => {
+                self.emit(Decision::Replaced, Some(old), Some(new));
+                Ok(new.clone())
+            }
+            (Some(Strategy::Conflict), _) => Err(MergeError::type_error("cannot override")),
+            (Some(Strategy::Flatten(s)), _) => self.flatten(&s, old, new),
             // No strategy (or a table that returned one for another type):
             // old stays.
             _ => {
@@ -242,6 +253,11 @@ impl<R: Rules + ?Sized, O: MergeObserver + ?Sized> Walk<'_, R, O> {
                         DictMode::Replace => {
                             self.emit(Decision::Replaced, Some(&old_v), Some(v));
                             v.clone()
+                        }
+                        DictMode::Merge => {
+                            self.emit(Decision::Recursed, Some(&old_v), Some(v));
+                            self.merge(&old_v, v, depth.deeper(DICT_LEVEL))
+                                .map_err(|e| e.under(&PathSeg::Key(k.clone())))?
                         }
                         DictMode::Keep if s.recurse.wants(v) => {
                             self.emit(Decision::Recursed, Some(&old_v), Some(v));
@@ -318,6 +334,7 @@ impl<R: Rules + ?Sized, O: MergeObserver + ?Sized> Walk<'_, R, O> {
                 }
                 Ok(Node::new(wrap(items), old.span()))
             }
+            ListMode::Union => self.union(s, old, old_items, is_tuple, new, depth),
             ListMode::Overlay | ListMode::Keep => {
                 let (new_len, indexable) = Indexable::new(new)?;
                 let common = old_items.len().min(new_len);
@@ -369,7 +386,7 @@ impl<R: Rules + ?Sized, O: MergeObserver + ?Sized> Walk<'_, R, O> {
                 Err(e) => Err((e, old)),
             };
         }
-        let strategy = match self.begin(&old, depth) {
+        let strategy = match self.begin(&old, new, depth) {
             Ok(s) => s,
             Err(e) => return Err((e, old)),
         };
@@ -466,7 +483,9 @@ impl<R: Rules + ?Sized, O: MergeObserver + ?Sized> Walk<'_, R, O> {
                         undo.push((i, Undo::Restore(prev)));
                     }
                 }
-                (Some(i), DictMode::Keep) if s.recurse.wants(v) => {
+                (Some(i), DictMode::Merge) | (Some(i), DictMode::Keep)
+                    if s.mode == DictMode::Merge || s.recurse.wants(v) =>
+                {
                     if let Some((_, slot)) = entries.get_index_mut(i) {
                         self.emit(Decision::Recursed, Some(slot), Some(v));
                         let prev = std::mem::replace(slot, hole.clone());
@@ -483,6 +502,8 @@ impl<R: Rules + ?Sized, O: MergeObserver + ?Sized> Walk<'_, R, O> {
                         }
                     }
                 }
+                // Taken by the recursing arm above (its guard is always true).
+                (Some(_), DictMode::Merge) => {}
                 (Some(i), DictMode::Keep) => {
                     self.emit(
                         Decision::KeptOld(KeepReason::NotRecursed),
@@ -501,6 +522,120 @@ impl<R: Rules + ?Sized, O: MergeObserver + ?Sized> Walk<'_, R, O> {
                 slots: undo,
             },
         ))
+    }
+
+    /// [`ListMode::Union`]: old's items, then new's, one item per key.
+    fn union(
+        &mut self,
+        s: &ListStrategy,
+        old: &Node,
+        old_items: &Seq,
+        is_tuple: bool,
+        new: &Node,
+        depth: Depth,
+    ) -> Result<Node, MergeError> {
+        let added = new.as_seq().map_or(&[][..], Seq::items);
+        self.charge(old_items.len().saturating_add(added.len()))?;
+        self.emit(Decision::Appended, Some(old), Some(new));
+        let mut items = old_items.items().to_vec();
+        let mut index: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
+        for (i, item) in items.iter().enumerate() {
+            if let Some(k) = self.rules.item_key(&self.path, item)? {
+                index.entry(k).or_insert(i);
+            }
+        }
+        for item in added {
+            let key = self.rules.item_key(&self.path, item)?;
+            match key.as_ref().and_then(|k| index.get(k)).copied() {
+                Some(j) => {
+                    let Some(slot) = items.get(j).cloned() else {
+                        continue;
+                    };
+                    self.enter(|| PathSeg::Index(j));
+                    let merged = if s.recurse.wants(item) {
+                        self.emit(Decision::Recursed, Some(&slot), Some(item));
+                        self.merge(&slot, item, depth.deeper(LIST_LEVEL))
+                            .map_err(|e| e.under(&PathSeg::Index(j)))?
+                    } else {
+                        self.emit(Decision::Replaced, Some(&slot), Some(item));
+                        item.clone()
+                    };
+                    self.leave();
+                    if let Some(place) = items.get_mut(j) {
+                        *place = merged;
+                    }
+                }
+                None => {
+                    if let Some(k) = key {
+                        index.insert(k, items.len());
+                    }
+                    items.push(item.clone());
+                }
+            }
+        }
+        let value = if is_tuple {
+            Value::Tuple(Seq::new(items))
+        } else {
+            Value::Seq(Seq::new(items))
+        };
+        Ok(Node::new(value, old.span()))
+    }
+
+    /// [`Strategy::Flatten`]: both sides as sequences, appended.
+    fn flatten(&mut self, s: &FlattenStrategy, old: &Node, new: &Node) -> Result<Node, MergeError> {
+        let mut items = self.flat_items(old)?;
+        let added = self.flat_items(new)?;
+        self.emit(Decision::Appended, Some(old), Some(new));
+        items.extend(added);
+        if s.unique {
+            let mut out: Vec<Node> = Vec::with_capacity(items.len());
+            let mut index: std::collections::HashMap<String, usize> =
+                std::collections::HashMap::new();
+            for item in items {
+                match self.rules.item_key(&self.path, &item)? {
+                    Some(k) => match index.get(&k) {
+                        Some(&j) => {
+                            if let Some(place) = out.get_mut(j) {
+                                *place = item;
+                            }
+                        }
+                        None => {
+                            index.insert(k, out.len());
+                            out.push(item);
+                        }
+                    },
+                    None => out.push(item),
+                }
+            }
+            items = out;
+        }
+        Ok(Node::new(Value::Seq(Seq::new(items)), old.span()))
+    }
+
+    /// One side of a flatten as items.
+    fn flat_items(&mut self, side: &Node) -> Result<Vec<Node>, MergeError> {
+        match side.value() {
+            Value::Seq(items) | Value::Tuple(items) => {
+                self.charge(items.len())?;
+                Ok(items.items().to_vec())
+            }
+            Value::Map(m) => {
+                self.charge(m.len())?;
+                let mut entries: Vec<Node> = m
+                    .iter()
+                    .map(|(k, v)| {
+                        let span = if v.is_null() { k.span() } else { v.span() };
+                        Node::new(Value::Str(self.rules.flatten_entry(k, v)), span)
+                    })
+                    .collect();
+                // Sorted by code points, as the texts compare (Go's byte order
+                // of UTF-8 is the same order).
+                entries.sort_by(|a, b| text_bytes(a).cmp(text_bytes(b)));
+                Ok(entries)
+            }
+            Value::Str(_) => Ok(vec![side.clone()]),
+            _ => Ok(Vec::new()),
+        }
     }
 
     fn iterate(&mut self, new: &Node) -> Result<Vec<Node>, MergeError> {
@@ -536,6 +671,14 @@ impl<R: Rules + ?Sized, O: MergeObserver + ?Sized> Walk<'_, R, O> {
                 Ok(Node::new(Value::Str(out.finish()), old.span()))
             }
         }
+    }
+}
+
+/// A string node's bytes (WTF-8); empty for any other value.
+fn text_bytes(node: &Node) -> &[u8] {
+    match node.value() {
+        Value::Str(s) => s.as_wtf8(),
+        _ => &[],
     }
 }
 

@@ -25,6 +25,7 @@ mod rules;
 mod strategy;
 
 pub mod cloud_init;
+pub mod compose;
 
 pub use engine::{merge_owned_with, merge_with};
 pub use limits::{Limits, MAX_LEVELS};
@@ -35,6 +36,6 @@ pub use observer::{
 pub use path::{Path, PathSeg};
 pub use rules::Rules;
 pub use strategy::{
-    DictMode, DictStrategy, ListMode, ListStrategy, Recurse, StrMode, StrStrategy, Strategy,
-    TypeClass,
+    DictMode, DictStrategy, FlattenStrategy, ListMode, ListStrategy, Recurse, StrMode, StrStrategy,
+    Strategy, TypeClass,
 };

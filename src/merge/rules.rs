@@ -1,7 +1,7 @@
 //! `Rules`: a dialect's table from (logical path, old value) to the strategy that merges there.
 
-use super::{Path, Strategy};
-use crate::yaml::value::Node;
+use super::{MergeError, Path, Strategy};
+use crate::yaml::value::{Node, PyStr, PyStrBuilder, py_str};
 
 /// Which strategy merges new into `old` at `path`.
 ///
@@ -17,5 +17,35 @@ pub trait Rules {
     /// pass the root path everywhere).
     fn uses_path(&self) -> bool {
         false
+    }
+
+    /// The strategy for merging `new` into `old` at `path`, for tables that
+    /// also look at new (Compose: a null new keeps old, a type mismatch is a
+    /// conflict, a `!override` tag replaces). Defaults to
+    /// [`Rules::strategy_for`].
+    fn strategy_for_new(&self, path: &Path, old: &Node, new: &Node) -> Option<Strategy> {
+        let _ = new;
+        self.strategy_for(path, old).copied()
+    }
+
+    /// The identity of a list item at `path` for [`super::ListMode::Union`]
+    /// and unique [`super::FlattenStrategy`]: items with equal keys are one
+    /// item. `None`: the item has no key and is always kept.
+    fn item_key(&self, path: &Path, item: &Node) -> Result<Option<String>, MergeError> {
+        let _ = (path, item);
+        Ok(None)
+    }
+
+    /// A mapping entry as one item of a flattened sequence: `key=value`, or
+    /// the bare key when the value is null (values written as Python's
+    /// `str()` does; dialects override for their own formatting).
+    fn flatten_entry(&self, key: &Node, value: &Node) -> PyStr {
+        let mut out = PyStrBuilder::new();
+        out.push_py(&py_str(key));
+        if !value.is_null() {
+            out.push('=');
+            out.push_py(&py_str(value));
+        }
+        out.finish()
     }
 }

@@ -16,6 +16,9 @@ pub enum TypeClass {
     List,
     /// `str`.
     Str,
+    /// Any value (strategies that do not look at old's type, such as
+    /// [`Strategy::Replace`]).
+    Any,
 }
 
 impl TypeClass {
@@ -62,6 +65,9 @@ pub enum DictMode {
     Replace,
     /// Old's value is kept unless new's type is in [`DictStrategy::recurse`].
     Keep,
+    /// Every key in both is merged recursively, whatever new's type: the
+    /// rules decide at the child (Compose's mapping merge).
+    Merge,
 }
 
 /// Merging into a mapping. A non-mapping new leaves old as it is; keys only
@@ -90,6 +96,12 @@ pub enum ListMode {
     /// Index-wise, old kept (cloud-init's `no_replace`); new is still
     /// measured and indexed, which fails for mappings and scalars.
     Keep,
+    /// Keyed union: old's items, then new's; a new item whose key (from
+    /// [`super::Rules::item_key`]) equals an earlier item's takes that
+    /// item's place (first position, last value), merged recursively with
+    /// it when its type is in [`ListStrategy::recurse`]. Items without a key
+    /// are appended. New must be a list or tuple (the rules check).
+    Union,
 }
 
 /// Merging into a list or tuple (a tuple result stays a tuple).
@@ -118,6 +130,18 @@ pub struct StrStrategy {
     pub mode: StrMode,
 }
 
+/// Flattening both sides into one sequence (Compose's `environment`,
+/// `labels`, `dns`…): a mapping becomes its entries as text, sorted
+/// ([`super::Rules::flatten_entry`], `key=value` or the bare key for a
+/// null), a list its items, a string one item; null and other scalars give
+/// nothing. New's items are appended to old's.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FlattenStrategy {
+    /// Items with equal keys ([`super::Rules::item_key`]) are merged into
+    /// one: first position, last value.
+    pub unique: bool,
+}
+
 /// One merge strategy for one kind of old value.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Strategy {
@@ -127,6 +151,14 @@ pub enum Strategy {
     List(ListStrategy),
     /// For strings.
     Str(StrStrategy),
+    /// Any old: new replaces it, whatever the types (Compose's `command`,
+    /// a `!override` tag, a scalar overridden).
+    Replace,
+    /// Any old: old and new cannot be combined here; the merge fails with a
+    /// `TypeError` "cannot override" (Compose's type mismatch).
+    Conflict,
+    /// Any old: both flattened into one sequence.
+    Flatten(FlattenStrategy),
 }
 
 impl Strategy {
@@ -136,6 +168,7 @@ impl Strategy {
             Strategy::Dict(_) => TypeClass::Dict,
             Strategy::List(_) => TypeClass::List,
             Strategy::Str(_) => TypeClass::Str,
+            Strategy::Replace | Strategy::Conflict | Strategy::Flatten(_) => TypeClass::Any,
         }
     }
 }

@@ -232,6 +232,8 @@ impl fmt::Display for MergerStack {
                     opts.push(match d.mode {
                         DictMode::Replace => "replace",
                         DictMode::Keep => "no_replace",
+                        // Not a cloud-init mode (other dialects' tables).
+                        DictMode::Merge => "merge",
                     });
                     if d.allow_delete {
                         opts.push("allow_delete");
@@ -250,6 +252,7 @@ impl fmt::Display for MergerStack {
                         ListMode::Prepend => "prepend",
                         ListMode::Overlay => "replace",
                         ListMode::Keep => "no_replace",
+                        ListMode::Union => "union",
                     });
                     if l.recurse.dict {
                         opts.push("recurse_dict");
@@ -268,6 +271,10 @@ impl fmt::Display for MergerStack {
                     }
                     "str"
                 }
+                // Not cloud-init mergers (other dialects' tables).
+                Strategy::Replace => "replace",
+                Strategy::Conflict => "conflict",
+                Strategy::Flatten(_) => "flatten",
             };
             write!(f, "{name}({})", opts.join(","))?;
         }

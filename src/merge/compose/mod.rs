@@ -1,0 +1,88 @@
+//! The `compose` dialect: Docker Compose's multi-file merge as compose-go 2.4.8 (`docker compose config`) does it.
+//!
+//! Each file is read as compose-go reads it — `!reset`/`!override` tags
+//! resolved ([`resolve_tags`]), short syntax made long and unique
+//! sequences de-duplicated ([`canonicalize`]) — then merged into the model
+//! so far on the engine with [`ComposeRules`]: mappings merged, sequences
+//! appended (keyed union for ports, volumes, secrets, configs and the other
+//! sequences compose-go keeps unique), scalars overridden, a type mismatch
+//! is "cannot override <path>", a null keeps the earlier value, `x-` keys
+//! and `command`/`entrypoint`/`healthcheck.test`/`ulimits.*` replaced,
+//! `environment`/`labels`/… flattened into `key=value` lists. The result is
+//! the merged model compose-go prints with `config --no-normalize` (long
+//! syntax), nodes keeping the spans they were written at.
+
+mod canonical;
+mod compose_error;
+mod compose_path;
+mod compose_rules;
+mod go_text;
+mod layer_tags;
+mod node_build;
+mod port_spec;
+mod reset;
+mod unicity;
+mod volume_spec;
+
+pub use canonical::canonicalize;
+pub use compose_error::ComposeError;
+pub use compose_path::ComposePath;
+pub use compose_rules::{ComposeRules, Conflict};
+pub use layer_tags::{LayerTags, resolve_tags};
+pub use port_spec::{PortSpec, parse_ports};
+pub use reset::apply_resets;
+pub use volume_spec::{VolumeSpec, parse_volume};
+
+use crate::merge::{Limits, MergeObserver, merge_with};
+use crate::yaml::TagMap;
+use crate::yaml::value::{Node, Value};
+
+/// One file to merge: its document and the local tags it carried.
+#[derive(Clone, Copy, Debug)]
+pub struct ComposeFile<'a> {
+    /// The document's root.
+    pub root: &'a Node,
+    /// Its `!reset`/`!override` tags (from `yaml::load_tagged`).
+    pub tags: &'a TagMap,
+}
+
+/// Merge `files` (lowest priority first) as `docker compose -f … config`
+/// does, reporting each engine decision to `observer`. `None` for no files.
+pub fn merge_files<O: MergeObserver + ?Sized>(
+    files: &[ComposeFile<'_>],
+    limits: &Limits,
+    observer: &mut O,
+) -> Result<Option<Node>, ComposeError> {
+    let mut acc: Option<Node> = None;
+    for (i, file) in files.iter().enumerate() {
+        if !matches!(file.root.value(), Value::Map(_)) {
+            return Err(ComposeError::NotAMapping {
+                layer: i,
+                span: file.root.span(),
+            });
+        }
+        let (root, tags) = resolve_tags(file.root, file.tags);
+        let root = canonicalize(&root)?;
+        acc = Some(match acc {
+            None => root,
+            Some(model) => {
+                let model = apply_resets(&model, &tags.resets);
+                let rules = ComposeRules::new(tags.overrides);
+                match merge_with(&rules, &model, &root, limits, observer) {
+                    Ok(merged) => merged,
+                    Err(e) => {
+                        return Err(match rules.take_conflict() {
+                            Some(c) => ComposeError::CannotOverride {
+                                path: c.path,
+                                old: c.old,
+                                new: c.new,
+                            },
+                            None => ComposeError::Merge(e),
+                        });
+                    }
+                }
+            }
+        });
+    }
+    Ok(acc)
+}
