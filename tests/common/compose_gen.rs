@@ -270,10 +270,15 @@ fn command(r: &mut Rng) -> G {
     }
 }
 
-fn service(r: &mut Rng, later: bool, name: &str) -> G {
+fn service(r: &mut Rng, idx: usize, name: &str) -> G {
+    let later = idx > 0;
     let mut m: Vec<(String, G)> = Vec::new();
     if !later || r.chance(30) {
         m.push(("image".into(), s(r.pick(&["nginx", "redis:7", "alpine"]))));
+    } else if idx == 1 && r.chance(5) {
+        // A null keeps the earlier image (the first file defines every
+        // service; nothing before the second file can have reset it).
+        m.push(("image".into(), G::Null));
     }
     let fields = 1 + r.below(6);
     for _ in 0..fields {
@@ -411,7 +416,9 @@ fn service(r: &mut Rng, later: bool, name: &str) -> G {
             continue;
         }
         // The schema accepts null only for some fields.
-        let nullable = matches!(k, "command" | "entrypoint" | "environment" | "x-meta");
+        // (A null surviving the merge can still fail it: `environment: null`
+        // on a service no earlier file has.)
+        let nullable = matches!(k, "command" | "entrypoint" | "x-meta");
         let v = if later && r.chance(12) {
             // Tags on a whole field; nulls keep the earlier value.
             match r.below(3) {
@@ -450,7 +457,8 @@ fn dedup_ports(r: &mut Rng) -> Vec<G> {
     out
 }
 
-fn top_resources(r: &mut Rng, kind: &str, later: bool) -> G {
+fn top_resources(r: &mut Rng, kind: &str, idx: usize) -> G {
+    let later = idx > 0;
     let names: &[&str] = match kind {
         "secrets" => &["s1", "s2"],
         "configs" => &["c1", "c2"],
@@ -482,12 +490,13 @@ fn top_resources(r: &mut Rng, kind: &str, later: bool) -> G {
                 if r.chance(50) {
                     G::Map(vec![(env_key(r), word(r))])
                 } else {
-                    G::Seq(vec![s(format!("{}=1", env_key(r)))])
+                    // Appended without de-duplication: distinct per file.
+                    G::Seq(vec![s(format!("{}={idx}", env_key(r)))])
                 }
             } else if r.chance(50) {
                 G::Map(vec![(env_key(r), word(r))])
             } else {
-                G::Seq(vec![s(format!("{}={}", env_key(r), later as u8))])
+                G::Seq(vec![s(format!("{}={idx}", env_key(r)))])
             };
             def.push(("labels".into(), labels));
         }
@@ -496,7 +505,8 @@ fn top_resources(r: &mut Rng, kind: &str, later: bool) -> G {
         }
         let v = if later && r.chance(8) {
             G::Null
-        } else if later && r.chance(5) {
+        } else if later && r.chance(5) && !matches!(kind, "secrets" | "configs") {
+            // (A reset secret or config given labels later would have no file.)
             G::Tag("!reset", Box::new(G::Map(def)))
         } else {
             G::Map(def)
@@ -507,15 +517,16 @@ fn top_resources(r: &mut Rng, kind: &str, later: bool) -> G {
 }
 
 /// One generated file.
-pub fn compose_file(r: &mut Rng, later: bool) -> String {
+pub fn compose_file(r: &mut Rng, idx: usize) -> String {
+    let later = idx > 0;
     let mut top: Vec<(String, G)> = Vec::new();
     let mut services = Vec::new();
     for name in SERVICES {
-        if r.chance(if later { 50 } else { 70 }) || (!later && services.is_empty()) {
+        if !later || r.chance(50) {
             let svc = if later && r.chance(3) {
                 G::Tag("!reset", Box::new(G::Null))
             } else {
-                service(r, later, name)
+                service(r, idx, name)
             };
             services.push(((*name).to_string(), svc));
         }
@@ -534,7 +545,7 @@ pub fn compose_file(r: &mut Rng, later: bool) -> String {
     for kind in ["volumes", "networks", "secrets", "configs"] {
         let always = !later && matches!(kind, "secrets" | "configs");
         if always || r.chance(if later { 25 } else { 50 }) {
-            top.push((kind.into(), top_resources(r, kind, later)));
+            top.push((kind.into(), top_resources(r, kind, idx)));
         }
     }
     if r.chance(20) {
@@ -553,5 +564,5 @@ pub fn compose_file(r: &mut Rng, later: bool) -> String {
 pub fn compose_case(seed: u64) -> Vec<String> {
     let mut r = Rng::new(seed);
     let n = 2 + r.below(2);
-    (0..n).map(|i| compose_file(&mut r, i > 0)).collect()
+    (0..n).map(|i| compose_file(&mut r, i)).collect()
 }

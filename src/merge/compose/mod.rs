@@ -22,6 +22,7 @@ mod node_build;
 mod port_spec;
 mod reset;
 mod unicity;
+mod unique_items;
 mod volume_spec;
 
 pub use canonical::canonicalize;
@@ -31,6 +32,7 @@ pub use compose_rules::{ComposeRules, Conflict};
 pub use layer_tags::{LayerTags, resolve_tags};
 pub use port_spec::{PortSpec, parse_ports};
 pub use reset::apply_resets;
+pub use unique_items::check_unique_items;
 pub use volume_spec::{VolumeSpec, parse_volume};
 
 use crate::merge::{Limits, MergeObserver, merge_with};
@@ -69,7 +71,10 @@ pub fn merge_files<O: MergeObserver + ?Sized>(
                 let model = apply_resets(&model, &tags.resets);
                 let rules = ComposeRules::new(tags.overrides);
                 match merge_with(&rules, &model, &root, limits, observer) {
-                    Ok(merged) => merged,
+                    Ok(merged) => {
+                        check_unique_items(&merged, &file_label(i))?;
+                        merged
+                    }
                     Err(e) => {
                         return Err(match rules.take_conflict() {
                             Some(c) => ComposeError::CannotOverride {
@@ -85,4 +90,9 @@ pub fn merge_files<O: MergeObserver + ?Sized>(
         });
     }
     Ok(acc)
+}
+
+/// How an error names the i-th file (callers with file names rewrite it).
+fn file_label(i: usize) -> String {
+    format!("file {}", i + 1)
 }
