@@ -84,7 +84,15 @@ pub fn ours(files: &[String]) -> Result<J, String> {
     let loaded: Vec<_> = loaded.into_iter().flatten().collect();
     let layers: Vec<ComposeFile<'_>> = loaded
         .iter()
-        .map(|(root, tags)| ComposeFile { root, tags })
+        .enumerate()
+        .map(|(i, (root, tags))| ComposeFile {
+            name: ["f1.yml", "f2.yml", "f3.yml", "f4.yml"]
+                .get(i)
+                .copied()
+                .unwrap_or("f.yml"),
+            root,
+            tags,
+        })
         .collect();
     match merge_files(&layers, &Limits::default(), &mut NoObserver) {
         Ok(Some(n)) => Ok(plain(&n)),

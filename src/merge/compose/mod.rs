@@ -35,13 +35,17 @@ pub use reset::apply_resets;
 pub use unique_items::check_unique_items;
 pub use volume_spec::{VolumeSpec, parse_volume};
 
-use crate::merge::{Limits, MergeObserver, merge_with};
+use super::dialect::{DialectOutcome, Layer};
+use crate::diagnostic::Diagnostic;
+use crate::merge::{Limits, MergeObserver, NoObserver, merge_with};
 use crate::yaml::TagMap;
 use crate::yaml::value::{Node, Value};
 
-/// One file to merge: its document and the local tags it carried.
+/// One file to merge: its name, document and the local tags it carried.
 #[derive(Clone, Copy, Debug)]
 pub struct ComposeFile<'a> {
+    /// What messages call it (compose-go's "validating <file>: …").
+    pub name: &'a str,
     /// The document's root.
     pub root: &'a Node,
     /// Its `!reset`/`!override` tags (from `yaml::load_tagged`).
@@ -72,7 +76,7 @@ pub fn merge_files<O: MergeObserver + ?Sized>(
                 let rules = ComposeRules::new(tags.overrides);
                 match merge_with(&rules, &model, &root, limits, observer) {
                     Ok(merged) => {
-                        check_unique_items(&merged, &file_label(i))?;
+                        check_unique_items(&merged, file.name)?;
                         merged
                     }
                     Err(e) => {
@@ -92,7 +96,20 @@ pub fn merge_files<O: MergeObserver + ?Sized>(
     Ok(acc)
 }
 
-/// How an error names the i-th file (callers with file names rewrite it).
-fn file_label(i: usize) -> String {
-    format!("file {}", i + 1)
+/// Merge layers (lowest priority first) as `docker compose -f … config`
+/// does: the `cloudfold merge --dialect compose` entry point.
+pub fn merge(layers: &[Layer]) -> DialectOutcome {
+    let files: Vec<ComposeFile<'_>> = layers
+        .iter()
+        .map(|l| ComposeFile {
+            name: &l.name,
+            root: &l.root,
+            tags: &l.tags,
+        })
+        .collect();
+    match merge_files(&files, &Limits::default(), &mut NoObserver) {
+        Ok(Some(node)) => DialectOutcome::merged(node),
+        Ok(None) => DialectOutcome::failed(vec![Diagnostic::new(&ComposeError::NoFiles)]),
+        Err(e) => DialectOutcome::failed(vec![e.diagnostic(layers)]),
+    }
 }
