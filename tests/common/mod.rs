@@ -5,6 +5,7 @@
 #![allow(dead_code)]
 
 pub mod compose_gen;
+pub mod compose_oracle;
 pub mod payload_gen;
 pub mod rng;
 

@@ -18,11 +18,11 @@ mod compose_path;
 mod compose_rules;
 mod go_text;
 mod layer_tags;
+mod model_checks;
 mod node_build;
 mod port_spec;
 mod reset;
 mod unicity;
-mod unique_items;
 mod volume_spec;
 
 pub use canonical::canonicalize;
@@ -30,9 +30,9 @@ pub use compose_error::ComposeError;
 pub use compose_path::ComposePath;
 pub use compose_rules::{ComposeRules, Conflict};
 pub use layer_tags::{LayerTags, resolve_tags};
+pub use model_checks::check_model;
 pub use port_spec::{PortSpec, parse_ports};
 pub use reset::apply_resets;
-pub use unique_items::check_unique_items;
 pub use volume_spec::{VolumeSpec, parse_volume};
 
 use super::dialect::{DialectOutcome, Layer};
@@ -70,13 +70,16 @@ pub fn merge_files<O: MergeObserver + ?Sized>(
         let (root, tags) = resolve_tags(file.root, file.tags);
         let root = canonicalize(&root)?;
         acc = Some(match acc {
-            None => root,
+            None => {
+                check_model(&root, file.name)?;
+                root
+            }
             Some(model) => {
                 let model = apply_resets(&model, &tags.resets);
                 let rules = ComposeRules::new(tags.overrides);
                 match merge_with(&rules, &model, &root, limits, observer) {
                     Ok(merged) => {
-                        check_unique_items(&merged, file.name)?;
+                        check_model(&merged, file.name)?;
                         merged
                     }
                     Err(e) => {
