@@ -86,7 +86,11 @@ impl ComposeError {
                         .with_path(format!("$.{path}"))
                         .with_message("a later file gives a different kind of value here"),
                 )
-                .with_secondary(Label::new(*old).with_message("the earlier value")),
+                .with_secondary(
+                    Label::new(*old)
+                        .with_path(format!("$.{path}"))
+                        .with_message("the earlier value"),
+                ),
             ComposeError::Merge(_) | ComposeError::NoFiles => d,
         }
     }
