@@ -15,17 +15,25 @@
 //! Nickel), implementing each once in the engine. Dialect specifics (spec
 //! syntax, defaults, error wording) live in the dialect's module.
 
+mod decimal;
 mod engine;
 mod limits;
 mod merge_error;
 mod observer;
 mod path;
+mod precedence;
+mod priority;
+mod priority_ledger;
 mod py_ops;
 mod rules;
 mod strategy;
+mod tag_lookup;
 
 pub mod cloud_init;
+pub mod keyed;
+pub mod nickel;
 
+pub use decimal::Decimal;
 pub use engine::{merge_owned_with, merge_with};
 pub use limits::{Limits, MAX_LEVELS};
 pub use merge_error::{MergeError, PyException};
@@ -33,8 +41,12 @@ pub use observer::{
     Decision, KeepReason, MergeEvent, MergeObserver, NoObserver, Trace, TraceEntry,
 };
 pub use path::{Path, PathSeg};
+pub use precedence::Precedence;
+pub use priority::Priority;
+pub use priority_ledger::{Conflict, PriorityLedger};
 pub use rules::Rules;
 pub use strategy::{
     DictMode, DictStrategy, ListMode, ListStrategy, Recurse, StrMode, StrStrategy, Strategy,
-    TypeClass,
+    TypeClass, UnifyStrategy,
 };
+pub use tag_lookup::{NoTags, TagLookup};

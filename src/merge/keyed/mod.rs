@@ -1,0 +1,1 @@
+//! The keyed cloud-config dialect (placeholder).
