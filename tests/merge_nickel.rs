@@ -2,7 +2,8 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-use cloudfold::merge::nickel::{NickelError, merge_layers};
+use cloudfold::merge::SymmetricError as NickelError;
+use cloudfold::merge::nickel::merge_layers;
 use cloudfold::merge::{NoObserver, TagLookup};
 use cloudfold::source::SourceId;
 use cloudfold::yaml::typed_json::{WalkLimits, canonical, to_typed_json};

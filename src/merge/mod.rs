@@ -27,6 +27,7 @@ mod priority_ledger;
 mod py_ops;
 mod rules;
 mod strategy;
+mod symmetric_error;
 mod tag_lookup;
 
 pub mod cloud_init;
@@ -49,4 +50,5 @@ pub use strategy::{
     DictMode, DictStrategy, ListMode, ListStrategy, Recurse, StrMode, StrStrategy, Strategy,
     TypeClass, UnifyStrategy,
 };
+pub use symmetric_error::{DuplicateIdentity, SymmetricError, place};
 pub use tag_lookup::{NoTags, TagLookup};

@@ -4,6 +4,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 #![allow(dead_code)]
 
+pub mod keyed_gen;
 pub mod nickel_gen;
 pub mod payload_gen;
 pub mod rng;

@@ -1,6 +1,7 @@
 //! Folding layers with the `nickel` dialect: tag checks, the fold, deferred conflicts, number export.
 
-use super::{NickelError, NickelRules, nickel_number};
+use super::{NickelRules, nickel_number};
+use crate::merge::SymmetricError;
 use crate::merge::{
     Limits, MAX_LEVELS, MergeObserver, Priority, PriorityLedger, TagLookup, merge_with,
 };
@@ -22,7 +23,7 @@ pub fn check_layer(
     root: &Node,
     tags: &dyn TagLookup,
     ledger: &mut PriorityLedger,
-) -> Result<(), NickelError> {
+) -> Result<(), SymmetricError> {
     let mut open = HashSet::new();
     check(root, Slot::Root, tags, ledger, &mut open, 0)
 }
@@ -34,8 +35,8 @@ fn check(
     ledger: &mut PriorityLedger,
     open: &mut HashSet<usize>,
     depth: usize,
-) -> Result<(), NickelError> {
-    let bad = |what: &str| NickelError::Unrepresentable {
+) -> Result<(), SymmetricError> {
+    let bad = |what: &str| SymmetricError::Unrepresentable {
         what: what.to_string(),
         span: n.span(),
     };
@@ -44,14 +45,14 @@ fn check(
     }
     if let Some(tag) = tags.tag_of(n) {
         let Some(p) = Priority::from_tag(tag) else {
-            return Err(NickelError::Tag {
+            return Err(SymmetricError::Tag {
                 tag: tag.to_string(),
                 span: n.span(),
                 reason: "not a Nickel priority (use !default, !force or !priority:N)",
             });
         };
         if slot != Slot::Field {
-            return Err(NickelError::Tag {
+            return Err(SymmetricError::Tag {
                 tag: tag.to_string(),
                 span: n.span(),
                 reason: "a priority belongs on a mapping value (a Nickel field)",
@@ -78,13 +79,13 @@ fn check(
             if let Some(m) = n.as_map() {
                 for (k, v) in m.iter() {
                     if k.as_str().is_none() {
-                        return Err(NickelError::Unrepresentable {
+                        return Err(SymmetricError::Unrepresentable {
                             what: format!("a {} key", k.type_name()),
                             span: k.span(),
                         });
                     }
                     if let Some(tag) = tags.tag_of(k) {
-                        return Err(NickelError::Tag {
+                        return Err(SymmetricError::Tag {
                             tag: tag.to_string(),
                             span: k.span(),
                             reason: "a priority belongs on the value, not the key",
@@ -106,7 +107,7 @@ pub fn merge_layers(
     layers: &[Node],
     tags: &dyn TagLookup,
     observer: &mut dyn MergeObserver,
-) -> Result<Node, NickelError> {
+) -> Result<Node, SymmetricError> {
     let mut ledger = PriorityLedger::new();
     for l in layers {
         check_layer(l, tags, &mut ledger)?;
@@ -123,10 +124,10 @@ pub fn merge_layers(
     };
     let mut acc = first.clone();
     for l in it {
-        acc = merge_with(&rules, &acc, l, &limits, observer).map_err(NickelError::Merge)?;
+        acc = merge_with(&rules, &acc, l, &limits, observer).map_err(SymmetricError::Merge)?;
     }
     if let Some(c) = ledger.surviving(&acc).into_iter().next() {
-        return Err(NickelError::NonMergeable(c));
+        return Err(SymmetricError::NonMergeable(c));
     }
     Ok(export_numbers(&acc))
 }
