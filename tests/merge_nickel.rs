@@ -114,3 +114,14 @@ fn tags_are_checked() {
     assert!(err(&["a: 2001-01-01\n"]).contains("no Nickel equivalent"));
     assert!(err(&["1: a\n"]).contains("int key"));
 }
+
+#[test]
+fn deep_nesting_merges_without_overflow() {
+    // As deep as the YAML loader allows, merged and conflicting at the bottom.
+    let depth = 480;
+    let doc = |leaf: &str| format!("{}{leaf}{}\n", "{a: ".repeat(depth), "}".repeat(depth));
+    ok(&[&doc("1"), &doc("1")]);
+    err(&[&doc("1"), &doc("2")]);
+    // A recursive alias is refused up front.
+    assert!(err(&["&x {a: *x}\n"]).contains("recursive alias"));
+}

@@ -176,18 +176,8 @@ impl<R: Rules + ?Sized, O: MergeObserver + ?Sized> Walk<'_, R, O> {
         depth: Depth,
     ) -> Result<Node, MergeError> {
         match (strategy, old.value()) {
-            (Some(Strategy::Dict(s)), Value::Map(m)) if s.mode == DictMode::Symmetric => {
-                self.dict_symmetric(old, m, new, depth)
-            }
+            (Some(s), _) if is_symmetric(&s) => self.symmetric(s, old, new, depth),
             (Some(Strategy::Dict(s)), Value::Map(m)) => self.dict(&s, old, m, new, depth),
-            (
-                Some(Strategy::List(ListStrategy {
-                    mode: ListMode::ByIdentity { dedupe },
-                    ..
-                })),
-                Value::Seq(items) | Value::Tuple(items),
-            ) => self.list_by_identity(dedupe, old, items, new, depth),
-            (Some(Strategy::Unify(_)), _) => self.unify(old, new),
             (Some(Strategy::List(s)), Value::Seq(items)) => {
                 self.list(&s, old, items, false, new, depth)
             }
@@ -285,6 +275,38 @@ impl<R: Rules + ?Sized, O: MergeObserver + ?Sized> Walk<'_, R, O> {
                 .collect();
         }
         Ok(Node::new(Value::Map(Map::new(entries)), old.span()))
+    }
+
+    /// The symmetric dialects' strategies, kept out of [`Walk::dispatch`]
+    /// so its stack frame (paid at every nesting level) stays small.
+    #[inline(never)]
+    fn symmetric(
+        &mut self,
+        strategy: Strategy,
+        old: &Node,
+        new: &Node,
+        depth: Depth,
+    ) -> Result<Node, MergeError> {
+        match (strategy, old.value()) {
+            (Strategy::Dict(_), Value::Map(m)) => self.dict_symmetric(old, m, new, depth),
+            (
+                Strategy::List(ListStrategy {
+                    mode: ListMode::ByIdentity { dedupe },
+                    ..
+                }),
+                Value::Seq(items) | Value::Tuple(items),
+            ) => self.list_by_identity(dedupe, old, items, new, depth),
+            (Strategy::Unify(_), _) => self.unify(old, new),
+            // A symmetric strategy given for another type: old stays.
+            _ => {
+                self.emit(
+                    Decision::KeptOld(KeepReason::NoStrategy),
+                    Some(old),
+                    Some(new),
+                );
+                Ok(old.clone())
+            }
+        }
     }
 
     /// [`DictMode::Symmetric`]: keys in both are settled by
@@ -486,7 +508,14 @@ impl<R: Rules + ?Sized, O: MergeObserver + ?Sized> Walk<'_, R, O> {
                 Ok(Node::new(wrap(items), old.span()))
             }
             // Dispatched to `list_by_identity` before reaching here.
-            ListMode::ByIdentity { .. } => self.list_by_identity(false, old, old_items, new, depth),
+            ListMode::ByIdentity { .. } => {
+                self.emit(
+                    Decision::KeptOld(KeepReason::NoStrategy),
+                    Some(old),
+                    Some(new),
+                );
+                Ok(old.clone())
+            }
             ListMode::Overlay | ListMode::Keep => {
                 let (new_len, indexable) = Indexable::new(new)?;
                 let common = old_items.len().min(new_len);
@@ -709,6 +738,16 @@ impl<R: Rules + ?Sized, O: MergeObserver + ?Sized> Walk<'_, R, O> {
                 Ok(Node::new(Value::Str(out.finish()), old.span()))
             }
         }
+    }
+}
+
+/// Whether a strategy belongs to the symmetric dialects (handled by `Walk::symmetric`).
+fn is_symmetric(s: &Strategy) -> bool {
+    match s {
+        Strategy::Dict(d) => d.mode == DictMode::Symmetric,
+        Strategy::List(l) => matches!(l.mode, ListMode::ByIdentity { .. }),
+        Strategy::Unify(_) => true,
+        Strategy::Str(_) => false,
     }
 }
 
