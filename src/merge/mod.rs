@@ -31,6 +31,9 @@ mod symmetric_error;
 mod tag_lookup;
 
 pub mod cloud_init;
+pub mod compose;
+pub mod dialect;
+pub mod hiera;
 pub mod keyed;
 pub mod nickel;
 

@@ -1,7 +1,9 @@
 //! `SymmetricError`: why a merge in a symmetric dialect (`nickel`, keyed `cloud-config`) failed, with the places to point at.
 
+use crate::diagnostic::{Diagnostic, DiagnosticKind, Label, Severity};
 use crate::merge::{Conflict, MergeError};
 use crate::source::{SourceId, Span};
+use crate::yaml::typed_json::{WalkLimits, to_typed_json};
 use crate::yaml::value::{Node, py_repr};
 use std::fmt;
 
@@ -64,13 +66,18 @@ pub fn place(span: Span, name: &dyn Fn(SourceId) -> String) -> String {
     )
 }
 
+/// A value as a YAML/JSON reader writes it (`true`, `"x"`, `[1, 2]`), cut
+/// to a readable length.
 fn short(node: &Node) -> String {
-    let r = py_repr(node);
-    if r.chars().count() > 60 {
-        let cut: String = r.chars().take(57).collect();
+    let text = match to_typed_json(node, WalkLimits::default()) {
+        Ok(j) => j.to_string(),
+        Err(_) => py_repr(node),
+    };
+    if text.chars().count() > 60 {
+        let cut: String = text.chars().take(57).collect();
         format!("{cut}...")
     } else {
-        r
+        text
     }
 }
 
@@ -117,3 +124,106 @@ impl fmt::Display for SymmetricError {
 }
 
 impl std::error::Error for SymmetricError {}
+
+/// A [`SymmetricError`] as a diagnostic kind: the message without places
+/// (the labels carry them).
+struct Kind<'a> {
+    error: &'a SymmetricError,
+    tags_help: &'static str,
+}
+
+impl fmt::Display for Kind<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.error {
+            SymmetricError::NonMergeable(c) => write!(f, "non mergeable terms at {}", c.path),
+            SymmetricError::Tag { tag, reason, .. } => write!(f, "tag {tag}: {reason}"),
+            SymmetricError::Unrepresentable { what, .. } => {
+                write!(f, "{what} has no Nickel equivalent")
+            }
+            SymmetricError::DuplicateIdentity(d) => write!(
+                f,
+                "two items with identity {} in {} in one file",
+                d.identity, d.path
+            ),
+            SymmetricError::NotAMapping { type_name, .. } => {
+                write!(f, "a cloud-config fragment is a mapping, not a {type_name}")
+            }
+            SymmetricError::Merge(e) => write!(f, "{e}"),
+        }
+    }
+}
+
+impl DiagnosticKind for Kind<'_> {
+    fn code(&self) -> &'static str {
+        match self.error {
+            SymmetricError::NonMergeable(_) => "merge-conflict",
+            SymmetricError::Tag { .. } => "merge-bad-tag",
+            SymmetricError::Unrepresentable { .. } => "merge-unrepresentable",
+            SymmetricError::DuplicateIdentity(_) => "merge-duplicate-identity",
+            SymmetricError::NotAMapping { .. } => "merge-not-a-mapping",
+            SymmetricError::Merge(_) => "merge-limit",
+        }
+    }
+
+    fn severity(&self) -> Severity {
+        Severity::Error
+    }
+
+    fn help(&self) -> Option<String> {
+        match self.error {
+            SymmetricError::NonMergeable(_) => Some(format!(
+                "values of the same priority must be equal (or both mappings); {}",
+                self.tags_help
+            )),
+            _ => None,
+        }
+    }
+}
+
+impl SymmetricError {
+    /// The error as a diagnostic; `name` names sources (for the note saying
+    /// which merge brought two values together); `tags_help` says which tags
+    /// settle a conflict in this dialect.
+    pub fn to_diagnostic(
+        &self,
+        name: &dyn Fn(SourceId) -> String,
+        tags_help: &'static str,
+    ) -> Diagnostic {
+        let d = Diagnostic::new(&Kind {
+            error: self,
+            tags_help,
+        });
+        match self {
+            SymmetricError::NonMergeable(c) => d
+                .with_primary(
+                    Label::new(c.new.span())
+                        .with_path(c.path.clone())
+                        .with_message(format!("cannot merge this value: {}", short(&c.new))),
+                )
+                .with_secondary(
+                    Label::new(c.old.span())
+                        .with_path(c.path.clone())
+                        .with_message(format!("with this value: {}", short(&c.old))),
+                )
+                .with_note(format!(
+                    "brought together by the merge {} & {}",
+                    name(c.old.span().source),
+                    name(c.new.span().source)
+                )),
+            SymmetricError::Tag { span, .. }
+            | SymmetricError::Unrepresentable { span, .. }
+            | SymmetricError::NotAMapping { span, .. } => d.with_primary(Label::new(*span)),
+            SymmetricError::DuplicateIdentity(x) => d
+                .with_primary(
+                    Label::new(x.second)
+                        .with_path(x.path.clone())
+                        .with_message("the second"),
+                )
+                .with_secondary(Label::new(x.first).with_message("the first")),
+            SymmetricError::Merge(e) => match &e.at {
+                Some(p) => d.with_primary(Label::at_path(p.clone())),
+                None => d,
+            },
+        }
+    }
+}

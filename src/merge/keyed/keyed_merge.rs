@@ -5,6 +5,7 @@ use crate::merge::{
     DuplicateIdentity, Limits, MAX_LEVELS, MergeObserver, Path, PathSeg, PriorityLedger,
     SymmetricError, TagLookup, merge_with,
 };
+use crate::source::SourceId;
 use crate::yaml::value::{Entries, Key, Map, Node, Seq, Value, py_repr};
 use std::collections::HashMap;
 
@@ -96,17 +97,23 @@ impl Normaliser<'_> {
                         continue;
                     }
                     if let Some(id) = identity_of(rule, &item2) {
+                        // Point at the identity as written, else at the item.
+                        let at = if id.span().source == SourceId::UNKNOWN {
+                            item2.clone()
+                        } else {
+                            id.clone()
+                        };
                         if let Some(first) = ids.get(&Key(id.clone())) {
                             return Err(SymmetricError::DuplicateIdentity(Box::new(
                                 DuplicateIdentity {
                                     path: self.path.to_string(),
                                     identity: py_repr(&id),
                                     first: first.span(),
-                                    second: item2.span(),
+                                    second: at.span(),
                                 },
                             )));
                         }
-                        ids.insert(Key(id), item2.clone());
+                        ids.insert(Key(id), at);
                     } else if items.iter().any(|x| keyed_eq(x, &item2)) {
                         // A repeat within one fragment: dropped, as a later
                         // fragment's repeat would be.

@@ -12,6 +12,7 @@
 
 mod directive;
 mod identity_table;
+mod keyed_dialect;
 mod keyed_eq;
 mod keyed_merge;
 mod keyed_rules;
@@ -19,6 +20,7 @@ mod list_rule;
 
 pub use directive::Directive;
 pub use identity_table::{IDENTITY_TABLE, IdentityRule, pattern_of, rule_for};
+pub use keyed_dialect::merge;
 pub use keyed_eq::keyed_eq;
 pub use keyed_merge::{FragmentMarks, merge_fragments, normalise_fragment};
 pub use keyed_rules::{KeyedRules, identity_of};

@@ -10,10 +10,13 @@
 //! [`crate::merge::DictMode::Symmetric`] with the priorities of a
 //! [`crate::merge::PriorityLedger`], and [`crate::merge::Strategy::Unify`].
 
+mod nickel_dialect;
 mod nickel_merge;
 mod nickel_rules;
 mod nickel_value;
 
+pub use nickel_dialect::merge;
+pub(crate) use nickel_dialect::{LayerTags, layer_name};
 pub use nickel_merge::{check_layer, export_numbers, merge_layers};
 pub use nickel_rules::NickelRules;
 pub use nickel_value::{nickel_eq, nickel_number};
