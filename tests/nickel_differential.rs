@@ -16,9 +16,10 @@ use cloudfold::merge::nickel::merge_layers;
 use cloudfold::merge::{NoObserver, TagLookup};
 use cloudfold::source::SourceId;
 use cloudfold::yaml::typed_json::canonical;
-use cloudfold::yaml::value::{Int, Node, Value};
+use cloudfold::yaml::value::Node;
 use cloudfold::yaml::{LoadOptions, TagMap, load_tagged};
 use common::nickel_gen::{self, GV};
+use common::plain_json::plain_json;
 use common::rng::Rng;
 use serde_json::Value as J;
 use std::path::{Path, PathBuf};
@@ -28,24 +29,6 @@ struct Tags(Vec<TagMap>);
 impl TagLookup for Tags {
     fn tag_of(&self, node: &Node) -> Option<&str> {
         self.0.iter().find_map(|t| t.tag(node))
-    }
-}
-
-fn plain_json(n: &Node) -> J {
-    match n.value() {
-        Value::Null => J::Null,
-        Value::Bool(b) => J::Bool(*b),
-        Value::Int(Int::Small(i)) => J::from(*i),
-        Value::Int(i) => J::from(i.to_f64().unwrap_or(f64::NAN)),
-        Value::Float(f) => J::from(*f),
-        Value::Str(s) => J::String(s.to_string_lossy().into_owned()),
-        Value::Seq(s) | Value::Tuple(s) => J::Array(s.iter().map(plain_json).collect()),
-        Value::Map(m) => J::Object(
-            m.iter()
-                .map(|(k, v)| (k.as_str().unwrap_or("?").to_string(), plain_json(v)))
-                .collect(),
-        ),
-        other => J::String(format!("<{}>", other.type_name())),
     }
 }
 

@@ -7,6 +7,7 @@
 pub mod keyed_gen;
 pub mod nickel_gen;
 pub mod payload_gen;
+pub mod plain_json;
 pub mod rng;
 
 use std::path::PathBuf;
