@@ -258,3 +258,15 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn long_lists_merge_in_linear_time() {
+    let many = |from: usize| {
+        let items: Vec<String> = (from..from + 20_000).map(|i| format!("p{i}")).collect();
+        format!("packages: [{}]\n", items.join(", "))
+    };
+    let start = std::time::Instant::now();
+    let merged = ok(&[&many(0), &many(10_000)]);
+    assert!(merged.contains("p29999"));
+    assert!(start.elapsed().as_secs() < 20, "{:?}", start.elapsed());
+}

@@ -9,6 +9,9 @@ use std::fmt;
 /// `10^|exp difference|`; written numbers never come near it).
 const MAX_EXP: i64 = 4096;
 
+/// Longest number text parsed.
+const MAX_TEXT: usize = 1024;
+
 /// An exact decimal, normalised (no trailing zero digits in the mantissa;
 /// zero has exponent 0), so derived equality is numeric equality.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -46,6 +49,10 @@ impl Decimal {
     /// Parse `[+-]digits[.digits][(e|E)[+-]digits]` (also `.5`, `5.`,
     /// Python's `1e+22` and `inf`-free float reprs); `None` otherwise.
     pub fn parse(text: &str) -> Option<Decimal> {
+        // Written numbers are short; a long one would only cost time.
+        if text.len() > MAX_TEXT {
+            return None;
+        }
         let b = text.as_bytes();
         let mut i = 0;
         let neg = match b.first() {

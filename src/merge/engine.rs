@@ -1,5 +1,6 @@
 //! The merge engine: walks old and new, asks the dialect's [`Rules`] for a strategy, applies it.
 
+use super::fingerprint::fingerprint;
 use super::py_ops::{Indexable, py_iter};
 use super::{
     Decision, DictMode, DictStrategy, KeepReason, Limits, ListMode, ListStrategy, MAX_LEVELS,
@@ -398,9 +399,14 @@ impl<R: Rules + ?Sized, O: MergeObserver + ?Sized> Walk<'_, R, O> {
         self.charge(old_items.len().saturating_add(new_items.len()))?;
         let mut items: Vec<Node> = old_items.items().to_vec();
         let mut by_id: indexmap::IndexMap<Key, usize> = indexmap::IndexMap::new();
+        // Items by fingerprint, so de-duplication compares within buckets only.
+        let mut buckets: std::collections::HashMap<u64, Vec<usize>> =
+            std::collections::HashMap::new();
         for (i, item) in items.iter().enumerate() {
             if let Some(id) = self.rules.identity(&self.path, item) {
                 by_id.entry(Key(id)).or_insert(i);
+            } else if dedupe {
+                buckets.entry(fingerprint(item)).or_default().push(i);
             }
         }
         for nv in new_items.iter() {
@@ -428,8 +434,14 @@ impl<R: Rules + ?Sized, O: MergeObserver + ?Sized> Walk<'_, R, O> {
                     }
                 }
             } else if dedupe {
-                self.charge(items.len())?;
-                if let Some(i) = items.iter().position(|x| self.rules.equal(x, nv)) {
+                let fp = fingerprint(nv);
+                let bucket = buckets.get(&fp).map(Vec::as_slice).unwrap_or_default();
+                self.charge(bucket.len())?;
+                let same = bucket
+                    .iter()
+                    .copied()
+                    .find(|&i| items.get(i).is_some_and(|x| self.rules.equal(x, nv)));
+                if let Some(i) = same {
                     self.enter(|| PathSeg::Index(i));
                     let kept = items.get(i).cloned();
                     self.emit(
@@ -440,6 +452,7 @@ impl<R: Rules + ?Sized, O: MergeObserver + ?Sized> Walk<'_, R, O> {
                     self.leave();
                     continue;
                 }
+                buckets.entry(fp).or_default().push(items.len());
             }
             let at = items.len();
             self.enter(|| PathSeg::Index(at));

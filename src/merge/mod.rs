@@ -17,6 +17,7 @@
 
 mod decimal;
 mod engine;
+mod fingerprint;
 mod limits;
 mod merge_error;
 mod observer;
@@ -39,6 +40,7 @@ pub mod nickel;
 
 pub use decimal::Decimal;
 pub use engine::{merge_owned_with, merge_with};
+pub use fingerprint::fingerprint;
 pub use limits::{Limits, MAX_LEVELS};
 pub use merge_error::{MergeError, PyException};
 pub use observer::{

@@ -3,7 +3,7 @@
 use super::{Directive, KeyedRules, ListRule, identity_of, keyed_eq, rule_for};
 use crate::merge::{
     DuplicateIdentity, Limits, MAX_LEVELS, MergeObserver, Path, PathSeg, PriorityLedger,
-    SymmetricError, TagLookup, merge_with,
+    SymmetricError, TagLookup, fingerprint, merge_with,
 };
 use crate::source::SourceId;
 use crate::yaml::value::{Entries, Key, Map, Node, Seq, Value, py_repr};
@@ -86,6 +86,7 @@ impl Normaliser<'_> {
                 let mut items: Vec<Node> = Vec::with_capacity(s.len());
                 let mut changed = false;
                 let mut ids: indexmap::IndexMap<Key, Node> = indexmap::IndexMap::new();
+                let mut seen: HashMap<u64, Vec<usize>> = HashMap::new();
                 for (i, item) in s.iter().enumerate() {
                     self.path.push(PathSeg::Index(i));
                     self.tag(item, false)?;
@@ -114,11 +115,19 @@ impl Normaliser<'_> {
                             )));
                         }
                         ids.insert(Key(id), at);
-                    } else if items.iter().any(|x| keyed_eq(x, &item2)) {
-                        // A repeat within one fragment: dropped, as a later
-                        // fragment's repeat would be.
-                        changed = true;
-                        continue;
+                    } else {
+                        let fp = fingerprint(&item2);
+                        let bucket = seen.entry(fp).or_default();
+                        if bucket
+                            .iter()
+                            .any(|&j| items.get(j).is_some_and(|x| keyed_eq(x, &item2)))
+                        {
+                            // A repeat within one fragment: dropped, as a later
+                            // fragment's repeat would be.
+                            changed = true;
+                            continue;
+                        }
+                        bucket.push(items.len());
                     }
                     items.push(item2);
                 }
