@@ -122,6 +122,19 @@ fn conflicts_name_both_fragments() {
         "mounts: [[/dev/sdc, /data]]\n",
     ]);
     err(&["runcmd: [a]\n", "runcmd: a\n"]);
+    // One package, one version.
+    err(&["packages: [nginx]\n", "packages: [[nginx, '1.2']]\n"]);
+    err(&[
+        "packages: [[nginx, '1.3']]\n",
+        "packages: [[nginx, '1.2']]\n",
+    ]);
+    assert_eq!(
+        ok(&[
+            "packages: [[nginx, '1.2'], git]\n",
+            "packages: [git, [nginx, '1.2']]\n"
+        ]),
+        ok(&["packages: [[nginx, '1.2'], git]\n"])
+    );
     let e = err(&["write_files: [{path: /a}, {path: /a}]\n"]);
     assert!(e.contains("second item with identity '/a'"), "{e}");
 }

@@ -1,7 +1,9 @@
 //! `IDENTITY_TABLE`: which cloud-config lists append, union, or merge by identity, from cloud-init's module docs (schema 25.1).
 
 use super::ListRule;
-use super::ListRule::{Append, Atomic, ByGroupName, ByIndex, ByKey, ByUserName, Union};
+use super::ListRule::{
+    Append, Atomic, ByGroupName, ByIndex, ByKey, ByPackageName, ByUserName, Union,
+};
 use crate::merge::{Path, PathSeg};
 use crate::yaml::value::Value;
 
@@ -51,14 +53,23 @@ pub const IDENTITY_TABLE: &[IdentityRule] = &[
     row("ansible.setup_controller.run_ansible", Append, "cc_ansible"),
     row("chef.run_list", Append, "cc_chef"),
     row("wireguard.readinessprobe", Append, "cc_wireguard"),
-    // Sets: appended, de-duplicated (installing or adding twice is a no-op at best).
-    row("packages", Union, "cc_package_update_upgrade_install"),
-    row("packages[].apt", Union, "cc_package_update_upgrade_install"),
+    // Packages: one entry per package (two versions of one package cannot both install).
     row(
-        "packages[].snap",
-        Union,
+        "packages",
+        ByPackageName,
         "cc_package_update_upgrade_install",
     ),
+    row(
+        "packages[].apt",
+        ByPackageName,
+        "cc_package_update_upgrade_install",
+    ),
+    row(
+        "packages[].snap",
+        ByPackageName,
+        "cc_package_update_upgrade_install",
+    ),
+    // Sets: appended, de-duplicated (installing or adding twice is a no-op at best).
     row("ssh_authorized_keys", Union, "cc_ssh"),
     row("ssh_import_id", Union, "cc_ssh_import_id"),
     row("users[].groups", Union, "cc_users_groups"),

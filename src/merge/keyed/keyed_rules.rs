@@ -49,6 +49,8 @@ pub fn identity_of(rule: ListRule, item: &Node) -> Option<Node> {
         (ListRule::ByIndex(i), Value::Seq(s)) => s.items().get(i).cloned(),
         (ListRule::ByUserName, Value::Str(_)) => Some(item.clone()),
         (ListRule::ByUserName, Value::Map(m)) => m.get_str("name").cloned(),
+        (ListRule::ByPackageName, Value::Str(_)) => Some(item.clone()),
+        (ListRule::ByPackageName, Value::Seq(s)) => s.items().first().cloned(),
         (ListRule::ByGroupName, Value::Str(_)) => Some(item.clone()),
         (ListRule::ByGroupName, Value::Map(m)) if m.len() == 1 => m.keys().next().cloned(),
         _ => None,

@@ -18,6 +18,9 @@ pub enum ListRule {
     /// `users`: a string item is a user name, a mapping item is identified
     /// by its `name`.
     ByUserName,
+    /// `packages`: a string item is a package name, a `[name, version]`
+    /// item is identified by its name (one package, one version).
+    ByPackageName,
     /// `groups`: a string item is a group name, a one-key mapping item
     /// (`{admins: [alice]}`) by its key.
     ByGroupName,
@@ -41,6 +44,9 @@ impl ListRule {
             ),
             ListRule::ByIndex(i) => format!("merge items by item [{i}]"),
             ListRule::ByUserName => "merge by user name (`name`, or the string)".into(),
+            ListRule::ByPackageName => {
+                "merge by package name (the string, or `[name, version]`'s first item)".into()
+            }
             ListRule::ByGroupName => {
                 "merge by group name (the string, or the mapping's key)".into()
             }
