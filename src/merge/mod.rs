@@ -14,6 +14,14 @@
 //! Compose's merge-by-key lists, a scalar strategy requiring equality for
 //! Nickel), implementing each once in the engine. Dialect specifics (spec
 //! syntax, defaults, error wording) live in the dialect's module.
+//!
+//! Symmetric dialects ([`nickel`], [`keyed`]) use [`DictMode::Symmetric`]
+//! (keys in both settled by [`Rules::precedence`]: priorities, `!override`,
+//! `!reset`), [`ListMode::ByIdentity`] (items merged by
+//! [`Rules::identity`], appended, or de-duplicated by [`Rules::equal`]) and
+//! [`Strategy::Unify`] (equal or [`Rules::conflict`]). A [`PriorityLedger`]
+//! carries priorities through a fold and defers conflicts, so a conflict a
+//! later, higher priority erases is no error, as in Nickel's lazy merge.
 
 mod decimal;
 mod engine;
