@@ -166,6 +166,21 @@ fn tags_settle_conflicts() {
         ok(&["runcmd: [a]\n", "runcmd: !override [b]\n", "runcmd: [c]\n"]),
         ok(&["runcmd: [b, c]\n"])
     );
+    // Inside items merged by identity too.
+    assert_eq!(
+        ok(&[
+            "write_files: [{path: /a, content: !force x}]\n",
+            "write_files: [{path: /a, content: y, owner: root}]\n"
+        ]),
+        ok(&["write_files: [{path: /a, content: x, owner: root}]\n"])
+    );
+    assert_eq!(
+        ok(&[
+            "users: [{name: bob, groups: [adm]}]\n",
+            "users: [{name: bob, groups: !override [sudo]}]\n"
+        ]),
+        ok(&["users: [{name: bob, groups: [sudo]}]\n"])
+    );
     assert!(err(&["hostname: !bogus x\n"]).contains("not a cloud-config merge tag"));
     assert!(err(&["runcmd: [!force a]\n"]).contains("belongs on a mapping value"));
     assert!(err(&["[a]\n"]).contains("is a mapping, not a list"));
