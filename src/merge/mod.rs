@@ -16,25 +16,34 @@
 //! syntax, defaults, error wording) live in the dialect's module.
 
 mod engine;
+mod knockout;
 mod limits;
 mod merge_error;
 mod observer;
 mod path;
 mod py_ops;
+mod ruby_regexp;
 mod rules;
+mod sort_order;
 mod strategy;
+mod strict_eq;
 
 pub mod cloud_init;
+pub mod hiera;
 
 pub use engine::{merge_owned_with, merge_with};
+pub use knockout::Knockout;
 pub use limits::{Limits, MAX_LEVELS};
 pub use merge_error::{MergeError, PyException};
 pub use observer::{
     Decision, KeepReason, MergeEvent, MergeObserver, NoObserver, Trace, TraceEntry,
 };
 pub use path::{Path, PathSeg};
+pub use ruby_regexp::RubyRegexp;
 pub use rules::Rules;
+pub use sort_order::{ruby_class, ruby_cmp, ruby_sort};
 pub use strategy::{
-    DictMode, DictStrategy, ListMode, ListStrategy, Recurse, StrMode, StrStrategy, Strategy,
-    TypeClass,
+    DeepOptions, DictMode, DictStrategy, LayerStrategy, ListMode, ListStrategy, Recurse, StrMode,
+    StrStrategy, Strategy, TypeClass,
 };
+pub use strict_eq::{strict_eq, strict_hash, strict_union};

@@ -1,6 +1,6 @@
 //! `Rules`: a dialect's table from (logical path, old value) to the strategy that merges there.
 
-use super::{Path, Strategy};
+use super::{Knockout, Path, Strategy};
 use crate::yaml::value::Node;
 
 /// Which strategy merges new into `old` at `path`.
@@ -17,5 +17,11 @@ pub trait Rules {
     /// pass the root path everywhere).
     fn uses_path(&self) -> bool {
         false
+    }
+
+    /// The knockout prefix [`super::LayerStrategy::Deep`] uses when its
+    /// `knockout` option is set; `None` disables knockout.
+    fn knockout(&self) -> Option<&Knockout> {
+        None
     }
 }

@@ -16,6 +16,9 @@ pub enum TypeClass {
     List,
     /// `str`.
     Str,
+    /// Any old value: whole-value strategies ([`Strategy::Layer`]) that
+    /// look at both values themselves. [`TypeClass::of`] never returns it.
+    Any,
 }
 
 impl TypeClass {
@@ -127,6 +130,8 @@ pub enum Strategy {
     List(ListStrategy),
     /// For strings.
     Str(StrStrategy),
+    /// For any old value: a whole-value layer strategy (Hiera's).
+    Layer(LayerStrategy),
 }
 
 impl Strategy {
@@ -136,6 +141,37 @@ impl Strategy {
             Strategy::Dict(_) => TypeClass::Dict,
             Strategy::List(_) => TypeClass::List,
             Strategy::Str(_) => TypeClass::Str,
+            Strategy::Layer(_) => TypeClass::Any,
         }
     }
+}
+
+// ---- Layer strategies (Hiera). `old` is the lower-priority layer's value,
+// `new` the higher one's (already merged with everything above it).
+
+/// How a higher layer's value (new) combines with a lower one's (old),
+/// whatever their types: Hiera 5's lookup merge behaviours.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LayerStrategy {
+    /// New, as it is (Hiera `first`).
+    Replace,
+    /// Both flattened into one list, new's items first, duplicates removed
+    /// by strict equality (`1` and `1.0` differ) — Hiera `unique`.
+    Unique,
+    /// `deep_merge` 1.1 as Hiera's `deep` calls it (new is the source, old
+    /// the destination).
+    Deep(DeepOptions),
+}
+
+/// Options of [`LayerStrategy::Deep`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub struct DeepOptions {
+    /// Knock out with the prefix the rules give
+    /// ([`super::Rules::knockout`]): a list item `"<prefix>x"` removes `x`,
+    /// a bare prefix clears the lower list, a prefixed scalar becomes `""`.
+    pub knockout: bool,
+    /// Sort every merged list (fails on values that do not compare).
+    pub sort_merged_arrays: bool,
+    /// Lists made only of mappings merge item by item.
+    pub merge_hash_arrays: bool,
 }

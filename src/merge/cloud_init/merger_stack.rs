@@ -268,6 +268,8 @@ impl fmt::Display for MergerStack {
                     }
                     "str"
                 }
+                // Not a cloud-init merger; never in a resolved stack.
+                Strategy::Layer(_) => "layer",
             };
             write!(f, "{name}({})", opts.join(","))?;
         }
