@@ -29,7 +29,11 @@ mod strategy;
 mod strict_eq;
 
 pub mod cloud_init;
+pub mod compose;
+pub mod dialect;
 pub mod hiera;
+pub mod keyed;
+pub mod nickel;
 
 pub use engine::{merge_owned_with, merge_with};
 pub use knockout::Knockout;

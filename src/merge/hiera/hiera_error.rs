@@ -1,12 +1,15 @@
 //! `HieraError`: why a Hiera lookup failed, with the places of the values involved.
 
+use crate::diagnostic::{DiagnosticKind, Severity};
 use crate::source::Span;
+use std::fmt;
 
 /// A failed lookup (or a failed reading of `lookup_options`, which fails
 /// every lookup).
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("{}{message}", key.as_deref().map(|k| format!("key '{k}': ")).unwrap_or_default())]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct HieraError {
+    /// The diagnostic code (`hiera-type`, `hiera-strategy`, …).
+    pub code: &'static str,
     /// The key being looked up, if the error is about one.
     pub key: Option<String>,
     /// What went wrong (puppet's wording where practical).
@@ -18,8 +21,9 @@ pub struct HieraError {
 
 impl HieraError {
     /// An error with no location.
-    pub fn new(message: impl Into<String>) -> Self {
+    pub fn new(code: &'static str, message: impl Into<String>) -> Self {
         HieraError {
+            code,
             key: None,
             message: message.into(),
             operands: Vec::new(),
@@ -38,5 +42,26 @@ impl HieraError {
     pub fn with_operands(mut self, operands: impl IntoIterator<Item = Span>) -> Self {
         self.operands = operands.into_iter().collect();
         self
+    }
+}
+
+impl fmt::Display for HieraError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if let Some(k) = &self.key {
+            write!(f, "lookup of '{k}': ")?;
+        }
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for HieraError {}
+
+impl DiagnosticKind for HieraError {
+    fn code(&self) -> &'static str {
+        self.code
+    }
+
+    fn severity(&self) -> Severity {
+        Severity::Error
     }
 }

@@ -4,7 +4,7 @@ use super::data_type::{
     is_data, is_scalar_or_data_array, is_string_data_hash, loadable_by_puppet, puppet_type_name,
 };
 use super::key_rules::KeyRules;
-use super::{HieraError, HieraStrategy, LookupOptions, MergeBehavior};
+use super::{HieraError, HieraStrategy, HieraWarning, LookupOptions, MergeBehavior};
 use crate::merge::{Knockout, Limits, MergeObserver, NoObserver, merge_with, strict_union};
 use crate::source::Span;
 use crate::yaml::value::{Entries, Node, Seq, Value, insert};
@@ -44,7 +44,7 @@ pub struct HieraMerged {
     /// The keys, in order of first appearance from the lowest layer up.
     pub keys: Vec<KeyMerge>,
     /// Warnings (layers ignored, keys puppet cannot look up).
-    pub warnings: Vec<String>,
+    pub warnings: Vec<HieraWarning>,
 }
 
 impl HieraMerged {
@@ -64,7 +64,7 @@ pub struct Hierarchy {
     layers: Vec<HieraLayer>,
     /// Per layer (same order): its root mapping, or `None` when ignored.
     roots: Vec<Option<Node>>,
-    warnings: Vec<String>,
+    warnings: Vec<HieraWarning>,
     /// A layer puppet could not load fails every lookup.
     load_error: Option<HieraError>,
     options: Result<LookupOptions, HieraError>,
@@ -84,10 +84,13 @@ impl Hierarchy {
                 Some(r) if r.as_map().is_some() => {
                     if let Err(what) = loadable_by_puppet(r) {
                         load_error.get_or_insert_with(|| {
-                            HieraError::new(format!(
-                                "{}: puppet's YAML loader refuses a {what} value",
-                                layer.name
-                            ))
+                            HieraError::new(
+                                "hiera-data",
+                                format!(
+                                    "{}: puppet's YAML loader refuses a {what} value",
+                                    layer.name
+                                ),
+                            )
                             .with_operands([r.span()])
                         });
                     }
@@ -95,11 +98,14 @@ impl Hierarchy {
                 }
                 Some(r) if matches!(r.value(), Value::Bool(false) | Value::Null) => None,
                 Some(r) => {
-                    warnings.push(format!(
-                        "{}: file does not contain a valid yaml hash; ignored",
-                        layer.name
-                    ));
-                    let _ = r;
+                    warnings.push(HieraWarning {
+                        code: "hiera-layer-ignored",
+                        message: format!(
+                            "{}: file does not contain a valid yaml hash; ignored (as puppet does)",
+                            layer.name
+                        ),
+                        at: Some(r.span()),
+                    });
                     None
                 }
                 None => None,
@@ -119,7 +125,7 @@ impl Hierarchy {
     }
 
     /// Warnings about the layers.
-    pub fn warnings(&self) -> &[String] {
+    pub fn warnings(&self) -> &[HieraWarning] {
         &self.warnings
     }
 
@@ -252,10 +258,14 @@ impl Hierarchy {
             warnings: self.warnings.clone(),
         };
         for k in self.unreachable_keys() {
-            out.warnings.push(format!(
-                "key {} is not a string: puppet lookup cannot find it; left out",
-                crate::yaml::value::py_repr(&k)
-            ));
+            out.warnings.push(HieraWarning {
+                code: "hiera-key-unreachable",
+                message: format!(
+                    "key {} is not a string: puppet lookup cannot find it; left out",
+                    crate::yaml::value::py_repr(&k)
+                ),
+                at: Some(k.span()),
+            });
         }
         for key in self.keys() {
             let Some(name) = key.as_str() else { continue };
@@ -288,7 +298,9 @@ impl Hierarchy {
             }));
         }
         let knockout = match &behavior.knockout_prefix {
-            Some(p) => Some(Knockout::new(p).map_err(HieraError::new)?),
+            Some(p) => {
+                Some(Knockout::new(p).map_err(|m| HieraError::new("hiera-knockout-prefix", m))?)
+            }
             None => None,
         };
         let rules = KeyRules {
@@ -317,7 +329,12 @@ impl Hierarchy {
                     Some(p) => format!("{} (at {p})", e.message),
                     None => e.message.clone(),
                 };
-                HieraError::new(message).with_operands([acc.span(), lower.span()])
+                let code = if e.message.starts_with("comparison") {
+                    "hiera-sort"
+                } else {
+                    "hiera-merge"
+                };
+                HieraError::new(code, message).with_operands([acc.span(), lower.span()])
             })?;
         }
         Ok(Some(acc))
@@ -344,10 +361,13 @@ impl Hierarchy {
                 ok(v)
             };
             if !valid {
-                return Err(HieraError::new(format!(
-                    "The {which} element of the merge expects a value of type {want}, got {}",
-                    puppet_type_name(v)
-                ))
+                return Err(HieraError::new(
+                    "hiera-type",
+                    format!(
+                        "The {which} element of the merge expects a value of type {want}, got {}",
+                        puppet_type_name(v)
+                    ),
+                )
                 .with_operands(both));
             }
         }

@@ -25,22 +25,28 @@ impl LookupOptions {
             if node.is_null() {
                 return Ok(out);
             }
-            return Err(HieraError::new("value of lookup_options must be a hash")
-                .with_operands([node.span()]));
+            return Err(HieraError::new(
+                "hiera-lookup-options",
+                "value of lookup_options must be a hash",
+            )
+            .with_operands([node.span()]));
         };
         for (k, v) in map.iter() {
             let Value::Str(ks) = k.value() else {
-                return Err(HieraError::new(format!(
-                    "lookup_options key {} is not a String",
-                    py_repr(k)
-                ))
+                return Err(HieraError::new(
+                    "hiera-lookup-options",
+                    format!("lookup_options key {} is not a String", py_repr(k)),
+                )
                 .with_operands([k.span()]));
             };
             let ks = ks.to_string_lossy().into_owned();
             if ks.starts_with('^') {
                 let re = RubyRegexp::new(&ks).map_err(|e| {
-                    HieraError::new(format!("lookup_options pattern /{ks}/: {e}"))
-                        .with_operands([k.span()])
+                    HieraError::new(
+                        "hiera-lookup-options",
+                        format!("lookup_options pattern /{ks}/: {e}"),
+                    )
+                    .with_operands([k.span()])
                 })?;
                 out.patterns.push((re, v.clone()));
             } else {
@@ -76,14 +82,19 @@ impl LookupOptions {
                 Some(merge) => MergeBehavior::from_value(merge),
                 None => Ok(None),
             },
-            Value::Str(s) if s.to_string_lossy().contains("merge") => {
-                Err(HieraError::new("Unknown merge strategy: 'merge'").with_operands([opts.span()]))
-            }
+            Value::Str(s) if s.to_string_lossy().contains("merge") => Err(HieraError::new(
+                "hiera-strategy",
+                "Unknown merge strategy: 'merge'",
+            )
+            .with_operands([opts.span()])),
             Value::Str(_) => Ok(None),
-            _ => Err(HieraError::new(format!(
-                "lookup_options for '{key}' must be a hash, not {}",
-                super::data_type::puppet_type_name(opts)
-            ))
+            _ => Err(HieraError::new(
+                "hiera-lookup-options",
+                format!(
+                    "lookup_options for '{key}' must be a hash, not {}",
+                    super::data_type::puppet_type_name(opts)
+                ),
+            )
             .with_operands([opts.span()])),
         }
     }

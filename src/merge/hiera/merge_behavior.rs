@@ -6,9 +6,10 @@ use crate::yaml::value::{Node, Value, py_repr};
 use std::fmt;
 
 /// Hiera's merge strategies.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum HieraStrategy {
     /// The highest-priority value (`first`, also spelled `default`).
+    #[default]
     First,
     /// Flattened, de-duplicated array, highest priority first.
     Unique,
@@ -66,8 +67,11 @@ impl MergeBehavior {
     /// puppet checks it; `None` (null or false) means `first`.
     pub fn from_value(merge: &Node) -> Result<Option<MergeBehavior>, HieraError> {
         let unknown = |what: String| {
-            HieraError::new(format!("Unknown merge strategy: '{what}'"))
-                .with_operands([merge.span()])
+            HieraError::new(
+                "hiera-strategy",
+                format!("Unknown merge strategy: '{what}'"),
+            )
+            .with_operands([merge.span()])
         };
         match merge.value() {
             Value::Null | Value::Bool(false) => Ok(None),
@@ -80,6 +84,7 @@ impl MergeBehavior {
             Value::Map(m) => {
                 let Some(strategy) = m.get_str("strategy").filter(|v| !v.is_null()) else {
                     return Err(HieraError::new(
+                        "hiera-strategy",
                         "The hash given as 'merge' must contain the name of a strategy in string \
                          form for the key 'strategy'",
                     )
@@ -100,7 +105,7 @@ impl MergeBehavior {
                     return Ok(Some(b));
                 }
                 let bad = |why: String| {
-                    HieraError::new(format!("The merge options {why}"))
+                    HieraError::new("hiera-strategy", format!("The merge options {why}"))
                         .with_operands([merge.span()])
                 };
                 let deep_like = matches!(st, HieraStrategy::Deep | HieraStrategy::ReverseDeep);

@@ -1,4 +1,4 @@
-//! Hiera 5's lookup merges (`puppet lookup` over a hierarchy of data files) as a dialect of the merge engine.
+//! The `hiera` dialect: Hiera 5's lookup merge behaviours (`first`, `unique`, `hash`, `deep`) as `puppet lookup` applies them.
 //!
 //! Layers are given lowest priority first (as `cloudfold merge` takes
 //! files); a Hiera hierarchy lists them highest first. Each top-level key
@@ -11,13 +11,19 @@
 //! level down) lives here.
 
 mod data_type;
+mod dialect_merge;
 mod hiera_error;
+mod hiera_options;
+mod hiera_warning;
 mod hierarchy;
 mod key_rules;
 mod lookup_options;
 mod merge_behavior;
 
+pub use dialect_merge::merge;
 pub use hiera_error::HieraError;
-pub use hierarchy::{HieraLayer, HieraMerged, Hierarchy, KeyMerge};
+pub use hiera_options::HieraOptions;
+pub use hiera_warning::HieraWarning;
+pub use hierarchy::{HieraLayer, HieraMerged, Hierarchy, KeyMerge, LOOKUP_OPTIONS};
 pub use lookup_options::LookupOptions;
 pub use merge_behavior::{HieraStrategy, MergeBehavior};
