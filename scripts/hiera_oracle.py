@@ -118,8 +118,8 @@ class Gen:
         return r.choice([
             "a", "b", "c", "x", "a", "b",
             p + "a", p + "b", p + "x", p + "a", p, p + p + "a",
-            "--a", "1", "",
-            1, 2, 3, 1, 0, 1.5,
+            "--a", "1", "", p + "1", "a\n" + p + "b", p + "a\n" + p + "b",
+            1, 2, 3, 1, 0, 1.5, 1.0, 2.0,
             True, False, None,
         ])
 
@@ -206,6 +206,9 @@ def gen_case(rnd, i):
                     doc[k] = g.value()
             if rnd.random() < 0.3:
                 doc["lookup_options"] = g.lookup_options()
+            if rnd.random() < 0.03:
+                doc["lookup_options"] = rnd.choice([["x"], "deep", None, {"^(": {"merge": "deep"}},
+                                                   {"k1": {"merge": {"strategy": "deep", "foo": 1}}}])
         text = json.dumps(doc) + "\n" if rnd.random() < 0.5 else yaml.safe_dump(doc, sort_keys=False)
         files.append({"name": f"{n + 1:02d}.yaml", "text": text})
     y = rnd.random()

@@ -212,6 +212,47 @@ impl Hierarchy {
         cli: Option<&MergeBehavior>,
         observer: &mut dyn MergeObserver,
     ) -> Result<Option<KeyMerge>, HieraError> {
+        // A dotted key is its first segment, looked up and merged, then
+        // dug into (as puppet's LookupKey does).
+        let mut segments = key.split('.');
+        let root_key = segments.next().unwrap_or(key);
+        let Some(mut found) = self.lookup_root(root_key, cli, observer)? else {
+            return Ok(None);
+        };
+        for seg in segments {
+            let next = match found.value.value() {
+                Value::Map(m) => m.get_str(seg).cloned(),
+                Value::Seq(s) => seg
+                    .parse::<usize>()
+                    .ok()
+                    .and_then(|i| s.items().get(i).cloned()),
+                _ => {
+                    return Err(HieraError::new(
+                        "hiera-dig",
+                        format!(
+                            "Got {} when a hash-like object was expected to access value using \
+                             '{seg}' from key '{key}'",
+                            puppet_type_name(&found.value)
+                        ),
+                    )
+                    .for_key(key)
+                    .with_operands([found.value.span()]));
+                }
+            };
+            match next {
+                Some(v) => found.value = v,
+                None => return Ok(None),
+            }
+        }
+        Ok(Some(found))
+    }
+
+    fn lookup_root(
+        &self,
+        key: &str,
+        cli: Option<&MergeBehavior>,
+        observer: &mut dyn MergeObserver,
+    ) -> Result<Option<KeyMerge>, HieraError> {
         let options = self.options.as_ref().map_err(|e| e.clone().for_key(key))?;
         let (behavior, behavior_source) = match cli {
             Some(b) => (b.clone(), None),
@@ -269,6 +310,17 @@ impl Hierarchy {
         }
         for key in self.keys() {
             let Some(name) = key.as_str() else { continue };
+            if name.contains('.') {
+                out.warnings.push(HieraWarning {
+                    code: "hiera-key-unreachable",
+                    message: format!(
+                        "key '{name}' has a dot: puppet lookup reads it as a path into '{}'; left out",
+                        name.split('.').next().unwrap_or_default()
+                    ),
+                    at: Some(key.span()),
+                });
+                continue;
+            }
             if let Some(m) = self.lookup(name, cli)? {
                 out.keys.push(m);
             }
