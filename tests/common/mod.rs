@@ -6,7 +6,10 @@
 
 pub mod compose_gen;
 pub mod compose_oracle;
+pub mod keyed_gen;
+pub mod nickel_gen;
 pub mod payload_gen;
+pub mod plain_json;
 pub mod rng;
 
 use std::path::PathBuf;

@@ -234,6 +234,8 @@ impl fmt::Display for MergerStack {
                         DictMode::Keep => "no_replace",
                         // Not a cloud-init mode (other dialects' tables).
                         DictMode::Merge => "merge",
+                        // Other dialects' modes: never in a resolved stack.
+                        DictMode::Symmetric => "symmetric",
                     });
                     if d.allow_delete {
                         opts.push("allow_delete");
@@ -253,6 +255,7 @@ impl fmt::Display for MergerStack {
                         ListMode::Overlay => "replace",
                         ListMode::Keep => "no_replace",
                         ListMode::Union => "union",
+                        ListMode::ByIdentity { .. } => "by_identity",
                     });
                     if l.recurse.dict {
                         opts.push("recurse_dict");
@@ -275,6 +278,9 @@ impl fmt::Display for MergerStack {
                 Strategy::Replace => "replace",
                 Strategy::Conflict => "conflict",
                 Strategy::Flatten(_) => "flatten",
+                Strategy::Unify(_) => "unify",
+                // Not a cloud-init merger; never in a resolved stack.
+                Strategy::Layer(_) => "layer",
             };
             write!(f, "{name}({})", opts.join(","))?;
         }

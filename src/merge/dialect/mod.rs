@@ -13,10 +13,8 @@ mod dialect_outcome;
 mod layer;
 mod layer_error;
 mod origin;
-mod unimplemented;
 
 pub use dialect_outcome::DialectOutcome;
 pub use layer::Layer;
 pub use layer_error::LayerError;
 pub use origin::{ExpansionExceeded, Origin, origins};
-pub(crate) use unimplemented::Unimplemented;
