@@ -8,7 +8,9 @@
 #  - 2,000 generated `nickel` dialect cases against `nickel export`,
 #  - 1,000 keyed cloud-config merge results round-tripped through build and the real cloud-init,
 #  - 1,500 generated Hiera hierarchies (about 2,700 lookups) against `puppet lookup`
-#    (one Ruby process per 400 cases; about 90 s, most of it puppet).
+#    (one Ruby process per 400 cases; about 90 s, most of it puppet),
+#  - 2,000 generated Compose file sets (2-3 files) against the real docker-compose
+#    (two processes at a time; about 1-2 min, most of it docker-compose start-up).
 # CI=true makes a missing ../shared fail instead of skip.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -29,3 +31,5 @@ CLOUDFOLD_NICKEL_CASES=2000 run cargo test --locked --release --test nickel_diff
 CLOUDFOLD_KEYED_ORACLE_CASES=1000 CLOUDFOLD_KEYED_CASES=2000 run cargo test --locked --release --test keyed_roundtrip --test merge_keyed -- --nocapture
 CLOUDFOLD_HIERA_CASES=1500 run cargo test --locked --release --test merge_hiera_differential \
   --test merge_hiera_fixtures -- --nocapture
+CLOUDFOLD_COMPOSE_CASES=2000 run cargo test --locked --release --test compose_differential \
+  --test compose_fixtures -- --nocapture

@@ -8,7 +8,7 @@
 //! `name` key (the project name, which compose adds) dropped, everything
 //! else exact. Where compose fails, we must fail too: with "cannot override"
 //! exactly when it does. `CLOUDFOLD_COMPOSE_CASES` sets the count (default
-//! 150; `scripts/conformance.sh` runs 2,000), `CLOUDFOLD_COMPOSE_SEED` the
+//! 100; `scripts/conformance.sh` runs 2,000), `CLOUDFOLD_COMPOSE_SEED` the
 //! first seed.
 
 // Test code: a failed unwrap is a failed test.
@@ -24,7 +24,7 @@ fn compose_merge_agrees_with_docker_compose() {
     let n: u64 = std::env::var("CLOUDFOLD_COMPOSE_CASES")
         .ok()
         .and_then(|v| v.parse().ok())
-        .unwrap_or(150);
+        .unwrap_or(100);
     let seed0: u64 = std::env::var("CLOUDFOLD_COMPOSE_SEED")
         .ok()
         .and_then(|v| v.parse().ok())
