@@ -75,7 +75,13 @@ pub fn merge_files<O: MergeObserver + ?Sized>(
                 root
             }
             Some(model) => {
-                let model = apply_resets(&model, &tags.resets);
+                // compose-go removes `!override` paths from the model too
+                // before merging (which moves an overridden environment key
+                // to the end once the lists are flattened); the engine's
+                // Replace then gives provenance where the path survives.
+                let removed: Vec<ComposePath> =
+                    tags.resets.iter().chain(&tags.overrides).cloned().collect();
+                let model = apply_resets(&model, &removed);
                 let rules = ComposeRules::new(tags.overrides);
                 match merge_with(&rules, &model, &root, limits, observer) {
                     Ok(merged) => {
