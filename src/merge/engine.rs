@@ -9,6 +9,10 @@ use super::{
 };
 use crate::yaml::value::{Entries, Key, Map, Node, PyStrBuilder, Seq, Value, insert};
 
+// The layer strategies' walk (Hiera's first/unique/deep), kept apart.
+#[path = "engine_layer.rs"]
+mod layer;
+
 // Frame costs of the model described at `Limits::python_frames`.
 const PEAK: usize = 4;
 const DICT_LEVEL: usize = 5;
@@ -186,6 +190,8 @@ impl<R: Rules + ?Sized, O: MergeObserver + ?Sized> Walk<'_, R, O> {
                 self.list(&s, old, items, true, new, depth)
             }
             (Some(Strategy::Str(s)), Value::Str(_)) => self.str(&s, old, new),
+            // Whole-value layer strategies (Hiera), whatever old's type.
+            (Some(Strategy::Layer(s)), _) => self.layer(&s, old, new, depth),
             // No strategy (or a table that returned one for another type):
             // old stays.
             _ => {
@@ -760,7 +766,7 @@ fn is_symmetric(s: &Strategy) -> bool {
         Strategy::Dict(d) => d.mode == DictMode::Symmetric,
         Strategy::List(l) => matches!(l.mode, ListMode::ByIdentity { .. }),
         Strategy::Unify(_) => true,
-        Strategy::Str(_) => false,
+        Strategy::Str(_) | Strategy::Layer(_) => false,
     }
 }
 

@@ -26,6 +26,7 @@
 mod decimal;
 mod engine;
 mod fingerprint;
+mod knockout;
 mod limits;
 mod merge_error;
 mod observer;
@@ -34,8 +35,11 @@ mod precedence;
 mod priority;
 mod priority_ledger;
 mod py_ops;
+mod ruby_regexp;
 mod rules;
+mod sort_order;
 mod strategy;
+mod strict_eq;
 mod symmetric_error;
 mod tag_lookup;
 
@@ -49,6 +53,7 @@ pub mod nickel;
 pub use decimal::Decimal;
 pub use engine::{merge_owned_with, merge_with};
 pub use fingerprint::fingerprint;
+pub use knockout::Knockout;
 pub use limits::{Limits, MAX_LEVELS};
 pub use merge_error::{MergeError, PyException};
 pub use observer::{
@@ -58,10 +63,13 @@ pub use path::{Path, PathSeg};
 pub use precedence::Precedence;
 pub use priority::Priority;
 pub use priority_ledger::{Conflict, PriorityLedger};
+pub use ruby_regexp::RubyRegexp;
 pub use rules::Rules;
+pub use sort_order::{ruby_class, ruby_cmp, ruby_sort};
 pub use strategy::{
-    DictMode, DictStrategy, ListMode, ListStrategy, Recurse, StrMode, StrStrategy, Strategy,
-    TypeClass, UnifyStrategy,
+    DeepOptions, DictMode, DictStrategy, LayerStrategy, ListMode, ListStrategy, Recurse, StrMode,
+    StrStrategy, Strategy, TypeClass, UnifyStrategy,
 };
+pub use strict_eq::{strict_eq, strict_hash, strict_union};
 pub use symmetric_error::{DuplicateIdentity, SymmetricError, place};
 pub use tag_lookup::{NoTags, TagLookup};

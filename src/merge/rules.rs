@@ -1,6 +1,6 @@
 //! `Rules`: a dialect's table from (logical path, old value) to the strategy that merges there.
 
-use super::{MergeError, Path, Precedence, PyException, Strategy};
+use super::{Knockout, MergeError, Path, Precedence, PyException, Strategy};
 use crate::yaml::value::{Node, py_eq};
 
 /// Which strategy merges new into `old` at `path`.
@@ -47,5 +47,11 @@ pub trait Rules {
     fn conflict(&self, path: &Path, old: &Node, new: &Node) -> Result<Node, MergeError> {
         let _ = (old, new);
         Err(MergeError::new(PyException::ValueError, "non mergeable terms").at(path.to_string()))
+    }
+
+    /// The knockout prefix [`super::LayerStrategy::Deep`] uses when its
+    /// `knockout` option is set; `None` disables knockout.
+    fn knockout(&self) -> Option<&Knockout> {
+        None
     }
 }

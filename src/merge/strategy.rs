@@ -16,8 +16,10 @@ pub enum TypeClass {
     List,
     /// `str`.
     Str,
-    /// Any value (strategies chosen by more than the type: never the class
-    /// of a value, so type-only tables never pick them).
+    /// Any old value: strategies chosen by more than the type
+    /// ([`Strategy::Unify`], [`Strategy::Layer`]) that look at both values
+    /// themselves. [`TypeClass::of`] never returns it, so type-only tables
+    /// never pick them.
     Any,
 }
 
@@ -151,6 +153,8 @@ pub enum Strategy {
     /// For any old value: old and new must be equal
     /// ([`super::Rules::equal`]), else it is a [`super::Rules::conflict`].
     Unify(UnifyStrategy),
+    /// For any old value: a whole-value layer strategy (Hiera's).
+    Layer(LayerStrategy),
 }
 
 impl Strategy {
@@ -160,8 +164,38 @@ impl Strategy {
             Strategy::Dict(_) => TypeClass::Dict,
             Strategy::List(_) => TypeClass::List,
             Strategy::Str(_) => TypeClass::Str,
-            // Unify is given by rules that look at more than the type.
-            Strategy::Unify(_) => TypeClass::Any,
+            // Given by rules that look at more than the type.
+            Strategy::Unify(_) | Strategy::Layer(_) => TypeClass::Any,
         }
     }
+}
+
+// ---- Layer strategies (Hiera). `old` is the lower-priority layer's value,
+// `new` the higher one's (already merged with everything above it).
+
+/// How a higher layer's value (new) combines with a lower one's (old),
+/// whatever their types: Hiera 5's lookup merge behaviours.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LayerStrategy {
+    /// New, as it is (Hiera `first`).
+    Replace,
+    /// Both flattened into one list, new's items first, duplicates removed
+    /// by strict equality (`1` and `1.0` differ) — Hiera `unique`.
+    Unique,
+    /// `deep_merge` 1.1 as Hiera's `deep` calls it (new is the source, old
+    /// the destination).
+    Deep(DeepOptions),
+}
+
+/// Options of [`LayerStrategy::Deep`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub struct DeepOptions {
+    /// Knock out with the prefix the rules give
+    /// ([`super::Rules::knockout`]): a list item `"<prefix>x"` removes `x`,
+    /// a bare prefix clears the lower list, a prefixed scalar becomes `""`.
+    pub knockout: bool,
+    /// Sort every merged list (fails on values that do not compare).
+    pub sort_merged_arrays: bool,
+    /// Lists made only of mappings merge item by item.
+    pub merge_hash_arrays: bool,
 }

@@ -272,6 +272,8 @@ impl fmt::Display for MergerStack {
                     "str"
                 }
                 Strategy::Unify(_) => "unify",
+                // Not a cloud-init merger; never in a resolved stack.
+                Strategy::Layer(_) => "layer",
             };
             write!(f, "{name}({})", opts.join(","))?;
         }
