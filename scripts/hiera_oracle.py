@@ -167,6 +167,11 @@ class Gen:
             d["sort_merged_arrays"] = True
         if r.random() < 0.3:
             d["merge_hash_arrays"] = True
+        if r.random() < 0.08:
+            d = r.choice(["default", "reverse_deep", {"strategy": "reverse_deep"},
+                          {"strategy": "unconstrained_deep", "knockout_prefix": self.prefix, "foo": 1},
+                          {"strategy": "reverse_deep", "knockout_prefix": self.prefix, "sort_merged_arrays": True},
+                          {"strategy": "first"}, {"strategy": "hash", "sort_merged_arrays": True}])
         if r.random() < 0.03:
             d = r.choice([{"strategy": "bogus"}, {"strategy": "unique", "knockout_prefix": "--"},
                           "bogus", {"knockout_prefix": "--"}, {"strategy": "deep", "knockout_prefix": ""}])
