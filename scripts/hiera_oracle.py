@@ -118,7 +118,8 @@ class Gen:
         return r.choice([
             "a", "b", "c", "x", "a", "b",
             p + "a", p + "b", p + "x", p + "a", p, p + p + "a",
-            "--a", "1", "", p + "1", "a\n" + p + "b", p + "a\n" + p + "b",
+            "--a", "1", "", p + "1", "%{}x", "%{foo}", "%{literal('%')}" + p + "a",
+            "%{lookup('k1')}", "%{alias('k2')}", "v%{hiera('other')}", "%{lookup('app_x.p')}", "a\n" + p + "b", p + "a\n" + p + "b",
             1, 2, 3, 1, 0, 1.5, 1.0, 2.0,
             True, False, None,
         ])
