@@ -13,6 +13,8 @@ pub enum Exit {
     Strict = 3,
     /// 4: a cloudfold safety limit was exceeded (raise it with its flag).
     Limit = 4,
+    /// 5: `validate` found errors.
+    Invalid = 5,
 }
 
 impl From<Exit> for std::process::ExitCode {
@@ -36,3 +38,13 @@ Exit codes:
   0  built (the size is reported on stderr)
   2  usage or I/O error, or a refusal (unknown type, bad merge type, boundary collision,
      overwriting an input): nothing is written";
+
+/// The exit-code table for `validate --help`.
+pub const VALIDATE_EXIT_CODES_HELP: &str = "\
+Exit codes:
+  0  valid: no errors (warnings and notes may have been printed); with --strict, no warnings either
+  1  cloud-init would abort all user-data processing (nothing merged, nothing run)
+  2  usage or I/O error
+  3  --strict: warnings but no errors
+  4  a cloudfold safety limit was exceeded (raise it with its flag)
+  5  errors: cloud-init would drop or ignore something, or the payload is over the size limit";

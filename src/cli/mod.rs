@@ -7,6 +7,7 @@ mod input;
 mod manifest;
 mod parts_cmd;
 mod render_cmd;
+mod validate_cmd;
 
 use args::{Cli, Command};
 use clap::{CommandFactory, Parser};
@@ -19,6 +20,7 @@ pub fn main() -> std::process::ExitCode {
         Command::Render(a) => render_cmd::run(&a),
         Command::Parts(a) => parts_cmd::run(&a),
         Command::Build(a) => build_cmd::run(&a),
+        Command::Validate(a) => validate_cmd::run(&a),
         Command::Completions { shell } => {
             let mut cmd = Cli::command();
             clap_complete::generate(shell, &mut cmd, "cloudfold", &mut std::io::stdout());
