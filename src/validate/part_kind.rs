@@ -78,9 +78,9 @@ pub enum PartKind {
         /// Why it was not read.
         reason: String,
     },
-    /// `archive-ignored` (error): a `#cloud-config-archive` (or one of its entries)
-    /// cloud-init skips, e.g. an archive whose YAML is a mapping, not a list
-    /// (`#cloud-config-archive\na: 1`).
+    /// `archive-ignored` (warning: cloud-init skips it without a word): a
+    /// `#cloud-config-archive` (or one of its entries) cloud-init skips, e.g. an archive
+    /// whose YAML is a mapping, not a list (`#cloud-config-archive\na: 1`).
     ArchiveIgnored {
         /// What the processor saw.
         message: String,
@@ -151,6 +151,7 @@ impl DiagnosticKind for PartKind {
     fn severity(&self) -> Severity {
         match self {
             PartKind::Empty { .. }
+            | PartKind::ArchiveIgnored { .. }
             | PartKind::JinjaNotRendered { .. }
             | PartKind::IncludeNotFetched { .. } => Severity::Warning,
             PartKind::FilteredByLaunchIndex { .. } => Severity::Note,
