@@ -6,8 +6,9 @@ use super::input::{LocalIncludes, read_input};
 use super::render_cmd::options;
 use cloudfold::diagnostic::{HumanRenderer, JsonRenderer, Severity};
 use cloudfold::userdata::PartOutcome;
-use cloudfold::validate::{Platform, Report, SizeLimit, ValidateOptions, validate};
+use cloudfold::validate::{JsonSchema, Platform, Report, SizeLimit, ValidateOptions, validate};
 use serde_json::json;
+use std::path::PathBuf;
 
 fn platform(p: PlatformArg) -> Platform {
     match p {
@@ -64,10 +65,26 @@ pub fn run(a: &ValidateArgs) -> Result<Exit, String> {
         (None, Some(n)) => Some(SizeLimit::bytes(n)),
         (None, None) => None,
     };
+    let schema = match &a.schema {
+        None => None,
+        Some(p) => {
+            let path = if p.as_os_str() == "auto" {
+                find_schema().ok_or(
+                    "--schema: no installed schema-cloud-config-v1.json found; pass its path",
+                )?
+            } else {
+                p.clone()
+            };
+            let text =
+                std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+            Some(JsonSchema::parse(&text).map_err(|e| format!("{}: {e}", path.display()))?)
+        }
+    };
     let opts = ValidateOptions {
         userdata,
         input_name,
         size_limit,
+        schema,
     };
     let includes = LocalIncludes {
         dir: a.payload.include_dir.clone(),
@@ -134,4 +151,38 @@ pub fn run(a: &ValidateArgs) -> Result<Exit, String> {
         }
     }
     Ok(code)
+}
+
+const SCHEMA: &str = "cloudinit/config/schemas/schema-cloud-config-v1.json";
+
+/// cloud-init's schema where an installed cloud-init keeps it: the system's Python
+/// packages, then the reference trees the oracle setup extracts
+/// (`$CI_ORACLE_CACHE`, else `~/.cache/cloudfold-oracle`), newest release first.
+pub fn find_schema() -> Option<PathBuf> {
+    let mut candidates: Vec<PathBuf> = [
+        "/usr/lib/python3/dist-packages",
+        "/usr/lib/python3/site-packages",
+    ]
+    .iter()
+    .map(|d| PathBuf::from(d).join(SCHEMA))
+    .collect();
+    let cache = std::env::var_os("CI_ORACLE_CACHE")
+        .map(PathBuf::from)
+        .or_else(|| {
+            std::env::var_os("XDG_CACHE_HOME").map(|d| PathBuf::from(d).join("cloudfold-oracle"))
+        })
+        .or_else(|| {
+            std::env::var_os("HOME").map(|d| PathBuf::from(d).join(".cache/cloudfold-oracle"))
+        });
+    if let Some(cache) = cache {
+        for root in ["cloud-init-root-trixie", "cloud-init-root"] {
+            candidates.push(
+                cache
+                    .join(root)
+                    .join("usr/lib/python3/dist-packages")
+                    .join(SCHEMA),
+            );
+        }
+    }
+    candidates.into_iter().find(|p| p.is_file())
 }

@@ -5,7 +5,7 @@
 //! Each area has its kind enum, whose docs show an input that triggers each code:
 //! [`MimeKind`] (`mime-*`), [`AbortKind`] (`userdata-*`), [`PartKind`] (`part-*`,
 //! `include-*`, `archive-*`), [`MergeKind`] (`merge-*`), [`EncodingKind`]
-//! (`encoding-*`), [`SizeKind`] (`size-*`).
+//! (`encoding-*`), [`SizeKind`] (`size-*`), [`SchemaKind`] (`schema-*`).
 //!
 //! Severities: an **error** means cloud-init will not do what the payload says (a
 //! part is dropped, processing aborts, the cloud rejects the size); a **warning**
@@ -27,6 +27,7 @@ mod part_kind;
 mod part_source;
 mod platform;
 mod report;
+mod schema;
 mod size_check;
 mod size_kind;
 mod spans;
@@ -43,6 +44,7 @@ pub use part_kind::PartKind;
 pub use part_source::PartSource;
 pub use platform::{Measure, Platform};
 pub use report::Report;
+pub use schema::{JsonSchema, MiniRegex, SchemaIssue, SchemaKind};
 pub use size_check::SizeLimit;
 pub use size_kind::SizeKind;
 pub use validate_options::ValidateOptions;

@@ -1,6 +1,6 @@
 //! `ValidateOptions`: what `validate` emulates and checks.
 
-use super::SizeLimit;
+use super::{JsonSchema, SizeLimit};
 use crate::userdata::UserDataOptions;
 
 /// Options for [`super::validate`].
@@ -12,4 +12,6 @@ pub struct ValidateOptions {
     pub input_name: String,
     /// Check the size against this limit.
     pub size_limit: Option<SizeLimit>,
+    /// Check the merged config against this schema (cloud-init's `schema-cloud-config-v1.json`).
+    pub schema: Option<JsonSchema>,
 }

@@ -7,7 +7,7 @@ use super::mime_check::mime_diagnostics;
 use super::part_check::part_diagnostics;
 use super::size_check::size_diagnostics;
 use super::spans::{find, rest_of_line};
-use super::{AbortKind, PartKind, PartSource, Report, ValidateOptions};
+use super::{AbortKind, JsonSchema, PartKind, PartSource, Report, SchemaKind, ValidateOptions};
 use crate::diagnostic::{Diagnostic, Label, SourceFile, SourceMap};
 use crate::merge::cloud_init::Version;
 use crate::mime::Message;
@@ -182,6 +182,11 @@ pub fn validate(payload: &[u8], opts: &ValidateOptions, includes: &dyn IncludeRe
     }
     let mut diagnostics = head;
     diagnostics.extend(per_part.into_iter().flatten());
+    if let Some(schema) = &opts.schema
+        && let Some(config) = &folded.config
+    {
+        diagnostics.extend(schema_diagnostics(schema, config));
+    }
     if let Some(l) = opts.size_limit {
         diagnostics.extend(size_diagnostics(payload, &folded.parts, l));
     }
@@ -204,4 +209,33 @@ fn header_span(origin: Origin, mime: Option<&Message>, doc: &str) -> Option<crat
             .find(|h| h.name == *n && !h.value.is_empty())
     })?;
     Some(rest_of_line(DOCUMENT, doc, h.at.index))
+}
+
+/// Schema findings, each labelled at the value (its span names the part and line).
+fn schema_diagnostics(schema: &JsonSchema, config: &crate::yaml::Node) -> Vec<Diagnostic> {
+    let mut issues = schema.check(config);
+    // In the order the values appear: by part, then position.
+    issues.sort_by_key(|i| (i.node.span().source, i.node.span().start.index));
+    issues
+        .into_iter()
+        .map(|i| {
+            let kind = if i.deprecated {
+                SchemaKind::Deprecated {
+                    path: i.path.clone(),
+                    message: i.message,
+                }
+            } else {
+                SchemaKind::Invalid {
+                    path: i.path.clone(),
+                    message: i.message,
+                }
+            };
+            let mut d =
+                Diagnostic::new(&kind).with_primary(Label::new(i.node.span()).with_path(i.path));
+            for n in i.notes {
+                d = d.with_note(n);
+            }
+            d
+        })
+        .collect()
 }
