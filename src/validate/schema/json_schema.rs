@@ -14,7 +14,7 @@ use std::collections::HashMap;
 /// `additionalProperties`, `items` (schema or list) and `additionalItems`,
 /// `oneOf`/`anyOf`/`allOf`, `$ref` (local JSON pointers), `pattern`, `minItems`,
 /// `maxItems`, `uniqueItems`, `required`, `minProperties`, `minimum`, and
-/// cloud-init's `deprecated` / `deprecated_version` / `deprecated_description`.
+/// cloud-init's `deprecated` and `changed` (with their `_version` / `_description`).
 /// `format` is not checked (cloud-init does not either). Types follow Python's
 /// draft-4 checker: `integer` excludes booleans and floats, `array` is a list only.
 #[derive(Debug, Clone)]
@@ -168,19 +168,18 @@ impl JsonSchema {
             }
             return;
         }
-        if s.get("deprecated") == Some(&J::Bool(true)) {
-            let version = s
-                .get("deprecated_version")
-                .and_then(J::as_str)
-                .unwrap_or("?");
-            let why = s
-                .get("deprecated_description")
-                .and_then(J::as_str)
-                .unwrap_or("");
+        // cloud-init reports `deprecated` and `changed` schemas a value matches alike.
+        for (flag, word) in [("deprecated", "Deprecated"), ("changed", "Changed")] {
+            if s.get(flag) != Some(&J::Bool(true)) {
+                continue;
+            }
+            let field = |f: &str| s.get(&format!("{flag}_{f}")).and_then(J::as_str);
+            let version = field("version").unwrap_or("?");
+            let why = field("description").unwrap_or("");
             out.deprecations.push(SchemaIssue {
                 path: path.to_owned(),
                 node: node.clone(),
-                message: format!("Deprecated in version {version}. {why}")
+                message: format!("{word} in version {version}. {why}")
                     .trim_end()
                     .to_owned(),
                 deprecated: true,
