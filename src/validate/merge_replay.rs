@@ -49,10 +49,15 @@ impl MergeObserver for Watch {
                     return;
                 };
                 let new_items: &[Node] = new.as_seq().map_or(&[], |s| s.items());
-                let lost = o
-                    .iter()
-                    .filter(|i| !new_items.iter().any(|n| py_eq(i, n)))
-                    .count();
+                // Items the new list repeats are not lost; past a million comparisons
+                // every old item counts as lost (the warning stands either way).
+                let lost = if o.len().saturating_mul(new_items.len()) > 1_000_000 {
+                    o.len()
+                } else {
+                    o.iter()
+                        .filter(|i| !new_items.iter().any(|n| py_eq(i, n)))
+                        .count()
+                };
                 if lost == 0 {
                     return;
                 }
@@ -148,10 +153,12 @@ pub fn merge_replay(
     out
 }
 
+/// The part a span points into: render numbers sources by position.
 fn part_of(span: &Span, sources: &[PartSource]) -> Option<usize> {
+    let i = usize::try_from(span.source.0).ok()?;
     sources
-        .iter()
-        .find(|s| s.source == span.source && span.source != SourceId::UNKNOWN)
+        .get(i)
+        .filter(|s| s.source == span.source && span.source != SourceId::UNKNOWN)
         .map(|s| s.number)
 }
 
@@ -164,11 +171,17 @@ fn finding(f: Finding, part: usize, appenders: &[usize], sources: &[PartSource])
             old_items,
             lost,
         } => {
-            let mut earlier: Vec<usize> = old_items
+            let earlier: Vec<usize> = old_items
                 .iter()
                 .filter_map(|s| part_of(s, sources))
                 .collect();
-            earlier.dedup();
+            let mut distinct: Vec<usize> = Vec::new();
+            for p in earlier {
+                if !distinct.contains(&p) {
+                    distinct.push(p);
+                }
+            }
+            let earlier = distinct;
             let mut d = Diagnostic::new(&MergeKind::ListReplaced {
                 path: path.clone(),
                 part,
