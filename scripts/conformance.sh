@@ -4,7 +4,11 @@
 #  - 20,000 random payloads per cloud-init release against the real cloud-init,
 #  - 200,000 generated/mutated YAML documents against PyYAML (loader and events),
 #  - 20,000 generated MIME documents per generator against Python's email,
-#  - 5,000 random `build` part sets against the real cloud-init, and the make-mime layout.
+#  - 5,000 random `build` part sets against the real cloud-init, and the make-mime layout,
+#  - 2,000 generated `nickel` dialect cases against `nickel export`,
+#  - 1,000 keyed cloud-config merge results round-tripped through build and the real cloud-init,
+#  - 1,500 generated Hiera hierarchies (about 2,700 lookups) against `puppet lookup`
+#    (one Ruby process per 400 cases; about 90 s, most of it puppet).
 # CI=true makes a missing ../shared fail instead of skip.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -21,3 +25,7 @@ CLOUDFOLD_DIFF_CASES=200000 run cargo test --locked --release --test yaml_events
 CLOUDFOLD_DIFF_CASES=20000 run cargo test --locked --release --test mime_differential -- --nocapture
 run cargo test --locked --release --test differential_oracle -- --nocapture
 CLOUDFOLD_ORACLE_CASES=5000 run cargo test --locked --release --test build_differential --test build_fixtures -- --nocapture
+CLOUDFOLD_NICKEL_CASES=2000 run cargo test --locked --release --test nickel_differential --test merge_nickel_fixtures -- --nocapture
+CLOUDFOLD_KEYED_ORACLE_CASES=1000 CLOUDFOLD_KEYED_CASES=2000 run cargo test --locked --release --test keyed_roundtrip --test merge_keyed -- --nocapture
+CLOUDFOLD_HIERA_CASES=1500 run cargo test --locked --release --test merge_hiera_differential \
+  --test merge_hiera_fixtures -- --nocapture

@@ -5,6 +5,7 @@ mod build_cmd;
 mod exit;
 mod input;
 mod manifest;
+mod merge_cmd;
 mod parts_cmd;
 mod render_cmd;
 
@@ -19,6 +20,7 @@ pub fn main() -> std::process::ExitCode {
         Command::Render(a) => render_cmd::run(&a),
         Command::Parts(a) => parts_cmd::run(&a),
         Command::Build(a) => build_cmd::run(&a),
+        Command::Merge(a) => merge_cmd::run(&a),
         Command::Completions { shell } => {
             let mut cmd = Cli::command();
             clap_complete::generate(shell, &mut cmd, "cloudfold", &mut std::io::stdout());
