@@ -59,8 +59,9 @@ def main():
         sys.exit("build first: cargo build --release")
     tmp = tempfile.mkdtemp(prefix="cloudfold-bench-")
     print("| parts | bytes | cloudfold wall (s) | cloudfold CPU (s) | MB/s (wall) | MB/s (CPU) "
-          "| peak RSS (MB) | RSS limit (MB) | oracle wall (s) | speed-up (wall) |")
-    print("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+          "| peak RSS (MB) | RSS limit (MB) | oracle wall (s) | oracle CPU (s) | speed-up (wall) "
+          "| speed-up (CPU) |")
+    print("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     rows = []
     for n in [int(x) for x in a.parts.split(",")]:
         path = os.path.join(tmp, "p%d.txt" % n)
@@ -68,14 +69,15 @@ def main():
         size = os.path.getsize(path)
         ours, cpu, rss = measure([BIN, "render", "--format", "cloud-init"], path, a.runs)
         if a.no_oracle:
-            theirs = float("nan")
+            theirs = theirs_cpu = float("nan")
         else:
-            theirs, _, _ = measure([sys.executable, os.path.join(SHARED, "ci_oracle.py"),
+            theirs, theirs_cpu, _ = measure([sys.executable, os.path.join(SHARED, "ci_oracle.py"),
                                     "--no-reload-check", "-"], path, 1)
         rows.append((n, size, cpu))
-        print("| %d | %d | %.4f | %.4f | %.1f | %.1f | %.1f | %.1f | %.2f | %.0fx |" % (
+        print("| %d | %d | %.4f | %.4f | %.1f | %.1f | %.1f | %.1f | %.2f | %.2f | %.0fx | %.0fx |" % (
             n, size, ours, cpu, size / ours / 1e6, size / max(cpu, 1e-3) / 1e6, rss / 1024.0,
-            (6 * size + 50e6) / 1e6, theirs, theirs / ours))
+            (6 * size + 50e6) / 1e6, theirs, theirs_cpu, theirs / ours,
+            theirs_cpu / max(cpu, 1e-3)))
         sys.stdout.flush()
     if len(rows) >= 2:
         (n0, _, t0), (n1, _, t1) = rows[-2], rows[-1]

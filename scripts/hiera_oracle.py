@@ -118,7 +118,8 @@ class Gen:
         return r.choice([
             "a", "b", "c", "x", "a", "b",
             p + "a", p + "b", p + "x", p + "a", p, p + p + "a",
-            "--a", "1", "", p + "1", "a\n" + p + "b", p + "a\n" + p + "b",
+            "--a", "1", "", p + "1", "%{}x", "%{foo}", "%{literal('%')}" + p + "a",
+            "%{lookup('k1')}", "%{alias('k2')}", "v%{hiera('other')}", "%{lookup('app_x.p')}", "a\n" + p + "b", p + "a\n" + p + "b",
             1, 2, 3, 1, 0, 1.5, 1.0, 2.0,
             True, False, None,
         ])
@@ -167,6 +168,11 @@ class Gen:
             d["sort_merged_arrays"] = True
         if r.random() < 0.3:
             d["merge_hash_arrays"] = True
+        if r.random() < 0.08:
+            d = r.choice(["default", "reverse_deep", {"strategy": "reverse_deep"},
+                          {"strategy": "unconstrained_deep", "knockout_prefix": self.prefix, "foo": 1},
+                          {"strategy": "reverse_deep", "knockout_prefix": self.prefix, "sort_merged_arrays": True},
+                          {"strategy": "first"}, {"strategy": "hash", "sort_merged_arrays": True}])
         if r.random() < 0.03:
             d = r.choice([{"strategy": "bogus"}, {"strategy": "unique", "knockout_prefix": "--"},
                           "bogus", {"knockout_prefix": "--"}, {"strategy": "deep", "knockout_prefix": ""}])

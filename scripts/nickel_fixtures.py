@@ -13,6 +13,7 @@ The nickel binary defaults to ~/.cache/cloudfold-oracle/nickel/bin/nickel
 """
 import argparse
 import json
+import re
 import os
 import subprocess
 import sys
@@ -57,7 +58,9 @@ def nickel_value(v):
     if isinstance(v, float):
         return repr(v).replace("e+", "e")
     if isinstance(v, str):
-        return json.dumps(v).replace("%", "\\%")
+        # JSON string syntax, except Nickel's \u{XX} escapes and \% before an interpolation brace.
+        text = json.dumps(v, ensure_ascii=False).replace("%", "\\%")
+        return re.sub(r"\\u([0-9a-fA-F]{4})", lambda m: "\\u{%s}" % m.group(1), text)
     if isinstance(v, list):
         return "[" + ", ".join(nickel_value(x) for x in v) + "]"
     if isinstance(v, dict):

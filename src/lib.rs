@@ -1,7 +1,7 @@
 //! cloudfold: fold cloud-init user-data offline, exactly as cloud-init does, and explain it.
 //!
 //! Stages (dependencies point one way): [`source`] ← [`diagnostic`], [`mime`], [`yaml`] ← [`merge`] ←
-//! [`userdata`] ← [`build`] ← the `cloudfold` binary.
+//! [`userdata`] ← [`build`], [`validate`] ← the `cloudfold` binary.
 
 #![forbid(unsafe_code)]
 
@@ -11,4 +11,5 @@ pub mod merge;
 pub mod mime;
 pub mod source;
 pub mod userdata;
+pub mod validate;
 pub mod yaml;

@@ -7,7 +7,8 @@
 //! be ours. `CLOUDFOLD_HIERA_CASES` sets the count (default 300; CI's
 //! conformance run uses 1,500), `CLOUDFOLD_HIERA_SEED` the seed.
 //! Disagreeing cases are written to `target/hiera-disagreements.json` for
-//! `scripts/hiera_oracle.py promote`.
+//! `scripts/hiera_oracle.py promote`; `CLOUDFOLD_HIERA_CASES_FILE=FILE`
+//! re-checks a recorded case file without running puppet.
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
@@ -62,20 +63,27 @@ fn hiera_matches_puppet_lookup() {
         .join("target")
         .join(format!("hiera-cases-{seed}-{count}.json"));
     let started = std::time::Instant::now();
-    let status = Command::new("python3")
-        .arg(root.join("scripts/hiera_oracle.py"))
-        .args([
-            "gen",
-            "--seed",
-            &seed.to_string(),
-            "--count",
-            &count.to_string(),
-            "--out",
-        ])
-        .arg(&out)
-        .status()
-        .unwrap();
-    assert!(status.success(), "hiera_oracle.py gen failed");
+    // CLOUDFOLD_HIERA_CASES_FILE re-checks recorded cases without puppet.
+    let out = match std::env::var_os("CLOUDFOLD_HIERA_CASES_FILE") {
+        Some(f) => PathBuf::from(f),
+        None => {
+            let status = Command::new("python3")
+                .arg(root.join("scripts/hiera_oracle.py"))
+                .args([
+                    "gen",
+                    "--seed",
+                    &seed.to_string(),
+                    "--count",
+                    &count.to_string(),
+                ])
+                .arg("--out")
+                .arg(&out)
+                .status()
+                .unwrap();
+            assert!(status.success(), "hiera_oracle.py gen failed");
+            out
+        }
+    };
     let oracle_time = started.elapsed();
     let doc: J = serde_json::from_str(&std::fs::read_to_string(&out).unwrap()).unwrap();
     let mut keys = 0;

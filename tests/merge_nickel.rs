@@ -2,6 +2,8 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
+mod common;
+
 use cloudfold::merge::SymmetricError as NickelError;
 use cloudfold::merge::nickel::merge_layers;
 use cloudfold::merge::{NoObserver, TagLookup};
@@ -124,4 +126,29 @@ fn deep_nesting_merges_without_overflow() {
     err(&[&doc("1"), &doc("2")]);
     // A recursive alias is refused up front.
     assert!(err(&["&x {a: *x}\n"]).contains("recursive alias"));
+}
+
+mod props {
+    use super::*;
+    use crate::common::{nickel_gen, rng};
+    use proptest::prelude::*;
+
+    proptest! {
+        /// Nickel's merge is commutative: any order of the layers gives the
+        /// same result (up to key order) or fails alike.
+        #[test]
+        fn layer_order_does_not_matter(seed in any::<u64>(), perm in any::<u64>()) {
+            let mut r = rng::Rng::new(seed);
+            let layers: Vec<String> = nickel_gen::case(&mut r).iter().map(nickel_gen::to_yaml).collect();
+            let mut shuffled = layers.clone();
+            let mut p = rng::Rng::new(perm);
+            for i in (1..shuffled.len()).rev() {
+                let j = p.below(i + 1);
+                shuffled.swap(i, j);
+            }
+            let a: Vec<&str> = layers.iter().map(String::as_str).collect();
+            let b: Vec<&str> = shuffled.iter().map(String::as_str).collect();
+            prop_assert_eq!(run(&a).ok(), run(&b).ok());
+        }
+    }
 }

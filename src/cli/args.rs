@@ -1,6 +1,8 @@
 //! `Cli`: the clap definition of every subcommand and flag (also the source of the man page).
 
-use super::exit::{BUILD_EXIT_CODES_HELP, EXIT_CODES_HELP, MERGE_EXIT_CODES_HELP};
+use super::exit::{
+    BUILD_EXIT_CODES_HELP, EXIT_CODES_HELP, MERGE_EXIT_CODES_HELP, VALIDATE_EXIT_CODES_HELP,
+};
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use std::path::PathBuf;
 
@@ -20,6 +22,9 @@ pub enum Command {
     /// List the parts of a payload and what cloud-init will do with each.
     #[command(after_help = EXIT_CODES_HELP)]
     Parts(PartsArgs),
+    /// Report every problem cloud-init would have with a payload, each at its part and line.
+    #[command(after_help = VALIDATE_EXIT_CODES_HELP)]
+    Validate(ValidateArgs),
     /// Assemble a multipart payload cloud-init reads exactly as intended.
     #[command(after_help = BUILD_EXIT_CODES_HELP)]
     Build(BuildArgs),
@@ -234,4 +239,57 @@ pub struct MergeArgs {
     /// Most values `--explain` lists (shared aliases can expand a small document enormously).
     #[arg(long, value_name = "N", default_value_t = 1_000_000)]
     pub max_explain_values: usize,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ValidateFormat {
+    /// rustc-style diagnostics with source snippets, then a summary line.
+    Human,
+    /// One JSON document: summary, parts, diagnostics (see README, "validate").
+    Json,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Platform {
+    /// AWS EC2: 16,384 bytes raw.
+    Ec2,
+    /// Azure custom data: 65,535 bytes raw.
+    Azure,
+    /// OpenStack Nova: 65,535 bytes of base64.
+    Openstack,
+    /// Google Compute Engine: 262,144 bytes (256 KB metadata value).
+    Gce,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ColorChoice {
+    /// Never color.
+    Never,
+    /// Always color.
+    Always,
+}
+
+#[derive(Debug, Args)]
+pub struct ValidateArgs {
+    #[command(flatten)]
+    pub payload: PayloadArgs,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = ValidateFormat::Human)]
+    pub format: ValidateFormat,
+    /// Treat warnings as errors (exit 3 when there are warnings but no errors).
+    #[arg(long)]
+    pub strict: bool,
+    /// Check the size against this cloud's documented user-data limit.
+    #[arg(long, value_enum, conflicts_with = "max_size")]
+    pub platform: Option<Platform>,
+    /// Check the size against this many raw bytes.
+    #[arg(long, value_name = "BYTES")]
+    pub max_size: Option<u64>,
+    /// Color the human output.
+    #[arg(long, value_enum, default_value_t = ColorChoice::Never)]
+    pub color: ColorChoice,
+    /// Check the merged config against cloud-init's JSON schema (schema-cloud-config-v1.json).
+    /// Without =FILE (or with =auto): the one an installed cloud-init ships, if found.
+    #[arg(long, value_name = "FILE", num_args = 0..=1, require_equals = true, default_missing_value = "auto")]
+    pub schema: Option<PathBuf>,
 }

@@ -13,6 +13,8 @@ pub enum Exit {
     Strict = 3,
     /// 4: a cloudfold safety limit was exceeded (raise it with its flag).
     Limit = 4,
+    /// 5: `validate` found errors.
+    Invalid = 5,
 }
 
 impl From<Exit> for std::process::ExitCode {
@@ -43,3 +45,12 @@ Exit codes:
   0  merged (warnings may have been printed)
   1  the dialect refuses the merge (a conflict or an invalid value; see the diagnostics)
   2  usage or I/O error, or an input that is not YAML";
+/// The exit-code table for `validate --help`.
+pub const VALIDATE_EXIT_CODES_HELP: &str = "\
+Exit codes:
+  0  valid: no errors (warnings and notes may have been printed); with --strict, no warnings either
+  1  cloud-init would abort all user-data processing (nothing merged, nothing run)
+  2  usage or I/O error
+  3  --strict: warnings but no errors
+  4  a cloudfold safety limit was exceeded (raise it with its flag)
+  5  errors: cloud-init would drop or ignore something, or the payload is over the size limit";

@@ -8,6 +8,7 @@ mod manifest;
 mod merge_cmd;
 mod parts_cmd;
 mod render_cmd;
+mod validate_cmd;
 
 use args::{Cli, Command};
 use clap::{CommandFactory, Parser};
@@ -21,6 +22,7 @@ pub fn main() -> std::process::ExitCode {
         Command::Parts(a) => parts_cmd::run(&a),
         Command::Build(a) => build_cmd::run(&a),
         Command::Merge(a) => merge_cmd::run(&a),
+        Command::Validate(a) => validate_cmd::run(&a),
         Command::Completions { shell } => {
             let mut cmd = Cli::command();
             clap_complete::generate(shell, &mut cmd, "cloudfold", &mut std::io::stdout());

@@ -13,6 +13,7 @@ use crate::merge::{
     MergeObserver, PathSeg, PyException, Rules, ruby_class, ruby_sort, strict_union,
 };
 use crate::yaml::value::{Entries, Key, Map, Node, PyStr, Seq, Value, insert};
+use std::collections::HashSet;
 
 /// Python frames a nested deep merge is charged (only bounds our depth).
 const DEEP_LEVEL: usize = 1;
@@ -264,21 +265,25 @@ impl<R: Rules + ?Sized, O: MergeObserver + ?Sized> Walk<'_, R, O> {
             return Ok(list(src_items, src));
         };
         if let Some(k) = ko {
-            self.charge(src_items.len().saturating_mul(dest.len().max(1)))?;
+            // Every `dest.delete(x)` removes all strings equal to x; on a
+            // list other than the source, the order of deletions does not
+            // matter, so one pass removes them all.
+            self.charge(src_items.len().saturating_add(dest.len()))?;
+            let mut gone: HashSet<Vec<u8>> = HashSet::new();
             let mut kept = Vec::with_capacity(src_items.len());
             for item in src_items {
-                match k.strip(&item) {
-                    Some(stripped) => {
-                        let whole = match item.value() {
-                            Value::Str(s) => s.as_wtf8(),
-                            _ => &[],
-                        };
-                        dest.retain(|d| !(str_is(d, stripped.as_wtf8()) || str_is(d, whole)));
+                match (k.strip(&item), item.value()) {
+                    (Some(stripped), Value::Str(whole)) => {
+                        gone.insert(stripped.as_wtf8().to_vec());
+                        gone.insert(whole.as_wtf8().to_vec());
                     }
-                    None => kept.push(item),
+                    _ => kept.push(item),
                 }
             }
             src_items = kept;
+            if !gone.is_empty() {
+                dest.retain(|d| !matches!(d.value(), Value::Str(s) if gone.contains(s.as_wtf8())));
+            }
         }
         self.emit(Decision::Appended, Some(span_of), Some(src));
         let merged =
@@ -327,7 +332,9 @@ impl<R: Rules + ?Sized, O: MergeObserver + ?Sized> Walk<'_, R, O> {
     ) -> Result<Node, MergeError> {
         let mut ary = items.to_vec();
         if let Some(k) = ko {
-            self.charge(ary.len().saturating_mul(ary.len()))?;
+            // Each knockout rescans the list: charge that.
+            let knockouts = ary.iter().filter(|i| k.strip(i).is_some()).count();
+            self.charge(ary.len().saturating_mul(knockouts.saturating_add(1)))?;
             ary = delete_if_aliased(ary, k);
         }
         self.emit(Decision::Recursed, Some(src), Some(src));
@@ -355,7 +362,8 @@ impl<R: Rules + ?Sized, O: MergeObserver + ?Sized> Walk<'_, R, O> {
             return Ok(items);
         }
         let n = items.len();
-        self.charge(n.saturating_mul(usize::BITS as usize))?;
+        // A merge sort: about n·log2(n) comparisons.
+        self.charge(n.saturating_mul((usize::BITS - n.leading_zeros()) as usize))?;
         ruby_sort(items).map_err(|(a, b)| {
             MergeError::new(
                 PyException::TypeError,

@@ -24,7 +24,7 @@ pub enum GV {
 
 const KEYS: &[&str] = &["a", "b", "c"];
 const FLOATS: &[&str] = &["1.0", "0.5", "2.5", "-1.0", "1.0e+3"];
-const STRS: &[&str] = &["x", "y", "", "a b"];
+const STRS: &[&str] = &["x", "y", "", "a b", "%{x}", "é", "q\"\\"];
 const PRIOS: &[&str] = &["-1", "0", "1", "2", "1.5", "-1.5", "10", "0.0"];
 
 fn scalar(rng: &mut Rng) -> GV {
@@ -118,6 +118,11 @@ pub fn to_yaml(v: &GV) -> String {
     }
 }
 
+/// A Nickel string literal: JSON's syntax, `%` escaped (it may start an interpolation).
+fn nq(s: &str) -> String {
+    q(s).replace('%', "\\%")
+}
+
 /// The same value as a Nickel expression (priorities as field metadata).
 pub fn to_nickel(v: &GV) -> String {
     match v {
@@ -125,7 +130,7 @@ pub fn to_nickel(v: &GV) -> String {
         GV::Bool(b) => b.to_string(),
         GV::Int(i) => i.to_string(),
         GV::Float(f) => f.to_string(),
-        GV::Str(s) => q(s),
+        GV::Str(s) => nq(s),
         GV::Arr(items) => format!(
             "[{}]",
             items.iter().map(to_nickel).collect::<Vec<_>>().join(", ")
@@ -141,7 +146,7 @@ pub fn to_nickel(v: &GV) -> String {
                         Some(Prio::Force) => " | force".into(),
                         Some(Prio::Num(n)) => format!(" | priority {n}"),
                     };
-                    format!("{}{meta} = {}", q(k), to_nickel(v))
+                    format!("{}{meta} = {}", nq(k), to_nickel(v))
                 })
                 .collect::<Vec<_>>()
                 .join(", ")

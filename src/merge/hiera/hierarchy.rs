@@ -4,10 +4,12 @@ use super::data_type::{
     is_data, is_scalar_or_data_array, is_string_data_hash, loadable_by_puppet, puppet_type_name,
 };
 use super::key_rules::KeyRules;
+use super::lookup_key::{Segment, split_key};
 use super::{HieraError, HieraStrategy, HieraWarning, LookupOptions, MergeBehavior};
 use crate::merge::{Knockout, Limits, MergeObserver, NoObserver, merge_with, strict_union};
 use crate::source::Span;
 use crate::yaml::value::{Entries, Node, Seq, Value, insert};
+use std::cell::RefCell;
 
 /// The reserved key holding per-key merge options; never output.
 pub const LOOKUP_OPTIONS: &str = "lookup_options";
@@ -69,6 +71,8 @@ pub struct Hierarchy {
     load_error: Option<HieraError>,
     options: Result<LookupOptions, HieraError>,
     limits: Limits,
+    /// Keys being looked up through `%{lookup(...)}` (recursion guard).
+    active: RefCell<Vec<String>>,
 }
 
 impl Hierarchy {
@@ -119,6 +123,7 @@ impl Hierarchy {
             load_error,
             options: Ok(LookupOptions::default()),
             limits: Limits::default(),
+            active: RefCell::new(Vec::new()),
         };
         h.options = h.merged_lookup_options();
         h
@@ -212,18 +217,52 @@ impl Hierarchy {
         cli: Option<&MergeBehavior>,
         observer: &mut dyn MergeObserver,
     ) -> Result<Option<KeyMerge>, HieraError> {
+        // Interpolation may look keys up again: one already being looked up
+        // is a cycle.
+        if self.active.borrow().iter().any(|k| k == key) || self.active.borrow().len() > 64 {
+            let mut chain = self.active.borrow().clone();
+            chain.push(key.to_owned());
+            return Err(HieraError::new(
+                "hiera-interpolation",
+                format!("Recursive lookup detected in [{}]", chain.join(", ")),
+            )
+            .for_key(key));
+        }
+        self.active.borrow_mut().push(key.to_owned());
+        let r = self.lookup_active(key, cli, observer);
+        self.active.borrow_mut().pop();
+        r
+    }
+
+    fn lookup_active(
+        &self,
+        key: &str,
+        cli: Option<&MergeBehavior>,
+        observer: &mut dyn MergeObserver,
+    ) -> Result<Option<KeyMerge>, HieraError> {
         // A dotted key is its first segment, looked up and merged, then
         // dug into (as puppet's LookupKey does).
-        let mut segments = key.split('.');
-        let root_key = segments.next().unwrap_or(key);
-        let Some(mut found) = self.lookup_root(root_key, cli, observer)? else {
+        let Some(segments) = split_key(key) else {
+            return Err(HieraError::new(
+                "hiera-key",
+                format!("Syntax error in key: '{key}'"),
+            ));
+        };
+        let mut segments = segments.into_iter();
+        let root_key = match segments.next() {
+            Some(Segment::Name(n)) => n,
+            Some(Segment::Index(i)) => i.to_string(),
+            None => key.to_owned(),
+        };
+        let Some(mut found) = self.lookup_root(&root_key, cli, observer)? else {
             return Ok(None);
         };
         for seg in segments {
-            let next = match found.value.value() {
-                Value::Map(m) => m.get_str(seg).cloned(),
-                Value::Seq(s) => seg
-                    .parse::<usize>()
+            let next = match (found.value.value(), &seg) {
+                (Value::Null, _) => None,
+                (Value::Map(m), Segment::Name(n)) => m.get_str(n).cloned(),
+                (Value::Map(_), Segment::Index(_)) => None,
+                (Value::Seq(s), Segment::Index(i)) => usize::try_from(*i)
                     .ok()
                     .and_then(|i| s.items().get(i).cloned()),
                 _ => {
@@ -231,7 +270,7 @@ impl Hierarchy {
                         "hiera-dig",
                         format!(
                             "Got {} when a hash-like object was expected to access value using \
-                             '{seg}' from key '{key}'",
+                             {seg:?} from key '{key}'",
                             puppet_type_name(&found.value)
                         ),
                     )
@@ -261,7 +300,15 @@ impl Hierarchy {
                 None => (MergeBehavior::first(), None),
             },
         };
-        let found = self.found(key);
+        let mut found = self.found(key);
+        // Each level read is interpolated (`first` reads only the first).
+        let reads = match behavior.strategy {
+            HieraStrategy::First => 1,
+            _ => found.len(),
+        };
+        for (_, v) in found.iter_mut().take(reads) {
+            *v = super::interpolation::interpolate(self, v).map_err(|e| e.for_key(key))?;
+        }
         let Some((_, first_value)) = found.first() else {
             return Ok(None);
         };
@@ -292,6 +339,13 @@ impl Hierarchy {
         }))
     }
 
+    /// A lookup made by `%{lookup('key')}` / `%{alias('key')}`: merge
+    /// behaviour from `lookup_options` (a key looked up inside its own
+    /// lookup fails, see [`Hierarchy::lookup_observed`]).
+    pub(super) fn sub_lookup(&self, key: &str) -> Result<Option<Node>, HieraError> {
+        Ok(self.lookup(key, None)?.map(|m| m.value))
+    }
+
     /// Every key merged; the first failing key fails the whole.
     pub fn merge_all(&self, cli: Option<&MergeBehavior>) -> Result<HieraMerged, HieraError> {
         let mut out = HieraMerged {
@@ -310,12 +364,12 @@ impl Hierarchy {
         }
         for key in self.keys() {
             let Some(name) = key.as_str() else { continue };
-            if name.contains('.') {
+            if split_key(name) != Some(vec![Segment::Name(name.to_owned())]) {
                 out.warnings.push(HieraWarning {
                     code: "hiera-key-unreachable",
                     message: format!(
-                        "key '{name}' has a dot: puppet lookup reads it as a path into '{}'; left out",
-                        name.split('.').next().unwrap_or_default()
+                        "key '{name}' has a dot or quote: puppet lookup reads it as a path, \
+                         not as this key; left out"
                     ),
                     at: Some(key.span()),
                 });

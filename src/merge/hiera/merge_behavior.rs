@@ -93,13 +93,10 @@ impl MergeBehavior {
                 let Some(name) = strategy.as_str() else {
                     return Err(unknown(ruby_to_s(strategy)));
                 };
-                let (st, unconstrained) = match name {
-                    "unconstrained_deep" => (HieraStrategy::Deep, true),
-                    _ => (
-                        MergeBehavior::by_name(name).ok_or_else(|| unknown(name.to_owned()))?,
-                        false,
-                    ),
-                };
+                let st = MergeBehavior::by_name(name).ok_or_else(|| unknown(name.to_owned()))?;
+                // `unconstrained_deep` and `reverse_deep` take any options and
+                // hand them to deep_merge as they are; `deep` checks them.
+                let unconstrained = matches!(name, "unconstrained_deep" | "reverse_deep");
                 let mut b = MergeBehavior::new(st);
                 if m.len() == 1 {
                     return Ok(Some(b));
@@ -109,9 +106,6 @@ impl MergeBehavior {
                         .with_operands([merge.span()])
                 };
                 let deep_like = matches!(st, HieraStrategy::Deep | HieraStrategy::ReverseDeep);
-                if st == HieraStrategy::ReverseDeep {
-                    return Err(bad("of reverse_deep are not supported by cloudfold".into()));
-                }
                 for (k, v) in m.iter() {
                     let Some(k) = k.as_str() else {
                         return Err(bad(format!(
@@ -119,13 +113,18 @@ impl MergeBehavior {
                             py_repr(k)
                         )));
                     };
+                    // deep_merge reads its flags as `options[:x] || false`.
                     let boolean = || match v.value() {
                         Value::Null => Ok(false),
                         Value::Bool(b) => Ok(*b),
+                        _ if unconstrained => Ok(!matches!(v.value(), Value::Bool(false))),
                         _ => Err(bad(format!("entry '{k}' expects a Boolean value"))),
                     };
                     match k {
                         "strategy" => {}
+                        "" if unconstrained => {
+                            return Err(bad("has an empty key".into()));
+                        }
                         "knockout_prefix" if deep_like => match v.value() {
                             Value::Null => {}
                             Value::Str(s) => b.knockout_prefix = Some(s.to_string_lossy().into()),
@@ -140,11 +139,19 @@ impl MergeBehavior {
                         "merge_debug" if deep_like => {
                             boolean()?;
                         }
-                        _ if unconstrained => {
+                        "preserve_unmergeables"
+                        | "overwrite_arrays"
+                        | "unpack_arrays"
+                        | "extend_existing_arrays"
+                        | "debug_indent"
+                            if unconstrained =>
+                        {
                             return Err(bad(format!(
-                                "of unconstrained_deep: '{k}' is not supported by cloudfold"
+                                "of {name}: '{k}' is not supported by cloudfold"
                             )));
                         }
+                        // deep_merge ignores options it does not know.
+                        _ if unconstrained => {}
                         _ => return Err(bad(format!("has no parameter named '{k}'"))),
                     }
                 }

@@ -16,7 +16,9 @@ mod hiera_error;
 mod hiera_options;
 mod hiera_warning;
 mod hierarchy;
+mod interpolation;
 mod key_rules;
+mod lookup_key;
 mod lookup_options;
 mod merge_behavior;
 

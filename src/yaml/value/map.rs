@@ -211,7 +211,7 @@ impl Hash for StrKey<'_> {
 
 impl indexmap::Equivalent<Key> for StrKey<'_> {
     fn equivalent(&self, key: &Key) -> bool {
-        key.0.as_str() == Some(self.0)
+        matches!(key.0.value(), Value::Str(s) if *s == *self.0)
     }
 }
 

@@ -211,13 +211,15 @@ impl From<Box<str>> for PyStr {
 
 impl PartialEq<str> for PyStr {
     fn eq(&self, other: &str) -> bool {
-        self.as_str() == Some(other)
+        // A string with surrogates never has valid UTF-8 bytes, so the
+        // bytes decide (no UTF-8 check of an inline string).
+        self.as_wtf8() == other.as_bytes()
     }
 }
 
 impl PartialEq<&str> for PyStr {
     fn eq(&self, other: &&str) -> bool {
-        self.as_str() == Some(*other)
+        self.as_wtf8() == other.as_bytes()
     }
 }
 

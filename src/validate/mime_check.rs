@@ -1,0 +1,45 @@
+//! `mime_diagnostics`: the defects Python's `email` parser records, located in the document.
+
+use super::MimeKind;
+use super::spans::rest_of_line;
+use crate::diagnostic::{Diagnostic, Label};
+use crate::mime::{self, Message, TransferEncoding};
+use crate::source::SourceId;
+
+/// Parse `text` as cloud-init does (when it is MIME) and report every defect, at its line.
+pub fn mime_diagnostics(text: &str, doc: SourceId) -> (Option<Message>, Vec<Diagnostic>) {
+    let mut out = Vec::new();
+    let Ok(msg) = mime::parse(text) else {
+        return (None, out);
+    };
+    for part in msg.walk() {
+        for d in part.defects() {
+            let kind = MimeKind(d.kind);
+            out.push(
+                Diagnostic::new(&kind)
+                    .with_primary(Label::new(rest_of_line(doc, text, d.at.index)))
+                    .with_note(format!(
+                        "Python's email package records {}",
+                        d.kind.python_name()
+                    )),
+            );
+        }
+        if part.is_multipart() || part.transfer_encoding() != TransferEncoding::Base64 {
+            continue;
+        }
+        if let Some((_, defects)) = part.decode_payload() {
+            for k in defects {
+                let kind = MimeKind(k);
+                out.push(
+                    Diagnostic::new(&kind)
+                        .with_primary(Label::new(rest_of_line(doc, text, part.body_start().index)))
+                        .with_note(format!(
+                            "Python's email package records {}",
+                            k.python_name()
+                        )),
+                );
+            }
+        }
+    }
+    (Some(msg), out)
+}

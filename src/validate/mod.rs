@@ -1,0 +1,51 @@
+//! `validate`: tell users before boot what cloud-init will do wrong with their user-data, and where.
+//!
+//! [`validate`] runs every check over a payload and returns a [`Report`]: the
+//! diagnostics (see [`crate::diagnostic`]) and the sources they point into.
+//! Each area has its kind enum, whose docs show an input that triggers each code:
+//! [`MimeKind`] (`mime-*`), [`AbortKind`] (`userdata-*`), [`PartKind`] (`part-*`,
+//! `include-*`, `archive-*`), [`MergeKind`] (`merge-*`), [`EncodingKind`]
+//! (`encoding-*`), [`SizeKind`] (`size-*`), [`SchemaKind`] (`schema-*`).
+//!
+//! Severities: an **error** means cloud-init will not do what the payload says (a
+//! part is dropped, processing aborts, the cloud rejects the size); a **warning**
+//! means it probably does something else than intended (a list silently replaced,
+//! a misspelt merge option) or cannot be checked offline; a **note** is information.
+
+mod abort_kind;
+mod did_you_mean;
+mod encoding_check;
+mod encoding_kind;
+mod merge_kind;
+mod merge_lint;
+mod merge_replay;
+mod mime_check;
+mod mime_kind;
+mod node_lookup;
+mod part_check;
+mod part_kind;
+mod part_source;
+mod platform;
+mod report;
+mod schema;
+mod size_check;
+mod size_kind;
+mod spans;
+mod validate_options;
+mod validator;
+
+pub use abort_kind::AbortKind;
+pub use did_you_mean::did_you_mean;
+pub use encoding_kind::EncodingKind;
+pub use merge_kind::MergeKind;
+pub use mime_kind::MimeKind;
+pub use node_lookup::find_by_path;
+pub use part_kind::PartKind;
+pub use part_source::PartSource;
+pub use platform::{Measure, Platform};
+pub use report::Report;
+pub use schema::{JsonSchema, MiniRegex, SchemaIssue, SchemaKind};
+pub use size_check::SizeLimit;
+pub use size_kind::SizeKind;
+pub use validate_options::ValidateOptions;
+pub use validator::{DOCUMENT, validate};

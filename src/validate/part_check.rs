@@ -1,0 +1,191 @@
+//! `part_diagnostics`: why cloud-init ignores a part, pointing into the part (YAML position, merge spec, first line).
+
+use super::did_you_mean::did_you_mean;
+use super::node_lookup::find_by_path;
+use super::spans::{first_line, one_char};
+use super::{MergeKind, PartKind, PartSource};
+use crate::diagnostic::{Diagnostic, Label};
+use crate::merge::PyException;
+use crate::merge::cloud_init::{MergeSpec, SpecName, Version, extract_payload_mergers};
+use crate::source::Span;
+use crate::userdata::{PartOutcome, PartRejection, PartReport};
+
+const MERGERS: &[&str] = &["dict", "list", "str"];
+
+/// The diagnostics for one part's outcome (none when it merged or will run).
+pub fn part_diagnostics(report: &PartReport, ps: &PartSource, version: Version) -> Vec<Diagnostic> {
+    let n = report.number;
+    let whole = Label::new(first_line(ps.source, &ps.text));
+    let logs = |detail: Option<&str>| {
+        let mut s = format!(
+            "cloud-init logs: Failed at merging in cloud config part from {}",
+            report.filename
+        );
+        if let Some(d) = detail {
+            s.push_str(": ");
+            s.push_str(d);
+        }
+        s
+    };
+    let d = match &report.outcome {
+        PartOutcome::Merged | PartOutcome::WouldRun | PartOutcome::Empty => return Vec::new(),
+        PartOutcome::JinjaNotRendered => {
+            Diagnostic::new(&PartKind::JinjaNotRendered { part: n }).with_primary(whole)
+        }
+        PartOutcome::Unhandled => {
+            let what = if report.content_type == "text/x-not-multipart" {
+                "Unhandled non-multipart (text/x-not-multipart) userdata".to_owned()
+            } else {
+                format!(
+                    "Unhandled unknown content-type ({}) userdata",
+                    report.content_type
+                )
+            };
+            Diagnostic::new(&PartKind::UnknownType {
+                part: n,
+                content_type: report.content_type.clone(),
+            })
+            .with_primary(whole)
+            .with_note(format!("cloud-init logs: {what}: ..."))
+        }
+        PartOutcome::Rejected(r) => match r {
+            PartRejection::Yaml(e) => {
+                let mut d = Diagnostic::new(&PartKind::YamlInvalid {
+                    part: n,
+                    problem: e.problem.clone(),
+                });
+                d = match e.mark {
+                    Some(m) => {
+                        d.with_primary(Label::new(one_char(ps.source, &ps.text, m)).with_message(
+                            match &e.context {
+                                Some((ctx, cm)) if *cm == m => ctx.clone(),
+                                _ => "here".to_owned(),
+                            },
+                        ))
+                    }
+                    None => d.with_primary(whole),
+                };
+                if let Some((ctx, m)) = &e.context
+                    && Some(*m) != e.mark
+                {
+                    d = d.with_secondary(
+                        Label::new(one_char(ps.source, &ps.text, *m)).with_message(ctx.clone()),
+                    );
+                }
+                d.with_note(logs(Some("empty cloud config")))
+            }
+            PartRejection::Empty => Diagnostic::new(&PartKind::Empty { part: n })
+                .with_primary(whole)
+                .with_note(logs(Some("empty cloud config"))),
+            PartRejection::NotAMapping(t) => {
+                let label = match &ps.root {
+                    Some(root) => Label::new(root.span()),
+                    None => whole,
+                };
+                Diagnostic::new(&PartKind::NotMapping { part: n, found: t })
+                    .with_primary(label.with_message(format!("a {t}")))
+                    .with_note(format!(
+                        "cloud-init logs: Failed loading yaml blob. Yaml load allows (<class 'dict'>,) root types, but got {t} instead"
+                    ))
+            }
+            PartRejection::Json(e) => Diagnostic::new(&PartKind::JsonInvalid {
+                part: n,
+                message: e.msg.to_owned(),
+            })
+            .with_primary(Label::new(one_char(ps.source, &ps.text, e.mark)).with_message(e.msg)),
+            PartRejection::Patch(e) => Diagnostic::new(&PartKind::JsonPatchFailed {
+                part: n,
+                message: format!("{}: {}", e.class, e.message),
+            })
+            .with_primary(whole),
+            PartRejection::HeaderNotString(t) => Diagnostic::new(&MergeKind::SpecInvalid {
+                part: n,
+                message: format!("the merge header is a {t}, not a string"),
+            })
+            .with_primary(whole),
+            PartRejection::Merge(e) => {
+                let spec_label = spec_label(ps).unwrap_or(whole.clone());
+                if let Some(at) = &e.at {
+                    let label = ps
+                        .root
+                        .as_ref()
+                        .and_then(|r| extract_payload_mergers(r, version).ok())
+                        .and_then(|(data, _)| find_by_path(&data, at))
+                        .map_or(whole, |node| Label::new(node.span()).with_path(at.clone()));
+                    Diagnostic::new(&MergeKind::Failed {
+                        part: n,
+                        message: format!("{}: {}", e.class, e.message),
+                    })
+                    .with_primary(label.with_message("this value cannot be merged"))
+                    .with_secondary(spec_label.with_message("with these mergers"))
+                    .with_note(logs(None))
+                } else if e.class == PyException::ValueError {
+                    Diagnostic::new(&MergeKind::SpecSyntax {
+                        part: n,
+                        message: e.message.clone(),
+                    })
+                    .with_primary(spec_label)
+                    .with_note(logs(Some(&e.message)))
+                } else if e.class == PyException::ImportError {
+                    let name = unknown_merger(ps, version).unwrap_or_default();
+                    let mut d = Diagnostic::new(&MergeKind::UnknownMerger {
+                        part: n,
+                        name: name.clone(),
+                    })
+                    .with_primary(spec_label)
+                    .with_note(format!("cloud-init raises ImportError: {}", e.message))
+                    .with_note(logs(None));
+                    let bare = name.strip_prefix("m_").unwrap_or(&name);
+                    if let Some(s) = did_you_mean(bare, MERGERS) {
+                        d = d.with_help(format!(
+                            "did you mean `{s}`? (only dict, list and str exist)"
+                        ));
+                    } else {
+                        d = d.with_help("only the mergers dict, list and str exist");
+                    }
+                    d
+                } else {
+                    Diagnostic::new(&MergeKind::SpecInvalid {
+                        part: n,
+                        message: format!("{}: {}", e.class, e.message),
+                    })
+                    .with_primary(spec_label)
+                    .with_note(logs(None))
+                }
+            }
+        },
+    };
+    vec![d]
+}
+
+/// Where the part's merge spec is: the payload key, else the header line.
+fn spec_label(ps: &PartSource) -> Option<Label> {
+    let span: Span = ps.payload_spec_span().or(ps.header_span)?;
+    Some(Label::new(span))
+}
+
+/// The first merger name that does not exist (payload spec, then header).
+fn unknown_merger(ps: &PartSource, version: Version) -> Option<String> {
+    let payload = ps
+        .root
+        .as_ref()
+        .and_then(|r| extract_payload_mergers(r, version).ok())
+        .map(|(_, s)| s)
+        .unwrap_or_default();
+    let header = ps
+        .header_spec
+        .as_deref()
+        .and_then(|h| MergeSpec::parse_str(h, version).ok())
+        .unwrap_or_default();
+    payload
+        .then(header)
+        .entries
+        .into_iter()
+        .find_map(|e| match e.name {
+            SpecName::Str(s) => {
+                let bare = s.strip_prefix("m_").unwrap_or(&s);
+                (!MERGERS.contains(&bare)).then_some(s)
+            }
+            SpecName::NotStr(t) => Some(format!("<{t}>")),
+        })
+}

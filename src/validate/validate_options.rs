@@ -1,0 +1,17 @@
+//! `ValidateOptions`: what `validate` emulates and checks.
+
+use super::{JsonSchema, SizeLimit};
+use crate::userdata::UserDataOptions;
+
+/// Options for [`super::validate`].
+#[derive(Clone, Debug, Default)]
+pub struct ValidateOptions {
+    /// The cloud-init emulation (release, launch index, limits).
+    pub userdata: UserDataOptions,
+    /// The payload's display name (`user-data.txt`), for the document's own diagnostics.
+    pub input_name: String,
+    /// Check the size against this limit.
+    pub size_limit: Option<SizeLimit>,
+    /// Check the merged config against this schema (cloud-init's `schema-cloud-config-v1.json`).
+    pub schema: Option<JsonSchema>,
+}

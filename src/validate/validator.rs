@@ -1,0 +1,241 @@
+//! `validate`: every check over one payload — MIME, encoding, each part's fate, merge specs, merge traps, size.
+
+use super::encoding_check::{part_encoding, payload_encoding};
+use super::merge_lint::merge_lint;
+use super::merge_replay::merge_replay;
+use super::mime_check::mime_diagnostics;
+use super::part_check::part_diagnostics;
+use super::size_check::size_diagnostics;
+use super::spans::{find, rest_of_line};
+use super::{AbortKind, JsonSchema, PartKind, PartSource, Report, SchemaKind, ValidateOptions};
+use crate::diagnostic::{Diagnostic, Label, SourceFile, SourceMap};
+use crate::merge::cloud_init::Version;
+use crate::mime::Message;
+use crate::source::SourceId;
+use crate::userdata::{
+    Fetched, IncludeResolver, Origin, PartType, ProcessError, Release, RenderError, gunzip,
+    load_py_text_in, render,
+};
+use crate::yaml::value::PyStr;
+use std::cell::RefCell;
+
+/// The id of the whole document (after one layer of gzip) in a report's source map.
+pub const DOCUMENT: SourceId = SourceId(u32::MAX - 1);
+
+/// Resolves through `inner`, but records a failed include and goes on with
+/// nothing, so one unreachable URL does not hide every other problem.
+struct Recording<'a> {
+    inner: &'a dyn IncludeResolver,
+    failed: RefCell<Vec<(String, String)>>,
+}
+
+impl IncludeResolver for Recording<'_> {
+    fn fetch(&self, url: &str) -> Fetched {
+        match self.inner.fetch(url) {
+            Fetched::Failed(reason) => {
+                self.failed.borrow_mut().push((url.to_owned(), reason));
+                Fetched::Content(Vec::new())
+            }
+            ok => ok,
+        }
+    }
+}
+
+/// Check `payload` as cloud-init would read it at boot and report everything.
+///
+/// Pure: `includes` decides what `#include` URLs hold (cloudfold never fetches).
+///
+/// ```
+/// use cloudfold::userdata::NoIncludes;
+/// use cloudfold::validate::{validate, ValidateOptions};
+/// let payload = b"#cloud-config\nruncmd:\n\t- ls\n";
+/// let report = validate(payload, &ValidateOptions::default(), &NoIncludes);
+/// assert_eq!(report.diagnostics[0].code, "part-yaml-invalid");
+/// ```
+pub fn validate(payload: &[u8], opts: &ValidateOptions, includes: &dyn IncludeResolver) -> Report {
+    let version = match opts.userdata.release {
+        Release::V22_4 => Version::V22_4,
+        Release::V25_1 => Version::V25_1,
+    };
+    let limit = opts.userdata.limits.max_decompressed_size;
+    let mut sources = SourceMap::new();
+    let mut head: Vec<Diagnostic> = Vec::new();
+
+    // The document as the processor reads it: one gzip layer undone.
+    let data = gunzip(payload, limit).unwrap_or_else(|_| payload.to_vec());
+    let doc_text = String::from_utf8_lossy(&data).into_owned();
+    let name = if opts.input_name.is_empty() {
+        "user-data".to_owned()
+    } else {
+        opts.input_name.clone()
+    };
+    head.extend(payload_encoding(payload, limit, DOCUMENT, &doc_text));
+    let is_mime = data
+        .get(..4096)
+        .unwrap_or(&data)
+        .to_ascii_lowercase()
+        .windows(13)
+        .any(|w| w == b"mime-version:");
+    let mut mime: Option<Message> = None;
+    if is_mime && std::str::from_utf8(&data).is_ok() {
+        let (msg, diags) = mime_diagnostics(&doc_text, DOCUMENT);
+        mime = msg;
+        head.extend(diags);
+    }
+
+    let recording = Recording {
+        inner: includes,
+        failed: RefCell::new(Vec::new()),
+    };
+    let folded = render(payload, &opts.userdata, &recording);
+    for (url, reason) in recording.failed.into_inner() {
+        let mut d = Diagnostic::new(&PartKind::IncludeNotFetched {
+            url: url.clone(),
+            reason,
+        });
+        if let Some(span) = find(DOCUMENT, &doc_text, &url) {
+            d = d.with_primary(Label::new(span));
+        }
+        head.push(d);
+    }
+    let folded = match folded {
+        Ok(f) => f,
+        Err(e) => {
+            let e = match e {
+                RenderError::Process(p) => p,
+                RenderError::Dump(m) => ProcessError::Limit(m),
+            };
+            let mut d = Diagnostic::new(&AbortKind(e.clone()));
+            if let ProcessError::MimeNotUtf8(at) = e {
+                d = d.with_primary(Label::new(rest_of_line(DOCUMENT, &doc_text, at)));
+            }
+            head.push(
+                d.with_note("nothing is merged, no cloud-config.txt is written and no script runs"),
+            );
+            sources.insert(DOCUMENT, SourceFile::new(name, doc_text));
+            if let Some(l) = opts.size_limit {
+                head.extend(size_diagnostics(payload, &[], l));
+            }
+            return Report {
+                diagnostics: head,
+                sources,
+                folded: None,
+            };
+        }
+    };
+    sources.insert(DOCUMENT, SourceFile::new(name, doc_text.clone()));
+    for w in &folded.warnings {
+        head.push(Diagnostic::new(&PartKind::ArchiveIgnored {
+            message: format!("{}: {}", w.origin, w.message),
+        }));
+    }
+    for leaf in &folded.filtered_out {
+        head.push(Diagnostic::new(&PartKind::FilteredByLaunchIndex {
+            filename: leaf.filename.clone().unwrap_or_default(),
+        }));
+    }
+
+    let mut parts: Vec<PartSource> = Vec::with_capacity(folded.parts.len());
+    for report in &folded.parts {
+        let text = PartSource::text_of(report);
+        let root = if matches!(report.part_type, PartType::CloudConfig) {
+            let payload = PyStr::from(text.as_str());
+            load_py_text_in(&payload, &opts.userdata, report.source)
+                .ok()
+                .flatten()
+        } else {
+            None
+        };
+        let header_spec = report.merge_type_header.clone();
+        let header_span = header_span(report.leaf.origin.clone(), mime.as_ref(), &doc_text);
+        sources.insert(
+            report.source,
+            SourceFile::part(report.number, report.filename.clone(), text.clone()),
+        );
+        parts.push(PartSource {
+            number: report.number,
+            source: report.source,
+            text,
+            root,
+            header_span,
+            header_spec,
+        });
+    }
+
+    let mut per_part: Vec<Vec<Diagnostic>> = vec![Vec::new(); parts.len()];
+    for ((report, ps), out) in folded.parts.iter().zip(&parts).zip(per_part.iter_mut()) {
+        out.extend(part_encoding(report, ps));
+        out.extend(part_diagnostics(report, ps, version));
+        if matches!(report.part_type, PartType::CloudConfig) {
+            out.extend(merge_lint(ps, version));
+        }
+    }
+    for d in merge_replay(&folded.parts, &parts, version) {
+        let at = d
+            .primary
+            .as_ref()
+            .and_then(|l| parts.iter().position(|p| p.source == l.span.source));
+        match at.and_then(|i| per_part.get_mut(i)) {
+            Some(list) => list.push(d),
+            None => head.push(d),
+        }
+    }
+    let mut diagnostics = head;
+    diagnostics.extend(per_part.into_iter().flatten());
+    if let Some(schema) = &opts.schema
+        && let Some(config) = &folded.config
+    {
+        diagnostics.extend(schema_diagnostics(schema, config));
+    }
+    if let Some(l) = opts.size_limit {
+        diagnostics.extend(size_diagnostics(payload, &folded.parts, l));
+    }
+    Report {
+        diagnostics,
+        sources,
+        folded: Some(folded),
+    }
+}
+
+/// The `Merge-Type`/`X-Merge-Type` header line of a MIME part, in the document.
+fn header_span(origin: Origin, mime: Option<&Message>, doc: &str) -> Option<crate::source::Span> {
+    let Origin::Mime { index, .. } = origin else {
+        return None;
+    };
+    let part = mime?.walk().nth(index)?;
+    let h = ["Merge-Type", "X-Merge-Type"].iter().find_map(|n| {
+        part.headers()
+            .iter()
+            .find(|h| h.name == *n && !h.value.is_empty())
+    })?;
+    Some(rest_of_line(DOCUMENT, doc, h.at.index))
+}
+
+/// Schema findings, each labelled at the value (its span names the part and line).
+fn schema_diagnostics(schema: &JsonSchema, config: &crate::yaml::Node) -> Vec<Diagnostic> {
+    let mut issues = schema.check(config);
+    // In the order the values appear: by part, then position.
+    issues.sort_by_key(|i| (i.node.span().source, i.node.span().start.index));
+    issues
+        .into_iter()
+        .map(|i| {
+            let kind = if i.deprecated {
+                SchemaKind::Deprecated {
+                    path: i.path.clone(),
+                    message: i.message,
+                }
+            } else {
+                SchemaKind::Invalid {
+                    path: i.path.clone(),
+                    message: i.message,
+                }
+            };
+            let mut d =
+                Diagnostic::new(&kind).with_primary(Label::new(i.node.span()).with_path(i.path));
+            for n in i.notes {
+                d = d.with_note(n);
+            }
+            d
+        })
+        .collect()
+}

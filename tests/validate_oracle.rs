@@ -1,0 +1,309 @@
+//! `validate` against cloud-init itself: payloads cloud-init merges without a warning are
+//! valid (no error), and every part cloud-init ignores is reported — over the recorded
+//! user-data vectors, the oracle's samples and random payloads run through the oracle.
+
+// Test code: a failed unwrap is a failed test.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+mod common;
+
+use base64::Engine;
+use base64::engine::general_purpose::STANDARD as B64;
+use cloudfold::diagnostic::{Diagnostic, Severity};
+use cloudfold::source::SourceId;
+use cloudfold::userdata::{NoIncludes, Release, UserDataOptions, int_from_str};
+use cloudfold::validate::{Report, ValidateOptions, validate};
+use common::{payload_gen, rng::Rng};
+use serde_json::{Value as J, json};
+use std::io::{BufRead, Write};
+use std::process::{Command, Stdio};
+
+fn run_validate(input: &[u8], release: Release, launch_index: Option<i64>) -> Report {
+    let opts = ValidateOptions {
+        userdata: UserDataOptions {
+            release,
+            launch_index,
+            ..UserDataOptions::default()
+        },
+        ..ValidateOptions::default()
+    };
+    validate(input, &opts, &NoIncludes)
+}
+
+/// Whether `d` is about part `number` (1-based): it points into the part or names it.
+fn about(d: &Diagnostic, number: usize) -> bool {
+    d.primary
+        .as_ref()
+        .is_some_and(|l| l.span.source == SourceId((number - 1) as u32))
+        || d.message.contains(&format!("part {number} "))
+}
+
+fn reported(r: &Report, number: usize) -> bool {
+    r.diagnostics
+        .iter()
+        .any(|d| d.severity.at_least(Severity::Warning) && about(d, number))
+}
+
+fn errors(r: &Report) -> Vec<String> {
+    r.diagnostics
+        .iter()
+        .filter(|d| d.severity == Severity::Error)
+        .map(|d| format!("{}: {}", d.code, d.message))
+        .collect()
+}
+
+/// Check one payload against what cloud-init did: `error` (processing aborted),
+/// `warnings` (None: not recorded), per part `(merged, unhandled)`.
+fn check(
+    r: &Report,
+    aborted: bool,
+    warnings: Option<&[J]>,
+    parts: &[(Option<bool>, bool)],
+) -> Result<(), String> {
+    let include = r
+        .diagnostics
+        .iter()
+        .any(|d| d.code == "include-not-fetched");
+    if aborted {
+        return if r.aborted() || include {
+            Ok(())
+        } else {
+            Err("cloud-init aborts; validate does not say so".into())
+        };
+    }
+    if r.aborted() {
+        return Err(format!("validate says cloud-init aborts: {:?}", errors(r)));
+    }
+    if warnings.is_some_and(<[J]>::is_empty) && parts.iter().all(|(m, _)| *m != Some(false)) {
+        let e = errors(r);
+        if !e.is_empty() {
+            return Err(format!(
+                "cloud-init merges it without a warning; validate reports {e:?}"
+            ));
+        }
+    }
+    for (i, (merged, unhandled)) in parts.iter().enumerate() {
+        if (*merged == Some(false) || *unhandled) && !reported(r, i + 1) {
+            return Err(format!(
+                "cloud-init ignores part {}; validate does not report it",
+                i + 1
+            ));
+        }
+    }
+    Ok(())
+}
+
+#[test]
+fn validate_userdata_vectors() {
+    common::run_vector_file(
+        "conformance/cloud-init-generated/userdata-vectors.json",
+        "validate over user-data vectors",
+        |case, release| {
+            let input = B64.decode(case["input_b64"].as_str().unwrap()).unwrap();
+            let li = match &case["launch_index"] {
+                J::Null => None,
+                J::Number(n) => n.as_i64(),
+                J::String(s) => int_from_str(s).and_then(|i| i.as_i64()),
+                _ => None,
+            };
+            let exp = &case["expected"];
+            let r = run_validate(&input, release, li);
+            let aborted = !exp["processing_error"].is_null();
+            let listed: Vec<String> = exp["cloud_config"]["file_names"]
+                .as_array()
+                .map(|a| {
+                    a.iter()
+                        .filter_map(|v| v.as_str().map(str::to_owned))
+                        .collect()
+                })
+                .unwrap_or_default();
+            let mut remaining = listed.clone();
+            let mut parts = Vec::new();
+            for p in exp["parts"].as_array().into_iter().flatten() {
+                let ct = p["content_type"].as_str().unwrap_or("");
+                let name = p["filename"].as_str().unwrap_or("").trim().to_owned();
+                let cc = ct == "text/cloud-config" || ct == "text/cloud-config-jsonp";
+                let merged = if cc {
+                    match remaining.iter().position(|n| n.trim() == name) {
+                        Some(i) => {
+                            remaining.remove(i);
+                            Some(true)
+                        }
+                        None => Some(false),
+                    }
+                } else {
+                    None
+                };
+                parts.push((merged, false));
+            }
+            // No warnings recorded: "clean" is every cloud-config part merged and every
+            // part of a type some handler takes.
+            let handled = exp["parts"].as_array().into_iter().flatten().all(|p| {
+                let ct = p["content_type"].as_str().unwrap_or("");
+                matches!(
+                    ct,
+                    "text/cloud-config"
+                        | "text/cloud-config-jsonp"
+                        | "text/x-shellscript"
+                        | "text/cloud-boothook"
+                ) || p["payload"]["text"].as_str() == Some("")
+            });
+            let warnings: Option<&[J]> = if handled { Some(&[]) } else { None };
+            check(&r, aborted, warnings, &parts)
+        },
+    );
+}
+
+#[test]
+fn validate_oracle_samples() {
+    let Some(dir) = common::shared("oracle/samples") else {
+        return;
+    };
+    let mut checked = 0;
+    let mut failures = Vec::new();
+    for (release, sub) in [(Release::V22_4, "bookworm"), (Release::V25_1, "trixie")] {
+        let Ok(entries) = std::fs::read_dir(dir.join("expected").join(sub)) else {
+            continue;
+        };
+        for e in entries.filter_map(Result::ok) {
+            let name = e.file_name().to_string_lossy().into_owned();
+            let sample = name.trim_end_matches(".json");
+            // 07 needs an #include served by URL and rendered jinja: not offline.
+            if sample.starts_with("07-") {
+                continue;
+            }
+            let doc: J = serde_json::from_str(&std::fs::read_to_string(e.path()).unwrap()).unwrap();
+            let mut input = std::fs::read(dir.join(sample)).unwrap();
+            if sample.starts_with("06-") {
+                let text: String = String::from_utf8(input)
+                    .unwrap()
+                    .split_whitespace()
+                    .collect();
+                input = B64.decode(text).unwrap();
+            }
+            let r = run_validate(&input, release, None);
+            checked += 1;
+            if let Err(e) = oracle_check(&r, &doc) {
+                failures.push(format!("{sub}/{sample}: {e}"));
+            }
+        }
+    }
+    eprintln!(
+        "validate over oracle samples: {}/{checked} agree",
+        checked - failures.len()
+    );
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+fn oracle_check(r: &Report, doc: &J) -> Result<(), String> {
+    let crash = doc["oracle_crash"].as_str().unwrap_or("");
+    let aborted =
+        !doc["error"].is_null() || (!crash.is_empty() && !crash.starts_with("UnicodeEncodeError"));
+    let warnings: Vec<J> = doc["warnings"].as_array().cloned().unwrap_or_default();
+    let list: Vec<J> = doc["parts"].as_array().cloned().unwrap_or_default();
+    // An "Unhandled" warning names the type, not the part: a part counts as unhandled
+    // only when every part of its type without a handler got a warning.
+    let unhandled_of = |ct: &str| {
+        let warned = warnings
+            .iter()
+            .filter(|w| {
+                w.as_str()
+                    .is_some_and(|w| w.contains("Unhandled") && w.contains(&format!("({ct})")))
+            })
+            .count();
+        let parts = list
+            .iter()
+            .filter(|p| p["handler"].is_null() && p["content_type"] == ct)
+            .count();
+        warned > 0 && warned >= parts
+    };
+    let parts: Vec<(Option<bool>, bool)> = list
+        .iter()
+        .map(|p| {
+            let ct = p["content_type"].as_str().unwrap_or("");
+            (
+                p["merged"].as_bool(),
+                p["handler"].is_null() && unhandled_of(ct),
+            )
+        })
+        .collect();
+    check(r, aborted, Some(&warnings), &parts)
+}
+
+/// Random payloads (tests/common/payload_gen.rs) through the oracle and `validate`.
+fn differential(release: Release, oracle_release: &str, n: usize, seed: u64) {
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/scripts/oracle_batch.py");
+    let mut child = Command::new("python3")
+        .args([script, "--release", oracle_release])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("python3");
+    let mut rng = Rng::new(seed);
+    let cases: Vec<(Vec<u8>, Option<i64>)> =
+        (0..n).map(|_| payload_gen::payload(&mut rng)).collect();
+    let mut stdin = child.stdin.take().unwrap();
+    let feed: Vec<String> = cases
+        .iter()
+        .enumerate()
+        .map(|(i, (b, li))| {
+            json!({"id": i, "b64": B64.encode(b), "launch_index": li, "emit_file": false})
+                .to_string()
+        })
+        .collect();
+    let writer = std::thread::spawn(move || {
+        for line in feed {
+            if writeln!(stdin, "{line}").is_err() {
+                break;
+            }
+        }
+    });
+    let out = std::io::BufReader::new(child.stdout.take().unwrap());
+    let (mut seen, mut clean, mut ignored) = (0, 0, 0);
+    let mut bad = Vec::new();
+    for line in out.lines() {
+        let v: J = serde_json::from_str(&line.unwrap()).unwrap();
+        let i = v["id"].as_u64().unwrap() as usize;
+        let (input, li) = &cases[i];
+        seen += 1;
+        let doc = &v["doc"];
+        if doc["warnings"].as_array().is_some_and(Vec::is_empty) && doc["error"].is_null() {
+            clean += 1;
+        }
+        ignored += doc["parts"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter(|p| p["merged"] == json!(false))
+            .count();
+        let r = run_validate(input, release, *li);
+        if let Err(e) = oracle_check(&r, doc) {
+            bad.push(format!(
+                "case {i} (launch index {li:?}) b64 {}: {e}",
+                B64.encode(input)
+            ));
+        }
+    }
+    writer.join().unwrap();
+    let _ = child.wait();
+    assert_eq!(seen, n, "the oracle answered {seen} of {n} cases");
+    eprintln!(
+        "validate vs oracle {oracle_release}: {}/{n} payloads agree ({clean} merged without warnings, {ignored} ignored parts)",
+        n - bad.len()
+    );
+    assert!(
+        bad.is_empty(),
+        "{} disagreements:\n{}",
+        bad.len(),
+        bad[..bad.len().min(20)].join("\n")
+    );
+}
+
+#[test]
+fn validate_differential_oracle() {
+    if common::shared("oracle/ci_oracle.py").is_none() {
+        return;
+    }
+    let n = common::diff_cases(300);
+    differential(Release::V22_4, "bookworm", n, 0x00C1_0DF1);
+}
