@@ -24,7 +24,8 @@ fn oracle_ready() -> bool {
         .map(PathBuf::from)
         .ok()
         .filter(|p| p.exists())
-        .or_else(|| common::shared("oracle/dialects/hiera_oracle.rb").map(|p| p.join("../../..")));
+        // `…/shared/oracle` → `…/shared` (a file path followed by `..` does not resolve).
+        .or_else(|| common::shared("oracle").and_then(|p| p.parent().map(PathBuf::from)));
     let Some(shared) = shared else { return false };
     let have = |cmd: &str| {
         Command::new("sh")
