@@ -6,6 +6,7 @@
 #![forbid(unsafe_code)]
 
 pub mod build;
+pub mod explain;
 pub mod merge;
 pub mod mime;
 pub mod source;
