@@ -21,6 +21,7 @@ use cloudfold::userdata::py_json::parse_py_json;
 use cloudfold::userdata::{
     Folded, NoIncludes, Release, UserDataOptions, load_py_text_in, py_is_space,
 };
+use cloudfold::yaml::typed_json::{WalkLimits, canonical, to_typed_json};
 use cloudfold::yaml::value::{PyStrBuilder, py_eq};
 use cloudfold::yaml::{Node, Value};
 use common::{payload_gen, rng::Rng};
@@ -120,6 +121,15 @@ fn elements_contain(n: &Node, v: &Node) -> bool {
     }
 }
 
+/// Python equality, or the same value type-faithfully (a NaN read twice is two
+/// objects Python would not call equal, but it is the same value).
+fn same(a: &Node, b: &Node) -> bool {
+    py_eq(a, b) || {
+        let j = |n: &Node| to_typed_json(n, WalkLimits::default()).map(|v| canonical(&v));
+        matches!((j(a), j(b)), (Ok(x), Ok(y)) if x == y)
+    }
+}
+
 struct Checker<'a> {
     folded: &'a Folded,
     opts: &'a UserDataOptions,
@@ -139,7 +149,7 @@ impl Checker<'_> {
 
     fn entry(&mut self, e: &Entry, patched: bool) -> Result<bool, String> {
         if let (Some(k), Some(o)) = (&e.key, &e.key_origin)
-            && !self.at(o).iter().any(|n| py_eq(n, k))
+            && !self.at(o).iter().any(|n| same(n, k))
         {
             return Err(format!("{}: key not at {o:?}", e.path));
         }
@@ -147,7 +157,7 @@ impl Checker<'_> {
             return Ok(false);
         };
         let ok = match e.kind {
-            OriginKind::Whole => self.at(&o).iter().any(|n| py_eq(n, &e.value)),
+            OriginKind::Whole => self.at(&o).iter().any(|n| same(n, &e.value)),
             OriginKind::Container => {
                 let c = class(&e.value);
                 self.at(&o).iter().any(|n| class(n) == c)
@@ -166,7 +176,7 @@ impl Checker<'_> {
                     };
                     b.push_py(s);
                 }
-                py_eq(&Node::synthetic(Value::Str(b.finish())), &e.value)
+                same(&Node::synthetic(Value::Str(b.finish())), &e.value)
             }
         };
         if !ok {
@@ -198,6 +208,8 @@ impl Checker<'_> {
 #[derive(Default)]
 struct Tally {
     cases: usize,
+    kinds: HashMap<&'static str, usize>,
+    decisions: HashMap<&'static str, usize>,
     origins: usize,
     unattributed: usize,
     parts_compared: usize,
@@ -220,6 +232,10 @@ fn check_origins(
         index: HashMap::new(),
     };
     for e in &ex.entries {
+        *t.kinds.entry(e.kind.code()).or_default() += 1;
+        for s in e.placed.iter().chain(&e.later) {
+            *t.decisions.entry(s.change.code()).or_default() += 1;
+        }
         if c.entry(e, patched)? {
             t.origins += 1;
         } else {
@@ -295,8 +311,16 @@ fn run(release: Release, oracle_release: &str, seed: u64) {
         .unwrap_or(0);
     let started = Instant::now();
     let mut rng = Rng::new(seed ^ extra.wrapping_mul(0x9E37_79B9_7F4A_7C15));
-    let cases: Vec<(Vec<u8>, Option<i64>)> =
-        (0..n).map(|_| payload_gen::payload(&mut rng)).collect();
+    // Half the generic payloads of the differential test, half merge-heavy ones.
+    let cases: Vec<(Vec<u8>, Option<i64>)> = (0..n)
+        .map(|i| {
+            if i % 2 == 0 {
+                payload_gen::payload(&mut rng)
+            } else {
+                payload_gen::merge_payload(&mut rng)
+            }
+        })
+        .collect();
     let docs = oracle_docs(&cases, oracle_release);
     let mut t = Tally::default();
     for (i, (input, li)) in cases.iter().enumerate() {
@@ -342,6 +366,11 @@ fn run(release: Release, oracle_release: &str, seed: u64) {
         t.mismatches.len(),
         started.elapsed().as_secs_f64()
     );
+    let mut kinds: Vec<_> = t.kinds.iter().collect();
+    kinds.sort();
+    let mut decisions: Vec<_> = t.decisions.iter().collect();
+    decisions.sort();
+    eprintln!("  origin kinds {kinds:?}\n  decisions {decisions:?}");
     assert!(
         t.mismatches.is_empty(),
         "{} mismatches:\n{}",
