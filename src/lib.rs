@@ -1,11 +1,12 @@
 //! cloudfold: fold cloud-init user-data offline, exactly as cloud-init does, and explain it.
 //!
-//! Stages (dependencies point one way): [`source`] ← [`mime`], [`yaml`] ← [`merge`] ←
-//! [`userdata`] ← [`build`] ← the `cloudfold` binary.
+//! Stages (dependencies point one way): [`source`] ← [`diagnostic`], [`mime`], [`yaml`] ← [`merge`] ←
+//! [`userdata`] ← [`build`], [`explain`] ← the `cloudfold` binary.
 
 #![forbid(unsafe_code)]
 
 pub mod build;
+pub mod diagnostic;
 pub mod explain;
 pub mod merge;
 pub mod mime;

@@ -1,6 +1,6 @@
 //! `Cli`: the clap definition of every subcommand and flag (also the source of the man page).
 
-use super::exit::{BUILD_EXIT_CODES_HELP, EXIT_CODES_HELP};
+use super::exit::{BUILD_EXIT_CODES_HELP, EXIT_CODES_HELP, MERGE_EXIT_CODES_HELP};
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use std::path::PathBuf;
 
@@ -26,6 +26,9 @@ pub enum Command {
     /// Assemble a multipart payload cloud-init reads exactly as intended.
     #[command(after_help = BUILD_EXIT_CODES_HELP)]
     Build(BuildArgs),
+    /// Merge YAML/JSON documents with Hiera, Compose, Nickel or keyed cloud-config rules.
+    #[command(after_help = MERGE_EXIT_CODES_HELP)]
+    Merge(MergeArgs),
     /// Print a shell completion script.
     Completions {
         /// The shell.
@@ -186,4 +189,81 @@ pub struct BuildArgs {
     /// Write to OUT (atomically, mode 0600; never one of the inputs) instead of stdout.
     #[arg(short = 'o', long = "output", value_name = "OUT")]
     pub output: Option<PathBuf>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Dialect {
+    /// Hiera 5 lookup merge behaviours, as `puppet lookup` applies them to each top-level key.
+    Hiera,
+    /// Docker Compose multi-file merge rules (compose-go), incl. `!reset` and `!override`.
+    Compose,
+    /// Nickel's symmetric `&` merge with `!default`, `!priority:N`, `!force` priorities.
+    Nickel,
+    /// Keyed cloud-config fragments: lists of objects merged by identity key, conflicts are errors.
+    CloudConfig,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum HieraStrategyArg {
+    /// The highest-priority value.
+    First,
+    /// Flattened, de-duplicated arrays.
+    Unique,
+    /// Top-level hash keys merged.
+    Hash,
+    /// Recursive merge.
+    Deep,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum MergeFormat {
+    /// Readable YAML.
+    Yaml,
+    /// Type-faithful JSON (see README: values JSON lacks become `$` markers).
+    Json,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum MessageFormat {
+    /// rustc-style diagnostics with source snippets.
+    Human,
+    /// One JSON array of diagnostics.
+    Json,
+}
+
+#[derive(Debug, Args)]
+pub struct MergeArgs {
+    /// The files, lowest priority first (later files win, in every dialect).
+    #[arg(required = true, value_name = "FILE")]
+    pub files: Vec<PathBuf>,
+    /// Whose merge rules to apply.
+    #[arg(long, value_enum)]
+    pub dialect: Dialect,
+    /// Output format of the merged document.
+    #[arg(long, value_enum, default_value_t = MergeFormat::Yaml)]
+    pub format: MergeFormat,
+    /// Format of the diagnostics on stderr.
+    #[arg(long, value_enum, default_value_t = MessageFormat::Human)]
+    pub message_format: MessageFormat,
+    /// Annotate every merged value with the file and line it came from.
+    #[arg(long)]
+    pub explain: bool,
+    /// hiera: the merge behaviour for every key (overrides `lookup_options`, like `puppet lookup --merge`).
+    #[arg(long, value_enum, value_name = "STRATEGY")]
+    pub strategy: Option<HieraStrategyArg>,
+    /// hiera (deep): array elements and values starting with P knock out lower-priority ones.
+    #[arg(long, value_name = "P")]
+    pub knockout_prefix: Option<String>,
+    /// hiera (deep): sort merged arrays.
+    #[arg(long)]
+    pub sort_merged_arrays: bool,
+    /// hiera (deep): merge arrays of hashes element by element.
+    #[arg(long)]
+    pub merge_hash_arrays: bool,
+    /// Largest input file accepted, in bytes.
+    #[arg(long, value_name = "BYTES", default_value_t = 256 << 20)]
+    pub max_input_size: u64,
+    /// Most values `--explain` lists (shared aliases can expand a small document enormously).
+    #[arg(long, value_name = "N", default_value_t = 1_000_000)]
+    pub max_explain_values: usize,
 }

@@ -36,3 +36,10 @@ Exit codes:
   0  built (the size is reported on stderr)
   2  usage or I/O error, or a refusal (unknown type, bad merge type, boundary collision,
      overwriting an input): nothing is written";
+
+/// The exit-code table for `merge --help`.
+pub const MERGE_EXIT_CODES_HELP: &str = "\
+Exit codes:
+  0  merged (warnings may have been printed)
+  1  the dialect refuses the merge (a conflict or an invalid value; see the diagnostics)
+  2  usage or I/O error, or an input that is not YAML";

@@ -6,6 +6,7 @@ mod exit;
 mod explain_cmd;
 mod input;
 mod manifest;
+mod merge_cmd;
 mod parts_cmd;
 mod render_cmd;
 
@@ -21,6 +22,7 @@ pub fn main() -> std::process::ExitCode {
         Command::Explain(a) => explain_cmd::run(&a),
         Command::Parts(a) => parts_cmd::run(&a),
         Command::Build(a) => build_cmd::run(&a),
+        Command::Merge(a) => merge_cmd::run(&a),
         Command::Completions { shell } => {
             let mut cmd = Cli::command();
             clap_complete::generate(shell, &mut cmd, "cloudfold", &mut std::io::stdout());

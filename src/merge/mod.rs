@@ -25,6 +25,11 @@ mod rules;
 mod strategy;
 
 pub mod cloud_init;
+pub mod compose;
+pub mod dialect;
+pub mod hiera;
+pub mod keyed;
+pub mod nickel;
 
 pub use engine::{merge_owned_with, merge_with};
 pub use limits::{Limits, MAX_LEVELS};

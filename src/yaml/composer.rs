@@ -51,6 +51,8 @@ pub(crate) struct CNode<'a> {
 pub(crate) struct Composed<'a> {
     pub nodes: Vec<CNode<'a>>,
     pub root: NodeId,
+    /// Local tags kept by [`LoadOptions::keep_local_tags`], by node.
+    pub local_tags: Vec<(NodeId, Cow<'a, str>)>,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -83,6 +85,18 @@ fn explicit_or<'a>(tag: Option<Cow<'a, str>>, resolve: impl FnOnce() -> Tag<'a>)
     }
 }
 
+/// With [`LoadOptions::keep_local_tags`], a `!name` tag is set aside (the
+/// node then resolves as if untagged); other tags stay.
+fn split_local<'a>(
+    keep: bool,
+    tag: Option<Cow<'a, str>>,
+) -> (Option<Cow<'a, str>>, Option<Cow<'a, str>>) {
+    match tag {
+        Some(t) if keep && t.len() > 1 && t.starts_with('!') => (None, Some(t)),
+        other => (other, None),
+    }
+}
+
 /// Compose the single document of a stream; `None` for an empty stream.
 ///
 /// `size_hint` is the expected number of nodes (pre-sizes the arena).
@@ -102,6 +116,7 @@ pub(crate) fn compose<'a>(
     let mut anchors: HashMap<Cow<'a, str>, NodeId> = HashMap::new();
     let mut stack: Vec<Frame> = Vec::new();
     let mut root: Option<NodeId> = None;
+    let mut local_tags: Vec<(NodeId, Cow<'a, str>)> = Vec::new();
     // PyYAML's RecursionError boundary (see `PYYAML_MAX_DEPTH`), by the
     // kind of the innermost open collection and of the event: inside flow
     // sequences (and for scalars inside flow mappings) the parser and
@@ -158,8 +173,11 @@ pub(crate) fn compose<'a>(
                     return Err(recursion_error());
                 }
                 check_anchor(&anchors, &nodes, props.anchor.as_deref(), start)?;
-                let tag = explicit_or(props.tag, || {
-                    if implicit.0 {
+                let (explicit, local) = split_local(opts.keep_local_tags, props.tag);
+                // Untagged, a plain scalar resolves implicitly.
+                let plain = implicit.0 || (local.is_some() && style == ScalarStyle::Plain);
+                let tag = explicit_or(explicit, || {
+                    if plain {
                         match &value {
                             ScalarText::Text(t) => resolve_plain(t),
                             ScalarText::Wide(_) => Tag::Str,
@@ -177,6 +195,9 @@ pub(crate) fn compose<'a>(
                         body: Body::Scalar(value),
                     },
                 )?;
+                if let Some(t) = local {
+                    local_tags.push((id, t));
+                }
                 if let Some(a) = props.anchor {
                     anchors.insert(a, id);
                 }
@@ -194,10 +215,11 @@ pub(crate) fn compose<'a>(
                     return Err(recursion_error());
                 }
                 check_anchor(&anchors, &nodes, props.anchor.as_deref(), start)?;
+                let (explicit, local) = split_local(opts.keep_local_tags, props.tag);
                 let (tag, body) = if is_seq {
-                    (explicit_or(props.tag, || Tag::Seq), Body::Seq(Vec::new()))
+                    (explicit_or(explicit, || Tag::Seq), Body::Seq(Vec::new()))
                 } else {
-                    (explicit_or(props.tag, || Tag::Map), Body::Map(Vec::new()))
+                    (explicit_or(explicit, || Tag::Map), Body::Map(Vec::new()))
                 };
                 let id = push(
                     &mut nodes,
@@ -208,6 +230,9 @@ pub(crate) fn compose<'a>(
                         body,
                     },
                 )?;
+                if let Some(t) = local {
+                    local_tags.push((id, t));
+                }
                 if let Some(a) = props.anchor {
                     anchors.insert(a, id);
                 }
@@ -260,7 +285,11 @@ pub(crate) fn compose<'a>(
         )
         .with_context("expected a single document in the stream", doc_start));
     }
-    Ok(Some(Composed { nodes, root }))
+    Ok(Some(Composed {
+        nodes,
+        root,
+        local_tags,
+    }))
 }
 
 fn push<'a>(nodes: &mut Vec<CNode<'a>>, node: CNode<'a>) -> Result<NodeId, YamlError> {

@@ -15,6 +15,7 @@ use super::scalar::{
     construct_binary, construct_bool, construct_float, construct_int, construct_timestamp,
 };
 use super::tag::Tag;
+use super::tag_map::{LocalTag, TagMap};
 use super::value::{Entries, Map, Node, PyStr, Seq, Value, insert};
 use crate::source::{SourceId, Span};
 use std::borrow::Cow;
@@ -64,6 +65,15 @@ fn restore_surrogates(msg: &str) -> String {
 
 /// Build the value of a composed document.
 pub(crate) fn construct(doc: Composed<'_>, opts: &LoadOptions) -> Result<Node, YamlError> {
+    construct_tagged(doc, opts).map(|(root, _)| root)
+}
+
+/// [`construct`], also returning the kept local tags by built node.
+pub(crate) fn construct_tagged(
+    mut doc: Composed<'_>,
+    opts: &LoadOptions,
+) -> Result<(Node, TagMap), YamlError> {
+    let local_tags = std::mem::take(&mut doc.local_tags);
     let n = doc.nodes.len();
     let mut c = Constructor {
         nodes: doc.nodes,
@@ -79,7 +89,26 @@ pub(crate) fn construct(doc: Composed<'_>, opts: &LoadOptions) -> Result<Node, Y
     while let Some(id) = c.queue.pop_front() {
         c.fill(id)?;
     }
-    Ok(root)
+    let mut tags = TagMap::default();
+    for (id, tag) in local_tags {
+        // A node unreachable from the root (never the case today) has no value to tag.
+        let Some(Some(node)) = c.built.get(id as usize) else {
+            continue;
+        };
+        let scalar_text = match c.nodes.get(id as usize).map(|n| &n.body) {
+            Some(Body::Scalar(ScalarText::Text(t))) => Some(Box::from(t.as_ref())),
+            Some(Body::Scalar(ScalarText::Wide(p))) => Some(p.to_string_lossy().into()),
+            _ => None,
+        };
+        tags.insert(
+            node.clone(),
+            LocalTag {
+                tag: tag.as_ref().into(),
+                scalar_text,
+            },
+        );
+    }
+    Ok((root, tags))
 }
 
 struct Constructor<'a> {

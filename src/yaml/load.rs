@@ -1,12 +1,13 @@
 //! The loader's entry points: text or bytes (or events) to one document's value.
 
 use super::composer::compose;
-use super::constructor::construct;
+use super::constructor::{construct, construct_tagged};
 use super::error::YamlError;
 use super::event::Event;
 use super::load_options::LoadOptions;
 use super::parser::Parser;
 use super::reader::decode_input;
+use super::tag_map::TagMap;
 use super::value::Node;
 
 /// Compose and construct the single document of an event stream, as
@@ -44,4 +45,17 @@ pub fn load(text: &str, opts: &LoadOptions) -> Result<Option<Node>, YamlError> {
 pub fn load_bytes(bytes: &[u8], opts: &LoadOptions) -> Result<Option<Node>, YamlError> {
     let text = decode_input(bytes)?;
     load(&text, opts)
+}
+
+/// [`load`] keeping local tags: with [`LoadOptions::keep_local_tags`] set,
+/// `!reset`/`!priority:10`/any `!name` node is built as if untagged and its
+/// tag is returned in the [`TagMap`]. Used by the merge dialects, whose files
+/// annotate values with such tags; cloud-init's loading never keeps them.
+pub fn load_tagged(text: &str, opts: &LoadOptions) -> Result<Option<(Node, TagMap)>, YamlError> {
+    let mut parser = Parser::new(text);
+    let hint = (text.len() / 6).min(1 << 24);
+    match compose(|| parser.next_event(), opts, hint)? {
+        None => Ok(None),
+        Some(doc) => construct_tagged(doc, opts).map(Some),
+    }
 }

@@ -24,6 +24,11 @@ pub struct LoadOptions {
     /// Upper bound on mapping entries produced by `<<` merges in one
     /// document (PyYAML would run out of memory; we refuse instead).
     pub max_merge_entries: usize,
+    /// Keep local tags (`!reset`, `!priority:10`, any `!name`) instead of
+    /// failing as SafeLoader does: the tagged node is built as if untagged
+    /// and the tag is reported by [`super::load_tagged`]. The merge dialects
+    /// use tags as annotations; cloud-init's own loading never sets this.
+    pub keep_local_tags: bool,
 }
 
 impl Default for LoadOptions {
@@ -33,6 +38,7 @@ impl Default for LoadOptions {
             python_unicode_tag: false,
             max_depth: PYYAML_MAX_DEPTH,
             max_merge_entries: 10_000_000,
+            keep_local_tags: false,
         }
     }
 }
