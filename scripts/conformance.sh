@@ -4,7 +4,9 @@
 #  - 20,000 random payloads per cloud-init release against the real cloud-init,
 #  - 200,000 generated/mutated YAML documents against PyYAML (loader and events),
 #  - 20,000 generated MIME documents per generator against Python's email,
-#  - 5,000 random `build` part sets against the real cloud-init, and the make-mime layout.
+#  - 5,000 random `build` part sets against the real cloud-init, and the make-mime layout,
+#  - explain provenance: 2,500 random payloads per release (5,000), every reported origin
+#    re-found in its part's source, dropped parts compared with the real cloud-init (~4 min).
 # CI=true makes a missing ../shared fail instead of skip.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -21,3 +23,4 @@ CLOUDFOLD_DIFF_CASES=200000 run cargo test --locked --release --test yaml_events
 CLOUDFOLD_DIFF_CASES=20000 run cargo test --locked --release --test mime_differential -- --nocapture
 run cargo test --locked --release --test differential_oracle -- --nocapture
 CLOUDFOLD_ORACLE_CASES=5000 run cargo test --locked --release --test build_differential --test build_fixtures -- --nocapture
+CLOUDFOLD_EXPLAIN_CASES=2500 run cargo test --locked --release --test explain_provenance -- --nocapture

@@ -95,8 +95,8 @@ pub fn keep_words(r: KeepReason) -> &'static str {
     match r {
         KeepReason::NoStrategy => "no merger for its type",
         KeepReason::NewIgnored => "the new value is not a mapping",
-        KeepReason::NotRecursed => "no_replace",
-        KeepReason::NoReplace => "list no_replace",
+        KeepReason::NotRecursed => "dict(no_replace)",
+        KeepReason::NoReplace => "list(no_replace)",
     }
 }
 

@@ -188,6 +188,9 @@ pub struct PartSummary {
     pub content_type: String,
     /// The `Merge-Type` header the handler uses.
     pub merge_type: Option<String>,
+    /// The mergers a merged YAML part used, as a canonical spec
+    /// (`dict(replace)+list()+str()` when neither `merge_how` nor a header set them).
+    pub mergers: Option<String>,
     /// What cloud-init does with it.
     pub status: PartStatus,
     /// What it changed, in merge order (merged cloud-config parts only).
@@ -359,6 +362,7 @@ fn build(
             filename: p.filename.clone(),
             content_type: p.content_type.clone(),
             merge_type: p.merge_type_header.clone(),
+            mergers: None,
             status: match &p.outcome {
                 PartOutcome::Merged => PartStatus::Merged,
                 PartOutcome::Rejected(r) => PartStatus::Dropped(r.to_string()),
@@ -385,6 +389,7 @@ fn build(
         };
         if let Some(p) = number.checked_sub(1).and_then(|i| parts.get_mut(i)) {
             p.changes = changes;
+            p.mergers.clone_from(&r.mergers);
         }
     }
     let entries = match &folded.config {

@@ -102,6 +102,7 @@ pub fn to_json(ex: &Explanation) -> J {
             "filename": p.filename,
             "content_type": p.content_type,
             "merge_type": p.merge_type,
+            "mergers": p.mergers,
             "status": p.status.code(),
             "reason": p.status.reason(),
             "changes": p.changes.iter().map(change).collect::<Vec<_>>(),

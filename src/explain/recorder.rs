@@ -1,5 +1,6 @@
 //! `Recorder`: the fold observer `explain` runs render with — each part's data and merge decisions.
 
+use crate::merge::cloud_init::MergerStack;
 use crate::merge::{Decision, MergeEvent, MergeObserver, PathSeg};
 use crate::source::{SourceId, Span};
 use crate::userdata::FoldObserver;
@@ -58,6 +59,8 @@ pub(crate) struct PartRecord {
     /// Its decisions (empty unless merged).
     pub events: Vec<Recorded>,
     pub merged: bool,
+    /// The mergers it was merged with (YAML parts).
+    pub mergers: Option<String>,
 }
 
 /// Records every cloud-config part's data and decisions.
@@ -88,12 +91,19 @@ impl FoldObserver for Recorder {
             data: None,
             events: Vec::new(),
             merged: false,
+            mergers: None,
         });
     }
 
     fn part_data(&mut self, _source: SourceId, data: &Node) {
         if let Some(cur) = &mut self.current {
             cur.data = Some(data.clone());
+        }
+    }
+
+    fn part_mergers(&mut self, _source: SourceId, mergers: &MergerStack) {
+        if let Some(cur) = &mut self.current {
+            cur.mergers = Some(mergers.to_string());
         }
     }
 

@@ -47,9 +47,16 @@ fn place(ex: &Explanation, o: &Origin) -> String {
 fn step_words(s: &Step, origin_part: Option<usize>) -> String {
     let mut w = s.change.describe();
     if s.inherited {
-        if s.change != Change::Added {
-            w.push_str(" with its parent");
-        }
+        // It came inside the value the decision was about.
+        w = match s.change {
+            Change::Added => w,
+            Change::Replaced => "part of the replacing value".to_owned(),
+            Change::Overlaid => "part of the overlaid item".to_owned(),
+            Change::Appended => "part of the appended item".to_owned(),
+            Change::Prepended => "part of the prepended item".to_owned(),
+            Change::Patched => "part of the patched value".to_owned(),
+            _ => format!("part of a value {w}"),
+        };
     } else if let Some(r) = s.replaced_part {
         let _ = write!(w, " part {r}'s value");
     }
@@ -88,6 +95,10 @@ fn comment(ex: &Explanation, e: &Entry) -> String {
     }
     let mut seen: Vec<(usize, Change)> = Vec::new();
     for s in &e.later {
+        // The contributions already name every appending part.
+        if e.kind == OriginKind::Concat && s.change == Change::StrAppended {
+            continue;
+        }
         if seen.contains(&(s.part, s.change)) {
             continue;
         }
@@ -147,12 +158,20 @@ pub fn to_text(ex: &Explanation) -> String {
             "# part {} ({}) {}",
             p.number, p.filename, p.content_type
         );
-        if let Some(m) = &p.merge_type {
-            let _ = write!(out, ", Merge-Type: {m}");
-        }
         match &p.status {
-            PartStatus::Merged => out.push_str(": merged\n"),
+            PartStatus::Merged => match &p.mergers {
+                Some(m) if p.merge_type.is_some() => {
+                    let _ = writeln!(out, ": merged with {m} (its Merge-Type)");
+                }
+                Some(m) => {
+                    let _ = writeln!(out, ": merged with {m} (no Merge-Type header)");
+                }
+                None => out.push_str(": merged\n"),
+            },
             PartStatus::Dropped(r) => {
+                if let Some(m) = &p.merge_type {
+                    let _ = write!(out, " (Merge-Type: {m})");
+                }
                 let _ = writeln!(out, ": DROPPED, cloud-init skips it: {r}");
             }
             PartStatus::WouldRun => out.push_str(": not a config part (cloud-init runs it)\n"),
@@ -164,9 +183,9 @@ pub fn to_text(ex: &Explanation) -> String {
             out.push_str("#   (changed nothing)\n");
         }
         for c in &p.changes {
-            let mut line = format!("#   {:<10} {}", c.change.code(), c.path);
+            let mut line = format!("#   {:<12} {}", c.change.code(), c.path);
             if let Some(op) = &c.op {
-                line = format!("#   {:<10} {op} {}", c.change.code(), c.path);
+                line = format!("#   {:<12} {op} {}", c.change.code(), c.path);
             }
             match c.change {
                 Change::KeptOld(r) => {

@@ -178,6 +178,7 @@ impl<'a> CloudConfigHandler<'a> {
             Err(e) => return Err((e, acc)),
         };
         observer.part_data(source, &data);
+        observer.part_mergers(source, &stack);
         stack
             .merge_owned_observed(acc, &data, observer)
             .map_err(|(e, acc)| (PartRejection::Merge(e), acc))

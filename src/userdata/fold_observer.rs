@@ -1,5 +1,6 @@
 //! `FoldObserver`: what `render` tells a caller about each cloud-config part as it folds (for `explain`).
 
+use crate::merge::cloud_init::MergerStack;
 use crate::merge::{MergeObserver, NoObserver};
 use crate::source::SourceId;
 use crate::yaml::Node;
@@ -18,6 +19,10 @@ pub trait FoldObserver: MergeObserver {
     /// The part's data: the YAML document with its merge keys taken out, or
     /// a JSON patch (the patch document itself).
     fn part_data(&mut self, _source: SourceId, _data: &Node) {}
+
+    /// The mergers a YAML part is merged with (its `merge_how`, its
+    /// `Merge-Type` header, or cloud-init's default), resolved.
+    fn part_mergers(&mut self, _source: SourceId, _mergers: &MergerStack) {}
 
     /// The part is done: merged, or not (the config is then unchanged).
     fn end_part(&mut self, _source: SourceId, _merged: bool) {}
