@@ -6,7 +6,7 @@
 #  - 20,000 generated MIME documents per generator against Python's email,
 #  - 5,000 random `build` part sets against the real cloud-init, and the make-mime layout,
 #  - explain provenance: 2,500 random payloads per release (5,000), every reported origin
-#    re-found in its part's source, dropped parts compared with the real cloud-init (~4 min).
+#    re-found in its part's source, dropped parts compared with the real cloud-init (~5 min).
 # CI=true makes a missing ../shared fail instead of skip.
 set -euo pipefail
 cd "$(dirname "$0")/.."
