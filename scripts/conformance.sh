@@ -5,6 +5,10 @@
 #  - 200,000 generated/mutated YAML documents against PyYAML (loader and events),
 #  - 20,000 generated MIME documents per generator against Python's email,
 #  - 5,000 random `build` part sets against the real cloud-init, and the make-mime layout,
+#  - 2,000 generated `nickel` dialect cases against `nickel export`,
+#  - 1,000 keyed cloud-config merge results round-tripped through build and the real cloud-init,
+#  - 1,500 generated Hiera hierarchies (about 2,700 lookups) against `puppet lookup`
+#    (one Ruby process per 400 cases; about 90 s, most of it puppet),
 #  - explain provenance: 2,500 random payloads per release (5,000), every reported origin
 #    re-found in its part's source, dropped parts compared with the real cloud-init (~5 min).
 # CI=true makes a missing ../shared fail instead of skip.
@@ -23,4 +27,8 @@ CLOUDFOLD_DIFF_CASES=200000 run cargo test --locked --release --test yaml_events
 CLOUDFOLD_DIFF_CASES=20000 run cargo test --locked --release --test mime_differential -- --nocapture
 run cargo test --locked --release --test differential_oracle -- --nocapture
 CLOUDFOLD_ORACLE_CASES=5000 run cargo test --locked --release --test build_differential --test build_fixtures -- --nocapture
+CLOUDFOLD_NICKEL_CASES=2000 run cargo test --locked --release --test nickel_differential --test merge_nickel_fixtures -- --nocapture
+CLOUDFOLD_KEYED_ORACLE_CASES=1000 CLOUDFOLD_KEYED_CASES=2000 run cargo test --locked --release --test keyed_roundtrip --test merge_keyed -- --nocapture
+CLOUDFOLD_HIERA_CASES=1500 run cargo test --locked --release --test merge_hiera_differential \
+  --test merge_hiera_fixtures -- --nocapture
 CLOUDFOLD_EXPLAIN_CASES=2500 run cargo test --locked --release --test explain_provenance -- --nocapture

@@ -251,8 +251,14 @@ pub struct MergeArgs {
     /// hiera: the merge behaviour for every key (overrides `lookup_options`, like `puppet lookup --merge`).
     #[arg(long, value_enum, value_name = "STRATEGY")]
     pub strategy: Option<HieraStrategyArg>,
-    /// hiera (deep): array elements and values starting with P knock out lower-priority ones.
-    #[arg(long, value_name = "P")]
+    /// hiera (deep): array elements and values starting with P knock out lower-priority ones
+    /// (P is a regexp, as in puppet; `--knockout-prefix --` works, alias `--knock-out-prefix`).
+    #[arg(
+        long,
+        value_name = "P",
+        allow_hyphen_values = true,
+        alias = "knock-out-prefix"
+    )]
     pub knockout_prefix: Option<String>,
     /// hiera (deep): sort merged arrays.
     #[arg(long)]

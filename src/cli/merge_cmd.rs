@@ -40,6 +40,11 @@ pub fn run(a: &MergeArgs) -> Result<Exit, String> {
         return Ok(Exit::Aborted);
     };
     let out = match a.format {
+        // A cloud-config needs its header for cloud-init to read it as one.
+        MergeFormat::Yaml if a.dialect == Dialect::CloudConfig => format!(
+            "#cloud-config\n{}",
+            dump(merged, &DumpOptions::readable()).map_err(|e| e.to_string())?
+        ),
         MergeFormat::Yaml => dump(merged, &DumpOptions::readable()).map_err(|e| e.to_string())?,
         MergeFormat::Json => {
             let j = to_typed_json(merged, WalkLimits::default()).map_err(|e| e.to_string())?;

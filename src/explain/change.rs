@@ -64,6 +64,8 @@ impl Change {
                 KeepReason::NewIgnored => "not_a_mapping",
                 KeepReason::NotRecursed => "no_replace",
                 KeepReason::NoReplace => "list_no_replace",
+                KeepReason::Outranked => "outranked",
+                KeepReason::Equal => "equal",
             }),
             _ => None,
         }
@@ -97,6 +99,9 @@ pub fn keep_words(r: KeepReason) -> &'static str {
         KeepReason::NewIgnored => "the new value is not a mapping",
         KeepReason::NotRecursed => "dict(no_replace)",
         KeepReason::NoReplace => "list(no_replace)",
+        // Symmetric dialects only; cloud-init's mergers never decide these.
+        KeepReason::Outranked => "the old value has a higher priority",
+        KeepReason::Equal => "equal values",
     }
 }
 

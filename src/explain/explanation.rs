@@ -485,7 +485,8 @@ fn merge_changes(ctx: &Ctx<'_>, number: usize, r: &PartRecord) -> Vec<PartChange
         let at_index = matches!(ev.path.last(), Some(PathSeg::Index(_)));
         let change = match ev.decision {
             // Structure, and items of an overlay (the list's own entry says it).
-            Decision::Recursed => continue,
+            // Symmetric dialects only (cloud-init's mergers never conflict).
+            Decision::Recursed | Decision::Conflict => continue,
             Decision::Replaced if at_index => continue,
             Decision::Added => Change::Added,
             Decision::Replaced => Change::Replaced,

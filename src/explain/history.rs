@@ -177,7 +177,7 @@ impl Slot {
                 slot.push(step(Change::Truncated { old_len, new_len }));
             }
             Decision::KeptOld(r) => slot.push(step(Change::KeptOld(r))),
-            Decision::Deleted => {}
+            Decision::Deleted | Decision::Conflict => {}
         }
     }
 

@@ -1,12 +1,17 @@
 //! The merge engine: walks old and new, asks the dialect's [`Rules`] for a strategy, applies it.
 
+use super::fingerprint::fingerprint;
 use super::py_ops::{Indexable, py_iter};
 use super::{
     Decision, DictMode, DictStrategy, KeepReason, Limits, ListMode, ListStrategy, MAX_LEVELS,
-    MergeError, MergeEvent, MergeObserver, Path, PathSeg, PyException, Rules, StrMode, StrStrategy,
-    Strategy,
+    MergeError, MergeEvent, MergeObserver, Path, PathSeg, Precedence, PyException, Rules, StrMode,
+    StrStrategy, Strategy,
 };
 use crate::yaml::value::{Entries, Key, Map, Node, PyStrBuilder, Seq, Value, insert};
+
+// The layer strategies' walk (Hiera's first/unique/deep), kept apart.
+#[path = "engine_layer.rs"]
+mod layer;
 
 // Frame costs of the model described at `Limits::python_frames`.
 const PEAK: usize = 4;
@@ -176,6 +181,7 @@ impl<R: Rules + ?Sized, O: MergeObserver + ?Sized> Walk<'_, R, O> {
         depth: Depth,
     ) -> Result<Node, MergeError> {
         match (strategy, old.value()) {
+            (Some(s), _) if is_symmetric(&s) => self.symmetric(s, old, new, depth),
             (Some(Strategy::Dict(s)), Value::Map(m)) => self.dict(&s, old, m, new, depth),
             (Some(Strategy::List(s)), Value::Seq(items)) => {
                 self.list(&s, old, items, false, new, depth)
@@ -184,6 +190,8 @@ impl<R: Rules + ?Sized, O: MergeObserver + ?Sized> Walk<'_, R, O> {
                 self.list(&s, old, items, true, new, depth)
             }
             (Some(Strategy::Str(s)), Value::Str(_)) => self.str(&s, old, new),
+            // Whole-value layer strategies (Hiera), whatever old's type.
+            (Some(Strategy::Layer(s)), _) => self.layer(&s, old, new, depth),
             // No strategy (or a table that returned one for another type):
             // old stays.
             _ => {
@@ -243,12 +251,13 @@ impl<R: Rules + ?Sized, O: MergeObserver + ?Sized> Walk<'_, R, O> {
                             self.emit(Decision::Replaced, Some(&old_v), Some(v));
                             v.clone()
                         }
-                        DictMode::Keep if s.recurse.wants(v) => {
+                        // Symmetric maps go to `dict_symmetric`; not reached.
+                        DictMode::Keep | DictMode::Symmetric if s.recurse.wants(v) => {
                             self.emit(Decision::Recursed, Some(&old_v), Some(v));
                             self.merge(&old_v, v, depth.deeper(DICT_LEVEL))
                                 .map_err(|e| e.under(&PathSeg::Key(k.clone())))?
                         }
-                        DictMode::Keep => {
+                        DictMode::Keep | DictMode::Symmetric => {
                             self.emit(
                                 Decision::KeptOld(KeepReason::NotRecursed),
                                 Some(&old_v),
@@ -273,6 +282,205 @@ impl<R: Rules + ?Sized, O: MergeObserver + ?Sized> Walk<'_, R, O> {
                 .collect();
         }
         Ok(Node::new(Value::Map(Map::new(entries)), old.span()))
+    }
+
+    /// The symmetric dialects' strategies, kept out of [`Walk::dispatch`]
+    /// so its stack frame (paid at every nesting level) stays small.
+    #[inline(never)]
+    fn symmetric(
+        &mut self,
+        strategy: Strategy,
+        old: &Node,
+        new: &Node,
+        depth: Depth,
+    ) -> Result<Node, MergeError> {
+        match (strategy, old.value()) {
+            (Strategy::Dict(_), Value::Map(m)) => self.dict_symmetric(old, m, new, depth),
+            (
+                Strategy::List(ListStrategy {
+                    mode: ListMode::ByIdentity { dedupe },
+                    ..
+                }),
+                Value::Seq(items) | Value::Tuple(items),
+            ) => self.list_by_identity(dedupe, old, items, new, depth),
+            (Strategy::Unify(_), _) => self.unify(old, new),
+            // A symmetric strategy given for another type: old stays.
+            _ => {
+                self.emit(
+                    Decision::KeptOld(KeepReason::NoStrategy),
+                    Some(old),
+                    Some(new),
+                );
+                Ok(old.clone())
+            }
+        }
+    }
+
+    /// [`DictMode::Symmetric`]: keys in both are settled by
+    /// [`Rules::precedence`], then merged through the table; a non-mapping
+    /// new is a conflict.
+    fn dict_symmetric(
+        &mut self,
+        old: &Node,
+        om: &Map,
+        new: &Node,
+        depth: Depth,
+    ) -> Result<Node, MergeError> {
+        let Some(nm) = new.as_map() else {
+            self.emit(Decision::Conflict, Some(old), Some(new));
+            return self.rules.conflict(&self.path, old, new);
+        };
+        self.charge(om.len().saturating_add(nm.len()))?;
+        let mut entries: Entries = om.to_entries();
+        let mut deleted: Vec<usize> = Vec::new();
+        for (k, v) in nm.iter() {
+            self.enter(|| PathSeg::Key(k.clone()));
+            let found = entries
+                .get_full(&Key(k.clone()))
+                .map(|(i, _, old_v)| (i, old_v.clone()));
+            let precedence = self
+                .rules
+                .precedence(&self.path, found.as_ref().map(|f| &f.1), v);
+            match (found, precedence) {
+                (None, Precedence::Merge | Precedence::New) => {
+                    self.emit(Decision::Added, None, Some(v));
+                    insert(&mut entries, k.clone(), v.clone());
+                }
+                (None, Precedence::Old | Precedence::Drop) => {
+                    self.emit(Decision::Deleted, None, Some(v));
+                }
+                (Some((_, old_v)), Precedence::Old) => {
+                    self.emit(
+                        Decision::KeptOld(KeepReason::Outranked),
+                        Some(&old_v),
+                        Some(v),
+                    );
+                }
+                (Some((_, old_v)), Precedence::New) => {
+                    self.emit(Decision::Replaced, Some(&old_v), Some(v));
+                    insert(&mut entries, k.clone(), v.clone());
+                }
+                (Some((i, old_v)), Precedence::Drop) => {
+                    self.emit(Decision::Deleted, Some(&old_v), Some(v));
+                    deleted.push(i);
+                }
+                (Some((_, old_v)), Precedence::Merge) => {
+                    self.emit(Decision::Recursed, Some(&old_v), Some(v));
+                    let merged = self
+                        .merge(&old_v, v, depth.deeper(DICT_LEVEL))
+                        .map_err(|e| e.under(&PathSeg::Key(k.clone())))?;
+                    self.rules.merged(&old_v, v, &merged);
+                    insert(&mut entries, k.clone(), merged);
+                }
+            }
+            self.leave();
+        }
+        if !deleted.is_empty() {
+            deleted.sort_unstable();
+            entries = entries
+                .into_iter()
+                .enumerate()
+                .filter(|(i, _)| deleted.binary_search(i).is_err())
+                .map(|(_, e)| e)
+                .collect();
+        }
+        Ok(Node::new(Value::Map(Map::new(entries)), old.span()))
+    }
+
+    /// [`ListMode::ByIdentity`]: new items matching an old item's identity
+    /// merge with it, the others are appended (equal ones dropped when
+    /// de-duplicating); a non-list new is a conflict. A tuple stays a tuple.
+    fn list_by_identity(
+        &mut self,
+        dedupe: bool,
+        old: &Node,
+        old_items: &Seq,
+        new: &Node,
+        depth: Depth,
+    ) -> Result<Node, MergeError> {
+        let Some(new_items) = new.as_seq() else {
+            self.emit(Decision::Conflict, Some(old), Some(new));
+            return self.rules.conflict(&self.path, old, new);
+        };
+        self.charge(old_items.len().saturating_add(new_items.len()))?;
+        let mut items: Vec<Node> = old_items.items().to_vec();
+        let mut by_id: indexmap::IndexMap<Key, usize> = indexmap::IndexMap::new();
+        // Items by fingerprint, so de-duplication compares within buckets only.
+        let mut buckets: std::collections::HashMap<u64, Vec<usize>> =
+            std::collections::HashMap::new();
+        for (i, item) in items.iter().enumerate() {
+            if let Some(id) = self.rules.identity(&self.path, item) {
+                by_id.entry(Key(id)).or_insert(i);
+            } else if dedupe {
+                buckets.entry(fingerprint(item)).or_default().push(i);
+            }
+        }
+        for nv in new_items.iter() {
+            let id = self.rules.identity(&self.path, nv);
+            if let Some(id) = id {
+                match by_id.get(&Key(id.clone())).copied() {
+                    Some(i) => {
+                        let Some(slot) = items.get(i).cloned() else {
+                            continue;
+                        };
+                        self.enter(|| PathSeg::Index(i));
+                        self.emit(Decision::Recursed, Some(&slot), Some(nv));
+                        let merged = self
+                            .merge(&slot, nv, depth.deeper(LIST_LEVEL))
+                            .map_err(|e| e.under(&PathSeg::Index(i)))?;
+                        self.rules.merged(&slot, nv, &merged);
+                        if let Some(s) = items.get_mut(i) {
+                            *s = merged;
+                        }
+                        self.leave();
+                        continue;
+                    }
+                    None => {
+                        by_id.insert(Key(id), items.len());
+                    }
+                }
+            } else if dedupe {
+                let fp = fingerprint(nv);
+                let bucket = buckets.get(&fp).map(Vec::as_slice).unwrap_or_default();
+                self.charge(bucket.len())?;
+                let same = bucket
+                    .iter()
+                    .copied()
+                    .find(|&i| items.get(i).is_some_and(|x| self.rules.equal(x, nv)));
+                if let Some(i) = same {
+                    self.enter(|| PathSeg::Index(i));
+                    let kept = items.get(i).cloned();
+                    self.emit(
+                        Decision::KeptOld(KeepReason::Equal),
+                        kept.as_ref(),
+                        Some(nv),
+                    );
+                    self.leave();
+                    continue;
+                }
+                buckets.entry(fp).or_default().push(items.len());
+            }
+            let at = items.len();
+            self.enter(|| PathSeg::Index(at));
+            self.emit(Decision::Appended, None, Some(nv));
+            self.leave();
+            items.push(nv.clone());
+        }
+        let value = match old.value() {
+            Value::Tuple(_) => Value::Tuple(Seq::new(items)),
+            _ => Value::Seq(Seq::new(items)),
+        };
+        Ok(Node::new(value, old.span()))
+    }
+
+    /// [`Strategy::Unify`]: equal values merge (old kept), others conflict.
+    fn unify(&mut self, old: &Node, new: &Node) -> Result<Node, MergeError> {
+        if self.rules.equal(old, new) {
+            self.emit(Decision::KeptOld(KeepReason::Equal), Some(old), Some(new));
+            return Ok(old.clone());
+        }
+        self.emit(Decision::Conflict, Some(old), Some(new));
+        self.rules.conflict(&self.path, old, new)
     }
 
     fn list(
@@ -317,6 +525,15 @@ impl<R: Rules + ?Sized, O: MergeObserver + ?Sized> Walk<'_, R, O> {
                     items.extend_from_slice(old_items.items());
                 }
                 Ok(Node::new(wrap(items), old.span()))
+            }
+            // Dispatched to `list_by_identity` before reaching here.
+            ListMode::ByIdentity { .. } => {
+                self.emit(
+                    Decision::KeptOld(KeepReason::NoStrategy),
+                    Some(old),
+                    Some(new),
+                );
+                Ok(old.clone())
             }
             ListMode::Overlay | ListMode::Keep => {
                 let (new_len, indexable) = Indexable::new(new)?;
@@ -375,8 +592,10 @@ impl<R: Rules + ?Sized, O: MergeObserver + ?Sized> Walk<'_, R, O> {
         };
         match (strategy, old.value(), new.value()) {
             (Some(Strategy::Dict(s)), Value::Map(_), Value::Map(nm))
-                // Deletions reorder entries; those rare merges take the copying path.
-                if !(s.allow_delete && nm.iter().any(|(_, v)| v.is_null())) =>
+                // Deletions reorder entries; those rare merges take the copying
+                // path, as do symmetric dialects (priorities, conflicts).
+                if !(s.allow_delete && nm.iter().any(|(_, v)| v.is_null()))
+                    && s.mode != DictMode::Symmetric =>
             {
                 self.dict_owned(&s, old, nm, depth)
             }
@@ -490,6 +709,8 @@ impl<R: Rules + ?Sized, O: MergeObserver + ?Sized> Walk<'_, R, O> {
                         Some(v),
                     );
                 }
+                // Not reached: `merge_owned` sends symmetric merges to `dict_symmetric`.
+                (Some(_), DictMode::Symmetric) => {}
             }
             self.leave();
         }
@@ -536,6 +757,16 @@ impl<R: Rules + ?Sized, O: MergeObserver + ?Sized> Walk<'_, R, O> {
                 Ok(Node::new(Value::Str(out.finish()), old.span()))
             }
         }
+    }
+}
+
+/// Whether a strategy belongs to the symmetric dialects (handled by `Walk::symmetric`).
+fn is_symmetric(s: &Strategy) -> bool {
+    match s {
+        Strategy::Dict(d) => d.mode == DictMode::Symmetric,
+        Strategy::List(l) => matches!(l.mode, ListMode::ByIdentity { .. }),
+        Strategy::Unify(_) => true,
+        Strategy::Str(_) | Strategy::Layer(_) => false,
     }
 }
 

@@ -14,15 +14,34 @@
 //! Compose's merge-by-key lists, a scalar strategy requiring equality for
 //! Nickel), implementing each once in the engine. Dialect specifics (spec
 //! syntax, defaults, error wording) live in the dialect's module.
+//!
+//! Symmetric dialects ([`nickel`], [`keyed`]) use [`DictMode::Symmetric`]
+//! (keys in both settled by [`Rules::precedence`]: priorities, `!override`,
+//! `!reset`), [`ListMode::ByIdentity`] (items merged by
+//! [`Rules::identity`], appended, or de-duplicated by [`Rules::equal`]) and
+//! [`Strategy::Unify`] (equal or [`Rules::conflict`]). A [`PriorityLedger`]
+//! carries priorities through a fold and defers conflicts, so a conflict a
+//! later, higher priority erases is no error, as in Nickel's lazy merge.
 
+mod decimal;
 mod engine;
+mod fingerprint;
+mod knockout;
 mod limits;
 mod merge_error;
 mod observer;
 mod path;
+mod precedence;
+mod priority;
+mod priority_ledger;
 mod py_ops;
+mod ruby_regexp;
 mod rules;
+mod sort_order;
 mod strategy;
+mod strict_eq;
+mod symmetric_error;
+mod tag_lookup;
 
 pub mod cloud_init;
 pub mod compose;
@@ -31,15 +50,26 @@ pub mod hiera;
 pub mod keyed;
 pub mod nickel;
 
+pub use decimal::Decimal;
 pub use engine::{merge_owned_with, merge_with};
+pub use fingerprint::fingerprint;
+pub use knockout::Knockout;
 pub use limits::{Limits, MAX_LEVELS};
 pub use merge_error::{MergeError, PyException};
 pub use observer::{
     Decision, KeepReason, MergeEvent, MergeObserver, NoObserver, Trace, TraceEntry,
 };
 pub use path::{Path, PathSeg};
+pub use precedence::Precedence;
+pub use priority::Priority;
+pub use priority_ledger::{Conflict, PriorityLedger};
+pub use ruby_regexp::RubyRegexp;
 pub use rules::Rules;
+pub use sort_order::{ruby_class, ruby_cmp, ruby_sort};
 pub use strategy::{
-    DictMode, DictStrategy, ListMode, ListStrategy, Recurse, StrMode, StrStrategy, Strategy,
-    TypeClass,
+    DeepOptions, DictMode, DictStrategy, LayerStrategy, ListMode, ListStrategy, Recurse, StrMode,
+    StrStrategy, Strategy, TypeClass, UnifyStrategy,
 };
+pub use strict_eq::{strict_eq, strict_hash, strict_union};
+pub use symmetric_error::{DuplicateIdentity, SymmetricError, place};
+pub use tag_lookup::{NoTags, TagLookup};

@@ -29,8 +29,12 @@ pub enum Decision {
     },
     /// Old was kept, for this reason.
     KeptOld(KeepReason),
-    /// The key was deleted (new's value was null and deletion is allowed).
+    /// The key was deleted (new's value was null and deletion is allowed,
+    /// or a `!reset`).
     Deleted,
+    /// Old and new cannot merge (symmetric dialects); the dialect decides
+    /// whether that fails now or later.
+    Conflict,
 }
 
 /// Why old was kept.
@@ -45,6 +49,10 @@ pub enum KeepReason {
     NotRecursed,
     /// Index-wise keep mode of a list.
     NoReplace,
+    /// Old's priority is higher than new's (symmetric dialects).
+    Outranked,
+    /// New equals old (symmetric dialects), or equals an item already in the list.
+    Equal,
 }
 
 /// One decision, at a logical path.

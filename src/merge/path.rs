@@ -24,6 +24,11 @@ impl Path {
         Path(Vec::new())
     }
 
+    /// A path from its segments.
+    pub fn from_segments(segments: Vec<PathSeg>) -> Self {
+        Path(segments)
+    }
+
     /// The segments from the root.
     pub fn segments(&self) -> &[PathSeg] {
         &self.0

@@ -16,6 +16,11 @@ pub enum TypeClass {
     List,
     /// `str`.
     Str,
+    /// Any old value: strategies chosen by more than the type
+    /// ([`Strategy::Unify`], [`Strategy::Layer`]) that look at both values
+    /// themselves. [`TypeClass::of`] never returns it, so type-only tables
+    /// never pick them.
+    Any,
 }
 
 impl TypeClass {
@@ -62,6 +67,11 @@ pub enum DictMode {
     Replace,
     /// Old's value is kept unless new's type is in [`DictStrategy::recurse`].
     Keep,
+    /// Symmetric (Nickel's `&`, the keyed cloud-config dialect): for a key in
+    /// both, [`super::Rules::precedence`] decides (priorities); values that
+    /// meet merge through the table whatever new's type. A non-mapping new
+    /// is a [`super::Rules::conflict`].
+    Symmetric,
 }
 
 /// Merging into a mapping. A non-mapping new leaves old as it is; keys only
@@ -90,6 +100,15 @@ pub enum ListMode {
     /// Index-wise, old kept (cloud-init's `no_replace`); new is still
     /// measured and indexed, which fails for mappings and scalars.
     Keep,
+    /// Symmetric union by identity (the keyed cloud-config dialect): a new
+    /// item whose [`super::Rules::identity`] matches an old item's merges
+    /// with it through the table; other new items are appended, except, with
+    /// `dedupe`, those equal ([`super::Rules::equal`]) to an old item. A
+    /// non-list new is a [`super::Rules::conflict`].
+    ByIdentity {
+        /// Drop new items equal to an old one.
+        dedupe: bool,
+    },
 }
 
 /// Merging into a list or tuple (a tuple result stays a tuple).
@@ -118,6 +137,10 @@ pub struct StrStrategy {
     pub mode: StrMode,
 }
 
+/// Merging two values that must agree (Nickel's merge of non-records).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct UnifyStrategy {}
+
 /// One merge strategy for one kind of old value.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Strategy {
@@ -127,6 +150,11 @@ pub enum Strategy {
     List(ListStrategy),
     /// For strings.
     Str(StrStrategy),
+    /// For any old value: old and new must be equal
+    /// ([`super::Rules::equal`]), else it is a [`super::Rules::conflict`].
+    Unify(UnifyStrategy),
+    /// For any old value: a whole-value layer strategy (Hiera's).
+    Layer(LayerStrategy),
 }
 
 impl Strategy {
@@ -136,6 +164,38 @@ impl Strategy {
             Strategy::Dict(_) => TypeClass::Dict,
             Strategy::List(_) => TypeClass::List,
             Strategy::Str(_) => TypeClass::Str,
+            // Given by rules that look at more than the type.
+            Strategy::Unify(_) | Strategy::Layer(_) => TypeClass::Any,
         }
     }
+}
+
+// ---- Layer strategies (Hiera). `old` is the lower-priority layer's value,
+// `new` the higher one's (already merged with everything above it).
+
+/// How a higher layer's value (new) combines with a lower one's (old),
+/// whatever their types: Hiera 5's lookup merge behaviours.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LayerStrategy {
+    /// New, as it is (Hiera `first`).
+    Replace,
+    /// Both flattened into one list, new's items first, duplicates removed
+    /// by strict equality (`1` and `1.0` differ) — Hiera `unique`.
+    Unique,
+    /// `deep_merge` 1.1 as Hiera's `deep` calls it (new is the source, old
+    /// the destination).
+    Deep(DeepOptions),
+}
+
+/// Options of [`LayerStrategy::Deep`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub struct DeepOptions {
+    /// Knock out with the prefix the rules give
+    /// ([`super::Rules::knockout`]): a list item `"<prefix>x"` removes `x`,
+    /// a bare prefix clears the lower list, a prefixed scalar becomes `""`.
+    pub knockout: bool,
+    /// Sort every merged list (fails on values that do not compare).
+    pub sort_merged_arrays: bool,
+    /// Lists made only of mappings merge item by item.
+    pub merge_hash_arrays: bool,
 }

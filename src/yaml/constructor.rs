@@ -63,6 +63,16 @@ fn restore_surrogates(msg: &str) -> String {
     out
 }
 
+/// The value of a resolved, non-`str` scalar written as `s` (the scalar
+/// constructors `Constructor` uses), for the direct builder.
+pub(crate) fn scalar_value(
+    tag: Tag<'_>,
+    s: &str,
+    start: crate::source::Mark,
+) -> Result<Value, YamlError> {
+    Constructor::scalar_from_text(tag, s, false, start)
+}
+
 /// Build the value of a composed document.
 pub(crate) fn construct(doc: Composed<'_>, opts: &LoadOptions) -> Result<Node, YamlError> {
     construct_tagged(doc, opts).map(|(root, _)| root)

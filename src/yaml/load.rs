@@ -2,6 +2,7 @@
 
 use super::composer::compose;
 use super::constructor::{construct, construct_tagged};
+use super::direct_builder::build_direct;
 use super::error::YamlError;
 use super::event::Event;
 use super::load_options::LoadOptions;
@@ -33,6 +34,20 @@ fn compose_and_construct<'a>(
 /// `yaml.safe_load(text)`: the value of the single document in `text`
 /// (`None` for an empty stream), or PyYAML's error.
 pub fn load(text: &str, opts: &LoadOptions) -> Result<Option<Node>, YamlError> {
+    // Most documents build directly from events; the rest (and every error)
+    // go through composer and constructor, which decide as PyYAML does.
+    let mut parser = Parser::new(text);
+    if let Some(built) = build_direct(|| parser.next_event().ok(), opts) {
+        return Ok(built);
+    }
+    load_via_graph(text, opts)
+}
+
+/// [`load`] always through the composer's node graph and the constructor
+/// (never the direct builder): the reference the tests compare [`load`]
+/// against, node for node (values, spans, sharing).
+#[doc(hidden)]
+pub fn load_via_graph(text: &str, opts: &LoadOptions) -> Result<Option<Node>, YamlError> {
     let mut parser = Parser::new(text);
     // Cloud-configs run about one node per 10 bytes; reserving more than is
     // used costs only address space, a regrowth copies the whole arena.

@@ -6,6 +6,7 @@
 
 mod composer;
 mod constructor;
+mod direct_builder;
 mod emitter;
 mod error;
 mod event;
@@ -28,7 +29,7 @@ pub mod value;
 pub use emitter::{DumpError, DumpOptions, dump};
 pub use error::{PyErrorClass, YamlError};
 pub use event::{Event, EventKind, Props, ScalarStyle, ScalarText};
-pub use load::{load, load_bytes, load_events, load_tagged};
+pub use load::{load, load_bytes, load_events, load_tagged, load_via_graph};
 pub use load_options::{LoadOptions, PYYAML_MAX_DEPTH};
 pub use parser::Parser;
 pub use reader::{check_printable, check_printable_py, decode_input};

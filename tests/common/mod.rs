@@ -4,7 +4,10 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 #![allow(dead_code)]
 
+pub mod keyed_gen;
+pub mod nickel_gen;
 pub mod payload_gen;
+pub mod plain_json;
 pub mod rng;
 
 use std::path::PathBuf;

@@ -4,7 +4,7 @@
 
 use base64::Engine;
 use cloudfold::yaml::typed_json::{TypedJsonError, WalkLimits, canonical, to_typed_json};
-use cloudfold::yaml::{LoadOptions, PyErrorClass, load, load_bytes};
+use cloudfold::yaml::{LoadOptions, PyErrorClass, load, load_bytes, load_via_graph};
 use serde_json::{Value as J, json};
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
@@ -45,6 +45,22 @@ pub fn outcome(input: &Input) -> J {
         Input::Text(t) => load(t, &opts),
         Input::Bytes(b) => load_bytes(b, &opts),
     };
+    // The direct builder must build exactly what the node graph builds.
+    if let Input::Text(t) = input {
+        let reference = load_via_graph(t, &opts);
+        match (&res, &reference) {
+            (Ok(Some(a)), Ok(Some(b))) => {
+                if let Err(why) = super::same_tree::same_tree(a, b) {
+                    panic!("direct builder differs from the node graph on {t:?}: {why}");
+                }
+            }
+            (Ok(None), Ok(None)) => {}
+            (Err(a), Err(b)) if a == b => {}
+            _ => panic!(
+                "direct builder differs from the node graph on {t:?}: {res:?} vs {reference:?}"
+            ),
+        }
+    }
     match res {
         Ok(None) => json!({ "ok": null }),
         Ok(Some(node)) => match to_typed_json(&node, WalkLimits::default()) {

@@ -243,6 +243,8 @@ impl fmt::Display for MergerStack {
                     opts.push(match d.mode {
                         DictMode::Replace => "replace",
                         DictMode::Keep => "no_replace",
+                        // Other dialects' modes: never in a resolved stack.
+                        DictMode::Symmetric => "symmetric",
                     });
                     if d.allow_delete {
                         opts.push("allow_delete");
@@ -261,6 +263,7 @@ impl fmt::Display for MergerStack {
                         ListMode::Prepend => "prepend",
                         ListMode::Overlay => "replace",
                         ListMode::Keep => "no_replace",
+                        ListMode::ByIdentity { .. } => "by_identity",
                     });
                     if l.recurse.dict {
                         opts.push("recurse_dict");
@@ -279,6 +282,9 @@ impl fmt::Display for MergerStack {
                     }
                     "str"
                 }
+                Strategy::Unify(_) => "unify",
+                // Not a cloud-init merger; never in a resolved stack.
+                Strategy::Layer(_) => "layer",
             };
             write!(f, "{name}({})", opts.join(","))?;
         }

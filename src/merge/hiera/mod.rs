@@ -1,36 +1,29 @@
 //! The `hiera` dialect: Hiera 5's lookup merge behaviours (`first`, `unique`, `hash`, `deep`) as `puppet lookup` applies them.
+//!
+//! Layers are given lowest priority first (as `cloudfold merge` takes
+//! files); a Hiera hierarchy lists them highest first. Each top-level key
+//! is looked up on its own, as `puppet lookup KEY` does: its merge
+//! behaviour comes from the command line, else from `lookup_options` in the
+//! data, else `first`. Behaviours map onto engine strategies
+//! ([`crate::merge::LayerStrategy`], the dict `replace` strategy for
+//! `hash`); what `puppet lookup` checks and reorders around the merges
+//! (type assertions, `unique`'s flattening, the fold from the highest
+//! level down) lives here.
 
-use super::dialect::{DialectOutcome, Layer, Unimplemented};
+mod data_type;
+mod dialect_merge;
+mod hiera_error;
+mod hiera_options;
+mod hiera_warning;
+mod hierarchy;
+mod key_rules;
+mod lookup_options;
+mod merge_behavior;
 
-/// A lookup merge behaviour.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum HieraStrategy {
-    /// The highest-priority value, no merge.
-    #[default]
-    First,
-    /// Arrays and scalars flattened and de-duplicated, highest priority first.
-    Unique,
-    /// Top-level hash keys merged, higher priority wins.
-    Hash,
-    /// Recursive merge (deep_merge).
-    Deep,
-}
-
-/// Options of a Hiera merge (the `puppet lookup` flags).
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct HieraOptions {
-    /// `--merge`: overrides `lookup_options` for every key; `None` reads them from the data.
-    pub strategy: Option<HieraStrategy>,
-    /// `--knock-out-prefix` (deep only).
-    pub knockout_prefix: Option<String>,
-    /// `--sort-merged-arrays` (deep only).
-    pub sort_merged_arrays: bool,
-    /// `--merge-hash-arrays` (deep only).
-    pub merge_hash_arrays: bool,
-}
-
-/// Merge `layers` (lowest priority first) as Hiera would look up each top-level key.
-pub fn merge(layers: &[Layer], opts: &HieraOptions) -> DialectOutcome {
-    let _ = (layers, opts);
-    Unimplemented("hiera").outcome()
-}
+pub use dialect_merge::merge;
+pub use hiera_error::HieraError;
+pub use hiera_options::HieraOptions;
+pub use hiera_warning::HieraWarning;
+pub use hierarchy::{HieraLayer, HieraMerged, Hierarchy, KeyMerge, LOOKUP_OPTIONS};
+pub use lookup_options::LookupOptions;
+pub use merge_behavior::{HieraStrategy, MergeBehavior};

@@ -12,33 +12,78 @@ use std::fmt;
 /// Python) and byte order equals code point order (as Python compares).
 ///
 /// Invariant: the `Wide` form is used only when at least one surrogate is
-/// present, so derived equality and hashing agree with Python.
-#[derive(Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+/// present. Equality, hashing and order are on the bytes, whatever the form.
+#[derive(Clone)]
 pub struct PyStr(Repr);
 
-#[derive(Clone, PartialEq, Eq, Hash)]
+/// Longest UTF-8 text kept inline: most keys and many values of a
+/// cloud-config are this short, and then cost no allocation of their own
+/// (the enum stays 24 bytes).
+const INLINE: usize = 22;
+
+#[derive(Clone)]
 enum Repr {
+    /// Valid UTF-8 of up to [`INLINE`] bytes: length, bytes.
+    Inline(u8, [u8; INLINE]),
     Utf8(Box<str>),
     Wide(Box<[u8]>),
 }
 
-impl PartialOrd for Repr {
+impl PartialEq for PyStr {
+    fn eq(&self, other: &Self) -> bool {
+        self.as_wtf8() == other.as_wtf8()
+    }
+}
+
+impl Eq for PyStr {}
+
+impl std::hash::Hash for PyStr {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.as_wtf8().hash(state);
+    }
+}
+
+impl PartialOrd for PyStr {
     fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
         Some(self.cmp(other))
     }
 }
 
-impl Ord for Repr {
+/// Byte order is code point order (see above), as Python compares.
+impl Ord for PyStr {
     fn cmp(&self, other: &Self) -> std::cmp::Ordering {
-        self.as_bytes().cmp(other.as_bytes())
+        self.as_wtf8().cmp(other.as_wtf8())
     }
 }
 
 impl Repr {
     fn as_bytes(&self) -> &[u8] {
         match self {
+            Repr::Inline(n, b) => b.get(..usize::from(*n)).unwrap_or_default(),
             Repr::Utf8(s) => s.as_bytes(),
             Repr::Wide(b) => b,
+        }
+    }
+
+    /// Valid UTF-8 text: inline when short.
+    fn text(s: &str) -> Repr {
+        match Self::inline(s) {
+            Some(r) => r,
+            None => Repr::Utf8(s.into()),
+        }
+    }
+
+    fn inline(s: &str) -> Option<Repr> {
+        let mut b = [0u8; INLINE];
+        b.get_mut(..s.len())?.copy_from_slice(s.as_bytes());
+        Some(Repr::Inline(s.len() as u8, b))
+    }
+
+    /// Valid UTF-8 text already owned: inline when short.
+    fn owned(s: String) -> Repr {
+        match Self::inline(&s) {
+            Some(r) => r,
+            None => Repr::Utf8(s.into_boxed_str()),
         }
     }
 }
@@ -47,6 +92,8 @@ impl PyStr {
     /// The string as `&str`, if it holds no lone surrogate.
     pub fn as_str(&self) -> Option<&str> {
         match &self.0 {
+            // Copied from a `str` on a char boundary: always valid.
+            Repr::Inline(..) => std::str::from_utf8(self.0.as_bytes()).ok(),
             Repr::Utf8(s) => Some(s),
             Repr::Wide(_) => None,
         }
@@ -71,10 +118,10 @@ impl PyStr {
 
     /// Number of code points (Python's `len`).
     pub fn char_len(&self) -> usize {
-        match &self.0 {
-            Repr::Utf8(s) => s.chars().count(),
-            Repr::Wide(b) => b.iter().filter(|&&b| (b & 0xC0) != 0x80).count(),
-        }
+        self.as_wtf8()
+            .iter()
+            .filter(|&&b| (b & 0xC0) != 0x80)
+            .count()
     }
 
     /// Whether the string is empty.
@@ -130,9 +177,9 @@ impl PyStr {
 
     /// A lossy `String` (surrogates become U+FFFD), for messages.
     pub fn to_string_lossy(&self) -> std::borrow::Cow<'_, str> {
-        match &self.0 {
-            Repr::Utf8(s) => std::borrow::Cow::Borrowed(s),
-            Repr::Wide(_) => std::borrow::Cow::Owned(
+        match self.as_str() {
+            Some(s) => std::borrow::Cow::Borrowed(s),
+            None => std::borrow::Cow::Owned(
                 self.chars()
                     .map(|c| char::from_u32(c).unwrap_or('\u{FFFD}'))
                     .collect(),
@@ -143,19 +190,22 @@ impl PyStr {
 
 impl From<&str> for PyStr {
     fn from(s: &str) -> Self {
-        PyStr(Repr::Utf8(s.into()))
+        PyStr(Repr::text(s))
     }
 }
 
 impl From<String> for PyStr {
     fn from(s: String) -> Self {
-        PyStr(Repr::Utf8(s.into_boxed_str()))
+        PyStr(Repr::owned(s))
     }
 }
 
 impl From<Box<str>> for PyStr {
     fn from(s: Box<str>) -> Self {
-        PyStr(Repr::Utf8(s))
+        match Repr::inline(&s) {
+            Some(r) => PyStr(r),
+            None => PyStr(Repr::Utf8(s)),
+        }
     }
 }
 
@@ -173,9 +223,9 @@ impl PartialEq<&str> for PyStr {
 
 impl fmt::Debug for PyStr {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match &self.0 {
-            Repr::Utf8(s) => fmt::Debug::fmt(s, f),
-            Repr::Wide(_) => {
+        match self.as_str() {
+            Some(s) => fmt::Debug::fmt(s, f),
+            None => {
                 f.write_str("\"")?;
                 for cp in self.chars() {
                     match char::from_u32(cp) {
@@ -265,7 +315,7 @@ impl PyStrBuilder {
             PyStr(Repr::Wide(self.bytes.into_boxed_slice()))
         } else {
             match String::from_utf8(self.bytes) {
-                Ok(s) => PyStr(Repr::Utf8(s.into_boxed_str())),
+                Ok(s) => PyStr(Repr::owned(s)),
                 // Unreachable by construction (only valid UTF-8 or surrogates are pushed);
                 // fall back to the wide form rather than panic.
                 Err(e) => PyStr(Repr::Wide(e.into_bytes().into_boxed_slice())),
@@ -291,11 +341,11 @@ impl Iterator for PyChars<'_> {
             0xE0..=0xEF => (3, u32::from(b0 & 0x0F)),
             _ => (4, u32::from(b0 & 0x07)),
         };
-        let n = (len - 1).min(rest.len());
-        let cp = rest[..n]
+        let (cont, tail) = rest.split_at((len - 1).min(rest.len()));
+        let cp = cont
             .iter()
             .fold(init, |acc, &b| (acc << 6) | u32::from(b & 0x3F));
-        self.bytes = &rest[n..];
+        self.bytes = tail;
         Some(cp)
     }
 }
@@ -324,5 +374,30 @@ mod tests {
         assert_eq!(s.chars().collect::<Vec<_>>(), vec![0x61, 0xDCE9, 0x62]);
         assert_eq!(s.to_utf8_surrogateescape().unwrap(), b"a\xe9b");
         assert_eq!(PyStr::from_utf8_surrogateescape(b"ok"), PyStr::from("ok"));
+    }
+
+    #[test]
+    fn inline_and_boxed_forms_are_one_string() {
+        use std::hash::{BuildHasher, RandomState};
+        let short = "0123456789012345678901"; // exactly INLINE bytes
+        let long = "01234567890123456789012";
+        for t in [short, long, "", "é€😀"] {
+            let a = PyStr::from(t);
+            let b = PyStr::from(Box::<str>::from(t));
+            let c = PyStr::from(t.to_owned());
+            let mut d = PyStrBuilder::new();
+            d.push_str(t);
+            let d = d.finish();
+            assert_eq!(a.as_str(), Some(t));
+            assert_eq!(a.char_len(), t.chars().count());
+            let rs = RandomState::new();
+            for x in [&b, &c, &d] {
+                assert_eq!(&a, x);
+                assert_eq!(rs.hash_one(&a), rs.hash_one(x));
+            }
+        }
+        let (s, l) = (PyStr::from(short), PyStr::from(long));
+        assert!(s < l);
+        assert_eq!(std::mem::size_of::<PyStr>(), 24);
     }
 }

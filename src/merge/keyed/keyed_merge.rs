@@ -1,0 +1,212 @@
+//! Folding cloud-config fragments with the keyed dialect: tag checks, per-fragment normalisation, the fold, deferred conflicts.
+
+use super::{Directive, KeyedRules, ListRule, identity_of, keyed_eq, rule_for};
+use crate::merge::{
+    DuplicateIdentity, Limits, MAX_LEVELS, MergeObserver, Path, PathSeg, PriorityLedger,
+    SymmetricError, TagLookup, fingerprint, merge_with,
+};
+use crate::source::SourceId;
+use crate::yaml::value::{Entries, Key, Map, Node, Seq, Value, py_repr};
+use std::collections::HashMap;
+
+/// What normalising the fragments records: priorities and directives of
+/// their values (by node id).
+#[derive(Debug, Default)]
+pub struct FragmentMarks {
+    ledger: PriorityLedger,
+    directives: HashMap<usize, Directive>,
+}
+
+struct Normaliser<'a> {
+    tags: &'a dyn TagLookup,
+    marks: &'a mut FragmentMarks,
+    path: Path,
+}
+
+impl Normaliser<'_> {
+    fn tag(&mut self, n: &Node, on_field: bool) -> Result<Option<Directive>, SymmetricError> {
+        let Some(tag) = self.tags.tag_of(n) else {
+            return Ok(None);
+        };
+        let err = |reason| SymmetricError::Tag {
+            tag: tag.to_string(),
+            span: n.span(),
+            reason,
+        };
+        let Some(d) = Directive::from_tag(tag) else {
+            return Err(err(
+                "not a cloud-config merge tag (use !default, !priority:N, !force, !override or !reset)",
+            ));
+        };
+        if !on_field {
+            return Err(err("a merge tag belongs on a mapping value"));
+        }
+        Ok(Some(d))
+    }
+
+    /// `n` with lists de-duplicated and identities checked; the same node
+    /// when nothing changes.
+    fn normalise(&mut self, n: &Node, depth: usize) -> Result<Node, SymmetricError> {
+        if depth >= MAX_LEVELS {
+            return Err(SymmetricError::Merge(crate::merge::MergeError::new(
+                crate::merge::PyException::RecursionError,
+                "maximum recursion depth exceeded",
+            )));
+        }
+        match n.value() {
+            Value::Map(m) => {
+                let mut changed = false;
+                let mut entries: Entries = Entries::with_capacity(m.len());
+                for (k, v) in m.iter() {
+                    self.path.push(PathSeg::Key(k.clone()));
+                    let directive = self.tag(v, true)?;
+                    if self.tags.tag_of(k).is_some() {
+                        self.tag(k, false)?;
+                    }
+                    let v2 = self.normalise(v, depth + 1)?;
+                    self.path.pop();
+                    changed |= !Node::ptr_eq(v, &v2);
+                    match directive {
+                        Some(Directive::Priority(p)) => self.marks.ledger.set(&v2, p),
+                        Some(d) => {
+                            self.marks.directives.insert(v2.id(), d);
+                        }
+                        None => {}
+                    }
+                    entries.insert(Key(k.clone()), v2);
+                }
+                Ok(if changed {
+                    Node::new(Value::Map(Map::new(entries)), n.span())
+                } else {
+                    n.clone()
+                })
+            }
+            Value::Seq(s) => {
+                let rule = rule_for(&self.path);
+                let mut items: Vec<Node> = Vec::with_capacity(s.len());
+                let mut changed = false;
+                let mut ids: indexmap::IndexMap<Key, Node> = indexmap::IndexMap::new();
+                let mut seen: HashMap<u64, Vec<usize>> = HashMap::new();
+                for (i, item) in s.iter().enumerate() {
+                    self.path.push(PathSeg::Index(i));
+                    self.tag(item, false)?;
+                    let item2 = self.normalise(item, depth + 1)?;
+                    self.path.pop();
+                    changed |= !Node::ptr_eq(item, &item2);
+                    if matches!(rule, ListRule::Append | ListRule::Atomic) {
+                        items.push(item2);
+                        continue;
+                    }
+                    if let Some(id) = identity_of(rule, &item2) {
+                        // Point at the identity as written, else at the item.
+                        let at = if id.span().source == SourceId::UNKNOWN {
+                            item2.clone()
+                        } else {
+                            id.clone()
+                        };
+                        if let Some(first) = ids.get(&Key(id.clone())) {
+                            return Err(SymmetricError::DuplicateIdentity(Box::new(
+                                DuplicateIdentity {
+                                    path: self.path.to_string(),
+                                    identity: py_repr(&id),
+                                    first: first.span(),
+                                    second: at.span(),
+                                },
+                            )));
+                        }
+                        ids.insert(Key(id), at);
+                    } else {
+                        let fp = fingerprint(&item2);
+                        let bucket = seen.entry(fp).or_default();
+                        if bucket
+                            .iter()
+                            .any(|&j| items.get(j).is_some_and(|x| keyed_eq(x, &item2)))
+                        {
+                            // A repeat within one fragment: dropped, as a later
+                            // fragment's repeat would be.
+                            changed = true;
+                            continue;
+                        }
+                        bucket.push(items.len());
+                    }
+                    items.push(item2);
+                }
+                Ok(if changed {
+                    Node::new(Value::Seq(Seq::new(items)), n.span())
+                } else {
+                    n.clone()
+                })
+            }
+            _ => Ok(n.clone()),
+        }
+    }
+}
+
+/// Normalise one fragment (must be a mapping): tags checked and recorded in
+/// `marks`, repeats inside its de-duplicated lists dropped, two items with
+/// one identity in one list refused.
+pub fn normalise_fragment(
+    root: &Node,
+    tags: &dyn TagLookup,
+    marks: &mut FragmentMarks,
+) -> Result<Node, SymmetricError> {
+    if root.as_map().is_none() {
+        return Err(SymmetricError::NotAMapping {
+            span: root.span(),
+            type_name: root.type_name(),
+        });
+    }
+    if let Some(tag) = tags.tag_of(root) {
+        return Err(SymmetricError::Tag {
+            tag: tag.to_string(),
+            span: root.span(),
+            reason: "a merge tag belongs on a mapping value",
+        });
+    }
+    let mut n = Normaliser {
+        tags,
+        marks,
+        path: Path::root(),
+    };
+    n.normalise(root, 0)
+}
+
+/// Merge cloud-config fragments (earlier first) into one cloud-config.
+/// Without tags the result does not depend on the order of the fragments,
+/// except for the order of appended list items (and of keys).
+pub fn merge_fragments(
+    fragments: &[Node],
+    tags: &dyn TagLookup,
+    observer: &mut dyn MergeObserver,
+) -> Result<Node, SymmetricError> {
+    let mut marks = FragmentMarks::default();
+    let mut roots = Vec::with_capacity(fragments.len());
+    for f in fragments {
+        roots.push(normalise_fragment(f, tags, &mut marks)?);
+    }
+    let rules = KeyedRules::new(&marks.ledger, &marks.directives);
+    let limits = Limits {
+        python_frames: usize::MAX,
+        ..Limits::default()
+    };
+    let mut it = roots.iter();
+    let Some(first) = it.next() else {
+        return Ok(Node::synthetic(Value::Map(Map::new(Entries::default()))));
+    };
+    // A `!reset` in the first fragment removes nothing but its own key.
+    let mut acc = merge_with(
+        &rules,
+        &Node::new(Value::Map(Map::new(Entries::default())), first.span()),
+        first,
+        &limits,
+        observer,
+    )
+    .map_err(SymmetricError::Merge)?;
+    for f in it {
+        acc = merge_with(&rules, &acc, f, &limits, observer).map_err(SymmetricError::Merge)?;
+    }
+    if let Some(c) = marks.ledger.surviving(&acc).into_iter().next() {
+        return Err(SymmetricError::NonMergeable(c));
+    }
+    Ok(acc)
+}

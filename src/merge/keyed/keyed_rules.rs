@@ -1,0 +1,121 @@
+//! `KeyedRules`: the keyed cloud-config dialect as an engine table — symmetric mappings, lists by the identity table, unify scalars.
+
+use super::{Directive, ListRule, keyed_eq, rule_for};
+use crate::merge::{
+    DictMode, DictStrategy, ListMode, ListStrategy, MergeError, Path, Precedence, PriorityLedger,
+    Recurse, Rules, Strategy, UnifyStrategy,
+};
+use crate::yaml::value::{Node, Seq, Value};
+use std::collections::HashMap;
+
+const ALL: Recurse = Recurse {
+    dict: true,
+    list: true,
+    str: true,
+};
+const MAPPING: Strategy = Strategy::Dict(DictStrategy {
+    mode: DictMode::Symmetric,
+    allow_delete: false,
+    recurse: ALL,
+});
+const APPEND: Strategy = Strategy::List(ListStrategy {
+    mode: ListMode::ByIdentity { dedupe: false },
+    recurse: ALL,
+});
+const UNION: Strategy = Strategy::List(ListStrategy {
+    mode: ListMode::ByIdentity { dedupe: true },
+    recurse: ALL,
+});
+const UNIFY: Strategy = Strategy::Unify(UnifyStrategy {});
+
+/// The identity of a list item under `rule`, if it has one.
+pub fn identity_of(rule: ListRule, item: &Node) -> Option<Node> {
+    match (rule, item.value()) {
+        (ListRule::ByKey([key]), Value::Map(m)) => m.get_str(key).cloned(),
+        (ListRule::ByKey(keys), Value::Map(m)) => {
+            if !keys.iter().any(|k| m.get_str(k).is_some()) {
+                return None;
+            }
+            let parts = keys
+                .iter()
+                .map(|k| {
+                    m.get_str(k)
+                        .cloned()
+                        .unwrap_or_else(|| Node::synthetic(Value::Null))
+                })
+                .collect();
+            Some(Node::synthetic(Value::Tuple(Seq::new(parts))))
+        }
+        (ListRule::ByIndex(i), Value::Seq(s)) => s.items().get(i).cloned(),
+        (ListRule::ByUserName, Value::Str(_)) => Some(item.clone()),
+        (ListRule::ByUserName, Value::Map(m)) => m.get_str("name").cloned(),
+        (ListRule::ByPackageName, Value::Str(_)) => Some(item.clone()),
+        (ListRule::ByPackageName, Value::Seq(s)) => s.items().first().cloned(),
+        (ListRule::ByGroupName, Value::Str(_)) => Some(item.clone()),
+        (ListRule::ByGroupName, Value::Map(m)) if m.len() == 1 => m.keys().next().cloned(),
+        _ => None,
+    }
+    // Only hashable identities can be looked up.
+    .filter(|id| id.value().is_hashable())
+}
+
+/// The keyed cloud-config dialect's table. Conflicts are deferred to the
+/// ledger (a higher priority may still erase them).
+#[derive(Debug)]
+pub struct KeyedRules<'a> {
+    ledger: &'a PriorityLedger,
+    directives: &'a HashMap<usize, Directive>,
+}
+
+impl<'a> KeyedRules<'a> {
+    /// Rules reading priorities from `ledger` and `!override`/`!reset` from
+    /// `directives` (by node id).
+    pub fn new(ledger: &'a PriorityLedger, directives: &'a HashMap<usize, Directive>) -> Self {
+        KeyedRules { ledger, directives }
+    }
+}
+
+impl Rules for KeyedRules<'_> {
+    fn strategy_for(&self, path: &Path, old: &Node) -> Option<&Strategy> {
+        if self.ledger.is_placeholder(old) {
+            return Some(&UNIFY);
+        }
+        Some(match old.value() {
+            Value::Map(_) => &MAPPING,
+            Value::Seq(_) => match rule_for(path) {
+                ListRule::Append => &APPEND,
+                ListRule::Atomic => &UNIFY,
+                _ => &UNION,
+            },
+            _ => &UNIFY,
+        })
+    }
+
+    fn uses_path(&self) -> bool {
+        true
+    }
+
+    fn precedence(&self, _path: &Path, old: Option<&Node>, new: &Node) -> Precedence {
+        match self.directives.get(&new.id()) {
+            Some(Directive::Reset) => Precedence::Drop,
+            Some(Directive::Override) => Precedence::New,
+            _ => old.map_or(Precedence::Merge, |o| self.ledger.precedence(o, new)),
+        }
+    }
+
+    fn merged(&self, _old: &Node, new: &Node, merged: &Node) {
+        self.ledger.record_merged(new, merged);
+    }
+
+    fn equal(&self, a: &Node, b: &Node) -> bool {
+        !self.ledger.is_placeholder(a) && !self.ledger.is_placeholder(b) && keyed_eq(a, b)
+    }
+
+    fn identity(&self, path: &Path, item: &Node) -> Option<Node> {
+        identity_of(rule_for(path), item)
+    }
+
+    fn conflict(&self, path: &Path, old: &Node, new: &Node) -> Result<Node, MergeError> {
+        Ok(self.ledger.defer(path, old, new))
+    }
+}

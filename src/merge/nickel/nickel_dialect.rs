@@ -1,0 +1,41 @@
+//! [`merge`]: the `nickel` dialect behind `cloudfold merge --dialect nickel` — layers in, one document and diagnostics out.
+
+use super::merge_layers;
+use crate::merge::dialect::{DialectOutcome, Layer};
+use crate::merge::{NoObserver, TagLookup};
+use crate::source::SourceId;
+use crate::yaml::value::Node;
+
+/// The tags of all layers (each node belongs to exactly one).
+pub(crate) struct LayerTags<'a>(pub(crate) &'a [Layer]);
+
+impl TagLookup for LayerTags<'_> {
+    fn tag_of(&self, node: &Node) -> Option<&str> {
+        let src = node.span().source;
+        self.0
+            .iter()
+            .filter(|l| l.source == src)
+            .find_map(|l| l.tags.tag(node))
+    }
+}
+
+/// Layer names by source id, for diagnostics.
+pub(crate) fn layer_name(layers: &[Layer], id: SourceId) -> String {
+    layers
+        .iter()
+        .find(|l| l.source == id)
+        .map_or_else(|| "(built by the merge)".to_owned(), |l| l.name.clone())
+}
+
+/// Merge documents with Nickel's `&` (priorities from `!default`,
+/// `!priority:N`, `!force` tags on mapping values).
+pub fn merge(layers: &[Layer]) -> DialectOutcome {
+    let roots: Vec<Node> = layers.iter().map(|l| l.root.clone()).collect();
+    match merge_layers(&roots, &LayerTags(layers), &mut NoObserver) {
+        Ok(n) => DialectOutcome::merged(n),
+        Err(e) => DialectOutcome::failed(vec![e.to_diagnostic(
+            &|id| layer_name(layers, id),
+            "tag one with !force, !default or !priority:N to settle it",
+        )]),
+    }
+}

@@ -1,0 +1,283 @@
+//! `DirectBuilder`: events straight to values for the common document, with no
+//! node graph in between; anything unusual hands back to the full pipeline.
+//!
+//! PyYAML composes the whole document before constructing it (so parse errors
+//! win over construction errors) and constructs breadth first (so which
+//! construction error wins depends on that order). Both orders only matter
+//! when something fails, so this builder goes depth first and, instead of
+//! ever reporting an error, gives up ([`None`]) on anything it does not
+//! handle exactly: errors, tags, recursive or undefined aliases, duplicate
+//! anchors, `=` keys, unhashable keys, nesting near the depth limit, merges it
+//! cannot count exactly. The caller then runs composer + constructor from the
+//! start, which decides. When it succeeds, the result is what they would build:
+//! the same values, spans and sharing (one node per anchor).
+
+use super::constructor::scalar_value;
+use super::event::{Event, EventKind, ScalarText};
+use super::load_options::LoadOptions;
+use super::resolver::resolve_plain;
+use super::tag::Tag;
+use super::value::{Entries, Map, Node, PyStr, Seq, Value, insert};
+use crate::source::{Mark, SourceId, Span};
+use std::borrow::Cow;
+use std::collections::{HashMap, HashSet};
+
+/// An open collection.
+enum Open {
+    Seq(Vec<Node>),
+    Map(OpenMap),
+}
+
+struct OpenMap {
+    entries: Entries,
+    /// The finished key waiting for its value (`None` also while a `<<` key waits).
+    key: Option<Node>,
+    /// The pending key is `<<`.
+    merge_key: bool,
+    /// Whether the next finished node is a key.
+    at_key: bool,
+    /// Pairs other than `<<` ones, duplicates included (PyYAML's node pairs).
+    pairs: usize,
+    /// Entries brought in by `<<`, in PyYAML's order (its merge list, folded).
+    merged: Vec<(Node, Node)>,
+    /// Length of PyYAML's merge list (the merged maps' flattened pair counts).
+    merge_len: usize,
+}
+
+struct Frame<'a> {
+    open: Open,
+    start: Mark,
+    anchor: Option<Cow<'a, str>>,
+}
+
+/// State of one document's build.
+struct Builder<'a> {
+    source: SourceId,
+    max_depth: usize,
+    merge_budget: usize,
+    stack: Vec<Frame<'a>>,
+    /// Anchor → its node (`None` while the anchored collection is open).
+    anchors: HashMap<Cow<'a, str>, Option<Node>>,
+    /// Maps whose PyYAML pair list is longer than their entries (duplicate
+    /// keys, overridden merges): their merge-list length is not known here.
+    irregular: HashSet<usize>,
+}
+
+/// Build the single document of the event stream, or `None` to leave it to
+/// the composer and constructor. `Some(None)` is an empty stream.
+pub(crate) fn build_direct<'a>(
+    mut next: impl FnMut() -> Option<Event<'a>>,
+    opts: &LoadOptions,
+) -> Option<Option<Node>> {
+    if !matches!(next()?.kind, EventKind::StreamStart) {
+        return None;
+    }
+    match next()?.kind {
+        EventKind::StreamEnd => return Some(None),
+        EventKind::DocumentStart { .. } => {}
+        _ => return None,
+    }
+    let mut b = Builder {
+        source: opts.source,
+        max_depth: opts.max_depth,
+        merge_budget: opts.max_merge_entries,
+        stack: Vec::new(),
+        anchors: HashMap::new(),
+        irregular: HashSet::new(),
+    };
+    let root = loop {
+        let ev = next()?;
+        let is_seq = matches!(ev.kind, EventKind::SequenceStart { .. });
+        let done = match ev.kind {
+            EventKind::Scalar {
+                props,
+                implicit,
+                value,
+                ..
+            } => {
+                if props.tag.is_some() {
+                    return None;
+                }
+                let tag = match &value {
+                    ScalarText::Text(t) if implicit.0 => resolve_plain(t),
+                    _ => Tag::Str,
+                };
+                if tag == Tag::Merge {
+                    // Only as a mapping key, unanchored; it then takes no node.
+                    let Some(Frame {
+                        open: Open::Map(m), ..
+                    }) = b.stack.last_mut()
+                    else {
+                        return None;
+                    };
+                    if !m.at_key || props.anchor.is_some() {
+                        return None;
+                    }
+                    m.at_key = false;
+                    m.merge_key = true;
+                    continue;
+                }
+                let v = match (tag, value) {
+                    (Tag::Str, ScalarText::Text(t)) => Value::Str(PyStr::from(t.as_ref())),
+                    (Tag::Str, ScalarText::Wide(p)) => Value::Str(p),
+                    (Tag::Value, _) => return None,
+                    (tag, ScalarText::Text(t)) => scalar_value(tag, &t, ev.start).ok()?,
+                    (_, ScalarText::Wide(_)) => return None,
+                };
+                let node = Node::new(v, Span::new(b.source, ev.start, ev.end));
+                if let Some(a) = props.anchor
+                    && b.anchors.insert(a, Some(node.clone())).is_some()
+                {
+                    return None;
+                }
+                node
+            }
+            EventKind::Alias { anchor } => b.anchors.get(&anchor)?.clone()?,
+            EventKind::SequenceStart { props, .. } | EventKind::MappingStart { props, .. } => {
+                if props.tag.is_some() || b.stack.len() >= b.max_depth {
+                    return None;
+                }
+                if let Some(a) = &props.anchor
+                    && b.anchors.insert(a.clone(), None).is_some()
+                {
+                    return None;
+                }
+                let open = if is_seq {
+                    Open::Seq(Vec::new())
+                } else {
+                    Open::Map(OpenMap {
+                        entries: Entries::default(),
+                        key: None,
+                        merge_key: false,
+                        at_key: true,
+                        pairs: 0,
+                        merged: Vec::new(),
+                        merge_len: 0,
+                    })
+                };
+                b.stack.push(Frame {
+                    open,
+                    start: ev.start,
+                    anchor: props.anchor,
+                });
+                continue;
+            }
+            EventKind::SequenceEnd | EventKind::MappingEnd => b.close(ev.end)?,
+            _ => return None,
+        };
+        if b.stack.is_empty() {
+            break done;
+        }
+        b.attach(done)?;
+    };
+    if !matches!(next()?.kind, EventKind::DocumentEnd { .. }) {
+        return None;
+    }
+    if !matches!(next()?.kind, EventKind::StreamEnd) {
+        return None;
+    }
+    Some(Some(root))
+}
+
+impl<'a> Builder<'a> {
+    /// Add a finished node to the innermost open collection.
+    fn attach(&mut self, node: Node) -> Option<()> {
+        let merge_budget = self.merge_budget;
+        let frame = self.stack.last_mut()?;
+        match &mut frame.open {
+            Open::Seq(items) => items.push(node),
+            Open::Map(m) => {
+                if m.at_key {
+                    if !node.value().is_hashable() {
+                        return None;
+                    }
+                    m.key = Some(node);
+                    m.at_key = false;
+                } else if m.merge_key {
+                    m.merge_key = false;
+                    m.at_key = true;
+                    let before = m.merge_len;
+                    match node.value() {
+                        Value::Map(src) => {
+                            merge_from(&self.irregular, m, &node, src)?;
+                        }
+                        Value::Seq(items) => {
+                            // PyYAML merges a list of maps last to first.
+                            for item in items.iter().rev() {
+                                let Value::Map(src) = item.value() else {
+                                    return None;
+                                };
+                                merge_from(&self.irregular, m, item, src)?;
+                            }
+                        }
+                        _ => return None,
+                    }
+                    if m.merge_len < before || m.merge_len > merge_budget {
+                        return None;
+                    }
+                } else {
+                    let key = m.key.take()?;
+                    m.at_key = true;
+                    m.pairs += 1;
+                    insert(&mut m.entries, key, node);
+                }
+            }
+        }
+        Some(())
+    }
+
+    /// Close the innermost collection: its node, registered under its anchor.
+    fn close(&mut self, end: Mark) -> Option<Node> {
+        let frame = self.stack.pop()?;
+        let span = Span::new(self.source, frame.start, end);
+        let node = match frame.open {
+            Open::Seq(items) => Node::new(Value::Seq(Seq::new(items)), span),
+            Open::Map(m) => {
+                if !m.at_key {
+                    return None;
+                }
+                let flattened = m.pairs.checked_add(m.merge_len)?;
+                self.merge_budget = self.merge_budget.checked_sub(m.merge_len)?;
+                let entries = if m.merged.is_empty() {
+                    m.entries
+                } else {
+                    // Merged entries first, then the map's own: an own key
+                    // keeps the merged key object and takes the own value.
+                    let mut all = Entries::with_capacity_and_hasher(
+                        m.merged.len() + m.entries.len(),
+                        Default::default(),
+                    );
+                    for (k, v) in m.merged {
+                        insert(&mut all, k, v);
+                    }
+                    for (k, v) in m.entries {
+                        insert(&mut all, k.0, v);
+                    }
+                    all
+                };
+                let regular = entries.len() == flattened;
+                let node = Node::new(Value::Map(Map::new(entries)), span);
+                if !regular {
+                    self.irregular.insert(node.id());
+                }
+                node
+            }
+        };
+        if let Some(a) = frame.anchor {
+            self.anchors.insert(a, Some(node.clone()));
+        }
+        Some(node)
+    }
+}
+
+/// Append a merged map's entries; PyYAML appends its flattened pair list,
+/// which folds to the same entries, and counts that list's length.
+fn merge_from(irregular: &HashSet<usize>, m: &mut OpenMap, node: &Node, src: &Map) -> Option<()> {
+    if irregular.contains(&node.id()) {
+        return None;
+    }
+    m.merge_len = m.merge_len.checked_add(src.len())?;
+    m.merged
+        .extend(src.iter().map(|(k, v)| (k.clone(), v.clone())));
+    Some(())
+}

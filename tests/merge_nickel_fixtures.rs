@@ -1,0 +1,53 @@
+//! fixtures/merge-nickel/: the Nickel manual's merging examples and edge cases, as YAML layers, with what `nickel export` gave (scripts/nickel_fixtures.py).
+
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+mod common;
+
+use cloudfold::merge::dialect::Layer;
+use cloudfold::merge::nickel;
+use cloudfold::source::SourceId;
+use cloudfold::yaml::typed_json::canonical;
+use common::plain_json::plain_json;
+use std::path::Path;
+
+#[test]
+fn nickel_fixtures_agree_with_nickel_export() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/merge-nickel");
+    let mut cases: Vec<_> = std::fs::read_dir(&root)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.is_dir())
+        .collect();
+    cases.sort();
+    assert!(cases.len() >= 20, "fixtures missing");
+    let mut bad = Vec::new();
+    for case in &cases {
+        let mut layers = Vec::new();
+        for i in 1.. {
+            let f = case.join(format!("{i}.yaml"));
+            let Ok(text) = std::fs::read_to_string(&f) else {
+                break;
+            };
+            layers.push(Layer::load(format!("{i}.yaml"), SourceId(i), &text).unwrap());
+        }
+        let outcome = nickel::merge(&layers);
+        let expected_json = std::fs::read_to_string(case.join("expected.json")).ok();
+        let ok = match (&outcome.merged, expected_json) {
+            (Some(m), Some(e)) => {
+                canonical(&plain_json(m)) == canonical(&serde_json::from_str(&e).unwrap())
+            }
+            (None, None) => case.join("expected.error").exists(),
+            _ => false,
+        };
+        if !ok {
+            bad.push(format!(
+                "{}: ours {:?} {:?}",
+                case.display(),
+                outcome.merged.as_ref().map(plain_json),
+                outcome.diagnostics.first().map(|d| &d.message)
+            ));
+        }
+    }
+    assert!(bad.is_empty(), "{}", bad.join("\n"));
+}
