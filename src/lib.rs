@@ -1,12 +1,13 @@
 //! cloudfold: fold cloud-init user-data offline, exactly as cloud-init does, and explain it.
 //!
 //! Stages (dependencies point one way): [`source`] ← [`diagnostic`], [`mime`], [`yaml`] ← [`merge`] ←
-//! [`userdata`] ← [`build`], [`validate`] ← the `cloudfold` binary.
+//! [`userdata`] ← [`build`], [`validate`], [`explain`] ← the `cloudfold` binary.
 
 #![forbid(unsafe_code)]
 
 pub mod build;
 pub mod diagnostic;
+pub mod explain;
 pub mod merge;
 pub mod mime;
 pub mod source;

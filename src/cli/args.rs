@@ -19,6 +19,9 @@ pub enum Command {
     /// Print the merged cloud-config cloud-init will end up with.
     #[command(after_help = EXIT_CODES_HELP)]
     Render(RenderArgs),
+    /// Show where every key and list item of the merged cloud-config came from, and what each part did.
+    #[command(after_help = EXIT_CODES_HELP)]
+    Explain(ExplainArgs),
     /// List the parts of a payload and what cloud-init will do with each.
     #[command(after_help = EXIT_CODES_HELP)]
     Parts(PartsArgs),
@@ -80,6 +83,41 @@ pub struct RenderArgs {
     /// Output format.
     #[arg(long, value_enum, default_value_t = RenderFormat::Yaml)]
     pub format: RenderFormat,
+    /// Treat a part cloud-init would ignore or reject as an error (exit 3).
+    #[arg(long)]
+    pub strict: bool,
+    /// Explain the result instead (`cloudfold explain`): text for --format yaml, or json.
+    #[arg(long)]
+    pub explain: bool,
+    /// With --explain: most nodes walked when explaining (values shared by aliases count at every place).
+    #[arg(
+        long,
+        value_name = "N",
+        default_value_t = 200_000,
+        requires = "explain"
+    )]
+    pub max_nodes: usize,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ExplainFormat {
+    /// The merged config with a `# part N (FILE):LINE:COL decision` comment per key and item,
+    /// then each part's changes.
+    Text,
+    /// One JSON document (see README: "explain --format json").
+    Json,
+}
+
+#[derive(Debug, Args)]
+pub struct ExplainArgs {
+    #[command(flatten)]
+    pub payload: PayloadArgs,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = ExplainFormat::Text)]
+    pub format: ExplainFormat,
+    /// Most nodes walked when explaining (values shared by aliases count at every place).
+    #[arg(long, value_name = "N", default_value_t = 200_000)]
+    pub max_nodes: usize,
     /// Treat a part cloud-init would ignore or reject as an error (exit 3).
     #[arg(long)]
     pub strict: bool,

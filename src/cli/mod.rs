@@ -3,6 +3,7 @@
 mod args;
 mod build_cmd;
 mod exit;
+mod explain_cmd;
 mod input;
 mod manifest;
 mod merge_cmd;
@@ -19,6 +20,7 @@ pub fn main() -> std::process::ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Render(a) => render_cmd::run(&a),
+        Command::Explain(a) => explain_cmd::run(&a),
         Command::Parts(a) => parts_cmd::run(&a),
         Command::Build(a) => build_cmd::run(&a),
         Command::Merge(a) => merge_cmd::run(&a),

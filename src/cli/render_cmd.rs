@@ -1,6 +1,6 @@
 //! `cloudfold render`: print the merged cloud-config; warnings name the part and the reason.
 
-use super::args::{PayloadArgs, RenderArgs, RenderFormat};
+use super::args::{ExplainFormat, PayloadArgs, RenderArgs, RenderFormat};
 use super::exit::Exit;
 use super::input::{LocalIncludes, read_input};
 use cloudfold::userdata::{
@@ -28,19 +28,21 @@ pub fn fold(p: &PayloadArgs) -> Result<Result<Folded, (Exit, String)>, String> {
     let includes = LocalIncludes {
         dir: p.include_dir.clone(),
     };
-    Ok(match render(&input, &opts, &includes) {
-        Ok(f) => Ok(f),
-        Err(RenderError::Process(e @ ProcessError::Limit(_))) => Err((Exit::Limit, e.to_string())),
-        Err(RenderError::Process(e @ ProcessError::IncludeDepth(_))) => {
-            Err((Exit::Limit, e.to_string()))
-        }
-        Err(e) => Err((
+    Ok(render(&input, &opts, &includes).map_err(render_failure))
+}
+
+/// The exit code and message for a fold that failed.
+pub fn render_failure(e: RenderError) -> (Exit, String) {
+    match e {
+        RenderError::Process(e @ ProcessError::Limit(_)) => (Exit::Limit, e.to_string()),
+        RenderError::Process(e @ ProcessError::IncludeDepth(_)) => (Exit::Limit, e.to_string()),
+        e => (
             Exit::Aborted,
             format!(
                 "{e}\ncloud-init would abort user-data processing here: nothing is merged and no cloud-config is written"
             ),
-        )),
-    })
+        ),
+    }
 }
 
 /// Print one warning line per part that cloud-init would not use as intended.
@@ -66,6 +68,16 @@ pub fn print_warnings(f: &Folded) -> usize {
 }
 
 pub fn run(a: &RenderArgs) -> Result<Exit, String> {
+    if a.explain {
+        let format = match a.format {
+            RenderFormat::Yaml => ExplainFormat::Text,
+            RenderFormat::Json => ExplainFormat::Json,
+            RenderFormat::CloudInit => {
+                return Err("--explain writes text or json, not --format cloud-init".to_owned());
+            }
+        };
+        return super::explain_cmd::explain_payload(&a.payload, format, a.max_nodes, a.strict);
+    }
     let folded = match fold(&a.payload)? {
         Ok(f) => f,
         Err((code, msg)) => {

@@ -1,13 +1,14 @@
 //! `CloudConfigHandler`: cloud-init's cloud-config part handler — merges parts, writes `cloud-config.txt`.
 
+use super::fold_observer::FoldObserver;
 use super::json_patch::{PatchError, apply_patch};
 use super::leaf::{HeaderValue, Leaf, Payload};
 use super::part_type::{JSONP, py_is_space};
 use super::py_json::{JsonSyntaxError, parse_py_json};
 use super::user_data_options::{Release, UserDataOptions};
 use super::yaml_text::load_py_text_in;
-use crate::merge::MergeError;
 use crate::merge::cloud_init as ci;
+use crate::merge::{MergeError, NoObserver};
 use crate::source::SourceId;
 use crate::yaml::value::{Entries, Map, Node, PyStr, Value};
 use crate::yaml::{DumpOptions, YamlError, dump};
@@ -96,6 +97,17 @@ impl<'a> CloudConfigHandler<'a> {
     /// Handle one part (`text/cloud-config`, `text/cloud-config-jsonp`, or a
     /// rendered jinja part); `source` is the id its spans should carry.
     pub fn handle(&mut self, leaf: &Leaf, source: SourceId) -> Result<(), PartRejection> {
+        self.handle_observed(leaf, source, &mut NoObserver)
+    }
+
+    /// [`CloudConfigHandler::handle`], telling `observer` the part's data and
+    /// every merge decision (same result).
+    pub fn handle_observed(
+        &mut self,
+        leaf: &Leaf,
+        source: SourceId,
+        observer: &mut dyn FoldObserver,
+    ) -> Result<(), PartRejection> {
         if self.buf.is_none() || self.file_names.is_empty() {
             self.buf = Some(Node::synthetic(Value::Map(Map::new(Entries::default()))));
         }
@@ -112,10 +124,10 @@ impl<'a> CloudConfigHandler<'a> {
             Payload::None => PyStr::from(""),
         };
         let result = if leaf.content_type == JSONP {
-            self.merge_patch(&acc, &payload, source)
+            self.merge_patch(&acc, &payload, source, observer)
                 .map_err(|e| (e, acc))
         } else {
-            self.merge_part(acc, &payload, leaf, source)
+            self.merge_part(acc, &payload, leaf, source, observer)
         };
         let result = result.map_err(|(e, acc)| {
             self.buf = Some(acc);
@@ -143,11 +155,13 @@ impl<'a> CloudConfigHandler<'a> {
         acc: &Node,
         payload: &PyStr,
         source: SourceId,
+        observer: &mut dyn FoldObserver,
     ) -> Result<Node, PartRejection> {
         let text = payload.to_string_lossy();
         let text = text.trim_start_matches(py_is_space);
         let text = text.strip_prefix("#cloud-config-jsonp").unwrap_or(text);
         let patch = parse_py_json(text, source, 900).map_err(PartRejection::Json)?;
+        observer.part_data(source, &patch);
         apply_patch(acc, &patch).map_err(PartRejection::Patch)
     }
 
@@ -157,13 +171,16 @@ impl<'a> CloudConfigHandler<'a> {
         payload: &PyStr,
         leaf: &Leaf,
         source: SourceId,
+        observer: &mut dyn FoldObserver,
     ) -> Result<Node, (PartRejection, Node)> {
         let (data, stack) = match self.prepare_part(payload, leaf, source) {
             Ok(prepared) => prepared,
             Err(e) => return Err((e, acc)),
         };
+        observer.part_data(source, &data);
+        observer.part_mergers(source, &stack);
         stack
-            .merge_owned(acc, &data)
+            .merge_owned_observed(acc, &data, observer)
             .map_err(|(e, acc)| (PartRejection::Merge(e), acc))
     }
 

@@ -6,6 +6,7 @@
 //! cloud-config parts merged by [`CloudConfigHandler`].
 
 mod cloud_config_handler;
+mod fold_observer;
 mod gzip;
 mod include;
 mod launch_index;
@@ -23,6 +24,7 @@ pub mod json_patch;
 pub mod py_json;
 
 pub use cloud_config_handler::{CloudConfigHandler, PartRejection};
+pub use fold_observer::FoldObserver;
 pub use gzip::{GzipError, gunzip};
 pub use include::{IncludeLine, include_urls, py_splitlines};
 pub use launch_index::filter_launch_index;
@@ -34,6 +36,6 @@ pub use processor::{
 };
 pub use py_int::{IntError, int_from_str, py_int};
 pub use raw_unicode_escape::raw_unicode_escape;
-pub use render::{Folded, PartOutcome, PartReport, RenderError, render};
+pub use render::{Folded, PartOutcome, PartReport, RenderError, render, render_observed};
 pub use user_data_options::{Limits, Release, UserDataOptions};
 pub use yaml_text::{load_py_text, load_py_text_in};

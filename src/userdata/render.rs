@@ -1,11 +1,13 @@
 //! `render`: the whole user-data fold — process, filter, dispatch, merge — with a report of every part.
 
 use super::cloud_config_handler::{CloudConfigHandler, PartRejection};
+use super::fold_observer::FoldObserver;
 use super::launch_index::filter_launch_index;
 use super::leaf::{Leaf, Origin, Payload};
 use super::part_type::PartType;
 use super::processor::{IncludeResolver, ProcessError, ProcessWarning, process};
 use super::user_data_options::UserDataOptions;
+use crate::merge::NoObserver;
 use crate::source::SourceId;
 use crate::yaml::Node;
 
@@ -98,6 +100,17 @@ pub fn render(
     opts: &UserDataOptions,
     includes: &dyn IncludeResolver,
 ) -> Result<Folded, RenderError> {
+    render_observed(payload, opts, includes, &mut NoObserver)
+}
+
+/// [`render`], telling `observer` each cloud-config part's data and every
+/// merge decision taken for it (the result is the same).
+pub fn render_observed(
+    payload: &[u8],
+    opts: &UserDataOptions,
+    includes: &dyn IncludeResolver,
+    observer: &mut dyn FoldObserver,
+) -> Result<Folded, RenderError> {
     let processed = process(payload, opts, includes)?;
     let (leaves, filtered_out) = filter_launch_index(processed.leaves, opts.launch_index);
     let mut handler = CloudConfigHandler::new(opts);
@@ -107,10 +120,15 @@ pub fn render(
         let part_type = PartType::of(&leaf.content_type);
         let payload = leaf.payload();
         let outcome = match part_type {
-            PartType::CloudConfig | PartType::JsonPatch => match handler.handle(&leaf, source) {
-                Ok(()) => PartOutcome::Merged,
-                Err(e) => PartOutcome::Rejected(e),
-            },
+            PartType::CloudConfig | PartType::JsonPatch => {
+                observer.begin_part(source);
+                let outcome = match handler.handle_observed(&leaf, source, observer) {
+                    Ok(()) => PartOutcome::Merged,
+                    Err(e) => PartOutcome::Rejected(e),
+                };
+                observer.end_part(source, outcome == PartOutcome::Merged);
+                outcome
+            }
             PartType::Jinja => PartOutcome::JinjaNotRendered,
             PartType::Script
             | PartType::ScriptPerFrequency

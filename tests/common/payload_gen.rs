@@ -951,3 +951,80 @@ pub fn payload(r: &mut Rng) -> (Vec<u8>, Option<i64>) {
     }
     (bytes, launch_index)
 }
+
+/// Merge specs that resolve, for payloads meant to merge (the spread of decisions).
+const GOOD_SPECS: &[&str] = &[
+    "list(append)+dict(no_replace,recurse_list)+str()",
+    "list(prepend)+dict(no_replace,recurse_list)+str()",
+    "list()+dict(replace,recurse_list)+str()",
+    "list(replace,recurse_dict)+dict(no_replace,recurse_list,recurse_dict)",
+    "dict(allow_delete,no_replace)+list(append)",
+    "dict(allow_delete,replace)+list(prepend)",
+    "dict(recurse_str)+str(append)+list(append)",
+    "dict(recurse_str,recurse_list)+str(append)+list(no_replace)",
+    "list(no_replace)+dict(recurse_list)",
+    "list(append,recurse_str)+dict(recurse_array,recurse_str)+str(append)",
+    "dict(replace)",
+    "list()+dict(no_replace,recurse_list)+str()",
+    "list(replace)+dict(recurse_list,recurse_dict)",
+    "",
+];
+
+/// A value for a merge-heavy part: scalars, strings to append, nulls to delete with,
+/// nested mappings holding lists.
+fn merge_value(r: &mut Rng) -> String {
+    match r.below(10) {
+        0 | 1 => format!(" s{}\n", r.below(4)),
+        2 => " ~\n".into(),
+        3 => format!(
+            "\n  x: [{}, {}]\n  y: {}\n",
+            scalar(r),
+            scalar(r),
+            scalar(r)
+        ),
+        4 => format!("\n  - s{}\n  - {{k: s{}}}\n", r.below(3), r.below(3)),
+        _ => value(r, 0, 0),
+    }
+}
+
+/// A multipart payload of several cloud-config parts that touch the same keys
+/// with varied merge specs (headers and `merge_how`), sometimes a JSON patch or a
+/// broken part: what `explain` has to attribute.
+pub fn merge_payload(r: &mut Rng) -> (Vec<u8>, Option<i64>) {
+    let b = "MERGEBOUNDARY";
+    let mut s = format!("Content-Type: multipart/mixed; boundary=\"{b}\"\nMIME-Version: 1.0\n\n");
+    let n = 2 + r.below(4);
+    for i in 0..n {
+        let (ctype, body) = match r.below(20) {
+            0 => ("text/cloud-config-jsonp", jsonp(r)),
+            1 => ("text/cloud-config", cloud_config(r)),
+            _ => {
+                let mut body = String::from("#cloud-config\n");
+                for _ in 0..1 + r.below(5) {
+                    let k = r.pick(&["runcmd", "packages", "hostname", "a", "nested", "users"]);
+                    body.push_str(&format!("{k}:{}", merge_value(r)));
+                }
+                if r.chance(10) {
+                    body.push_str("anch: &x [1, s2]\nref: *x\n");
+                }
+                if r.chance(15) {
+                    body.push_str(&format!("merge_how: '{}'\n", r.pick(GOOD_SPECS)));
+                } else if r.chance(5) {
+                    body.push_str(&merge_key(r));
+                }
+                ("text/cloud-config", body)
+            }
+        };
+        s.push_str(&format!("--{b}\nContent-Type: {ctype}\n"));
+        if r.chance(60) {
+            s.push_str(&format!("Merge-Type: {}\n", r.pick(GOOD_SPECS)));
+        } else if r.chance(10) {
+            s.push_str(&format!("Merge-Type: {}\n", spec(r)));
+        }
+        s.push_str(&format!(
+            "Content-Disposition: attachment; filename=\"p{i}.yaml\"\n\n{body}\n"
+        ));
+    }
+    s.push_str(&format!("--{b}--\n"));
+    (s.into_bytes(), None)
+}

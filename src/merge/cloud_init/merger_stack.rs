@@ -200,6 +200,17 @@ impl MergerStack {
         merge_owned_with(self, old, new, &self.limits, &mut NoObserver)
     }
 
+    /// [`MergerStack::merge_owned`] reporting every decision to `observer`
+    /// (same result; `explain` folds parts with it).
+    pub fn merge_owned_observed(
+        &self,
+        old: Node,
+        new: &Node,
+        observer: &mut dyn MergeObserver,
+    ) -> Result<Node, (MergeError, Node)> {
+        merge_owned_with(self, old, new, &self.limits, observer)
+    }
+
     /// Merge, reporting every decision to `observer`.
     pub fn merge_observed(
         &self,

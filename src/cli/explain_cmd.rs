@@ -1,0 +1,51 @@
+//! `cloudfold explain` (and `render --explain`): the merged config annotated with each value's origin, then each part's changes.
+
+use super::args::{ExplainArgs, ExplainFormat, PayloadArgs};
+use super::exit::Exit;
+use super::input::{LocalIncludes, read_input};
+use super::render_cmd::{options, print_warnings, render_failure};
+use cloudfold::explain::{ExplainError, ExplainLimits, explain, to_json, to_text};
+
+pub fn run(a: &ExplainArgs) -> Result<Exit, String> {
+    explain_payload(&a.payload, a.format, a.max_nodes, a.strict)
+}
+
+/// Read, fold, explain, print.
+pub fn explain_payload(
+    p: &PayloadArgs,
+    format: ExplainFormat,
+    max_nodes: usize,
+    strict: bool,
+) -> Result<Exit, String> {
+    let opts = options(p)?;
+    let input = read_input(p.input.as_deref(), p.max_input_size)?;
+    let includes = LocalIncludes {
+        dir: p.include_dir.clone(),
+    };
+    let (folded, ex) = match explain(&input, &opts, &includes, ExplainLimits { max_nodes }) {
+        Ok(r) => r,
+        Err(ExplainError::Render(e)) => {
+            let (code, msg) = render_failure(e);
+            eprintln!("error: {msg}");
+            return Ok(code);
+        }
+        Err(e @ ExplainError::TooManyNodes { .. }) => {
+            eprintln!("error: {e}");
+            return Ok(Exit::Limit);
+        }
+    };
+    let warned = print_warnings(&folded);
+    let out = match format {
+        ExplainFormat::Text => to_text(&ex),
+        ExplainFormat::Json => {
+            let mut s = serde_json::to_string_pretty(&to_json(&ex)).map_err(|e| e.to_string())?;
+            s.push('\n');
+            s
+        }
+    };
+    print!("{out}");
+    if strict && warned > 0 {
+        return Ok(Exit::Strict);
+    }
+    Ok(Exit::Ok)
+}

@@ -1,0 +1,690 @@
+//! `Explanation` and `explain`: where every key and item of the merged config came from, and what each part did.
+
+use super::change::{Change, Step};
+use super::history::{Slot, part_of};
+use super::recorder::{PartRecord, Recorder};
+use crate::merge::{Decision, PathSeg};
+use crate::source::{Mark, Span};
+use crate::userdata::{
+    Folded, IncludeResolver, PartOutcome, Payload, RenderError, UserDataOptions, py_is_space,
+    render_observed,
+};
+use crate::yaml::Node;
+use crate::yaml::value::{PyStr, Value};
+use std::collections::HashSet;
+
+/// Bounds on walking the merged config.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ExplainLimits {
+    /// Most nodes visited when walking the merged config; a value shared by
+    /// aliases is visited (and explained) at every place it occurs.
+    pub max_nodes: usize,
+}
+
+impl Default for ExplainLimits {
+    fn default() -> Self {
+        ExplainLimits { max_nodes: 200_000 }
+    }
+}
+
+/// Why there is no explanation.
+#[derive(Debug, Clone, thiserror::Error)]
+pub enum ExplainError {
+    /// The fold itself failed.
+    #[error(transparent)]
+    Render(#[from] RenderError),
+    /// The merged config is bigger than the walk may expand (an alias bomb).
+    #[error(
+        "the merged config expands to more than {limit} nodes when its shared aliases are walked (raise the limit with --max-nodes)"
+    )]
+    TooManyNodes {
+        /// The limit ([`ExplainLimits::max_nodes`]).
+        limit: usize,
+    },
+}
+
+/// A position in a part's decoded text, 1-based (lines count `\n`, `\r\n`
+/// and the other YAML line breaks; columns count code points).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Position {
+    /// 1-based line.
+    pub line: u32,
+    /// 1-based column.
+    pub column: u32,
+}
+
+/// Where a value was read: a part and a range of its decoded text.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Origin {
+    /// 1-based part number (handler order).
+    pub part: usize,
+    /// First position.
+    pub start: Position,
+    /// Position just after the value.
+    pub end: Position,
+}
+
+/// How the value relates to the source value at its origin.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OriginKind {
+    /// It is that value, unchanged.
+    Whole,
+    /// A container the merge built from the one at the origin (items or keys
+    /// added, replaced, removed since).
+    Container,
+    /// A string `str(append)` built: the concatenation of the contributions.
+    Concat,
+    /// A character (or byte value) of the string at the origin, which a list
+    /// merger iterated.
+    Element,
+}
+
+impl OriginKind {
+    /// A stable machine name.
+    pub fn code(self) -> &'static str {
+        match self {
+            OriginKind::Whole => "whole",
+            OriginKind::Container => "container",
+            OriginKind::Concat => "concat",
+            OriginKind::Element => "element",
+        }
+    }
+}
+
+/// One key or list item of the merged config.
+#[derive(Clone, Debug)]
+pub struct Entry {
+    /// Its logical path (`$.runcmd[2]`).
+    pub path: String,
+    /// Nesting depth (top-level keys: 0).
+    pub depth: usize,
+    /// The key, for a mapping entry.
+    pub key: Option<Node>,
+    /// The index, for a list item.
+    pub index: Option<usize>,
+    /// The merged value.
+    pub value: Node,
+    /// Where the key was read.
+    pub key_origin: Option<Origin>,
+    /// Where the value was read (`None`: built by cloudfold or cloud-init).
+    pub origin: Option<Origin>,
+    /// How the value relates to its origin.
+    pub kind: OriginKind,
+    /// For [`OriginKind::Concat`]: the strings joined, in order.
+    pub contributions: Vec<Origin>,
+    /// The decision that put the value here.
+    pub placed: Option<Step>,
+    /// What later parts did to it (or tried to).
+    pub later: Vec<Step>,
+}
+
+impl Entry {
+    /// Whether the value is a container shown with child entries.
+    pub fn has_children(&self) -> bool {
+        match self.value.value() {
+            Value::Map(m) => !m.is_empty(),
+            Value::Seq(s) | Value::Tuple(s) => !s.is_empty(),
+            _ => false,
+        }
+    }
+}
+
+/// What cloud-init does with a part.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PartStatus {
+    /// Merged into the config.
+    Merged,
+    /// A cloud-config part cloud-init skips, and why.
+    Dropped(String),
+    /// Not a config part: a script, boothook or part-handler cloud-init runs.
+    WouldRun,
+    /// Ignored (unknown type, empty, an unrendered template), and why.
+    Ignored(String),
+}
+
+impl PartStatus {
+    /// A stable machine name.
+    pub fn code(&self) -> &'static str {
+        match self {
+            PartStatus::Merged => "merged",
+            PartStatus::Dropped(_) => "dropped",
+            PartStatus::WouldRun => "would_run",
+            PartStatus::Ignored(_) => "ignored",
+        }
+    }
+
+    /// The reason, for dropped and ignored parts.
+    pub fn reason(&self) -> Option<&str> {
+        match self {
+            PartStatus::Dropped(r) | PartStatus::Ignored(r) => Some(r),
+            _ => None,
+        }
+    }
+}
+
+/// One thing a part did to the config.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PartChange {
+    /// Where in the config (`$.runcmd`); a JSON pointer for a patch part.
+    pub path: String,
+    /// What.
+    pub change: Change,
+    /// Where the part's own value is, in this part.
+    pub at: Option<Position>,
+    /// For a replacement or a kept old value: the part the old value came from.
+    pub other_part: Option<usize>,
+    /// For a patch part: the operation (`add`, `remove`, …).
+    pub op: Option<String>,
+}
+
+/// One part and what it did.
+#[derive(Clone, Debug)]
+pub struct PartSummary {
+    /// 1-based number (handler order).
+    pub number: usize,
+    /// Filename (`part-NNN` when cloud-init assigned it).
+    pub filename: String,
+    /// Content type.
+    pub content_type: String,
+    /// The `Merge-Type` header the handler uses.
+    pub merge_type: Option<String>,
+    /// The mergers a merged YAML part used, as a canonical spec
+    /// (`dict(replace)+list()+str()` when neither `merge_how` nor a header set them).
+    pub mergers: Option<String>,
+    /// What cloud-init does with it.
+    pub status: PartStatus,
+    /// What it changed, in merge order (merged cloud-config parts only).
+    pub changes: Vec<PartChange>,
+}
+
+/// The whole explanation.
+#[derive(Clone, Debug)]
+pub struct Explanation {
+    /// Every key and item of the merged config, in document order.
+    pub entries: Vec<Entry>,
+    /// Every part, in handler order.
+    pub parts: Vec<PartSummary>,
+    /// Parts the launch-index filter removed (their filenames).
+    pub filtered_out: Vec<String>,
+    /// Whether there is a config at all (some cloud-config part was handled).
+    pub has_config: bool,
+}
+
+impl Explanation {
+    /// The part with this 1-based number.
+    pub fn part(&self, number: usize) -> Option<&PartSummary> {
+        number.checked_sub(1).and_then(|i| self.parts.get(i))
+    }
+}
+
+/// Fold `payload` as [`crate::userdata::render`] does and explain the result.
+///
+/// ```
+/// use cloudfold::explain::{explain, ExplainLimits, OriginKind};
+/// use cloudfold::userdata::{NoIncludes, UserDataOptions};
+/// let payload = b"#cloud-config\nruncmd: [echo hi]\n";
+/// let (_, ex) = explain(payload, &UserDataOptions::default(), &NoIncludes, ExplainLimits::default()).unwrap();
+/// let item = ex.entries.iter().find(|e| e.path == "$.runcmd[0]").unwrap();
+/// assert_eq!(item.origin.unwrap().part, 1);
+/// assert_eq!((item.origin.unwrap().start.line, item.origin.unwrap().start.column), (2, 10));
+/// assert_eq!(item.kind, OriginKind::Whole);
+/// ```
+pub fn explain(
+    payload: &[u8],
+    opts: &UserDataOptions,
+    includes: &dyn IncludeResolver,
+    limits: ExplainLimits,
+) -> Result<(Folded, Explanation), ExplainError> {
+    let mut rec = Recorder::default();
+    let folded = render_observed(payload, opts, includes, &mut rec)?;
+    let ex = build(&folded, &rec, limits)?;
+    Ok((folded, ex))
+}
+
+/// The decoded text of a part, as the cloud-config handler reads it.
+pub fn part_text(payload: &Payload) -> PyStr {
+    match payload {
+        Payload::Text(t) => t.clone(),
+        Payload::Bytes(b) => PyStr::from_utf8_surrogateescape(b),
+        Payload::None => PyStr::from(""),
+    }
+}
+
+/// Line and column shift of a JSON patch part: its JSON is read after the
+/// leading blanks and the `#cloud-config-jsonp` marker.
+pub fn jsonp_shift(text: &PyStr) -> (u32, u32) {
+    let text = text.to_string_lossy();
+    let rest = text.trim_start_matches(py_is_space);
+    let rest = rest.strip_prefix("#cloud-config-jsonp").unwrap_or(rest);
+    let prefix = text.get(..text.len() - rest.len()).unwrap_or("");
+    let lines = prefix.bytes().filter(|&b| b == b'\n').count();
+    let last = prefix.rfind('\n').map_or(0, |i| i + 1);
+    let cols = prefix.get(last..).map_or(0, |t| t.chars().count());
+    (
+        u32::try_from(lines).unwrap_or(u32::MAX),
+        u32::try_from(cols).unwrap_or(u32::MAX),
+    )
+}
+
+struct Ctx<'a> {
+    /// Per part (0-based): the JSON patch shift, if it is a patch part.
+    shifts: Vec<Option<(u32, u32)>>,
+    /// Ids of every node of every merged part's data.
+    data_ids: HashSet<usize>,
+    records: &'a [PartRecord],
+}
+
+impl Ctx<'_> {
+    fn position(&self, part: usize, m: Mark) -> Position {
+        let (mut line, mut column) = (m.line, m.column);
+        if let Some(Some((dl, dc))) = part.checked_sub(1).and_then(|i| self.shifts.get(i)) {
+            if line == 0 {
+                column = column.saturating_add(*dc);
+            }
+            line = line.saturating_add(*dl);
+        }
+        Position {
+            line: line.saturating_add(1),
+            column: column.saturating_add(1),
+        }
+    }
+
+    fn origin(&self, span: Span) -> Option<Origin> {
+        let part = part_of(span.source)?;
+        if part > self.shifts.len() {
+            return None;
+        }
+        Some(Origin {
+            part,
+            start: self.position(part, span.start),
+            end: self.position(part, span.end),
+        })
+    }
+
+    fn is_patch_part(&self, part: usize) -> bool {
+        matches!(
+            part.checked_sub(1).and_then(|i| self.shifts.get(i)),
+            Some(Some(_))
+        )
+    }
+}
+
+/// Every node reachable from `root` (each shared node once).
+fn collect_ids(root: &Node, ids: &mut HashSet<usize>) {
+    let mut stack = vec![root.clone()];
+    while let Some(n) = stack.pop() {
+        if !ids.insert(n.id()) {
+            continue;
+        }
+        match n.value() {
+            Value::Seq(s) | Value::Tuple(s) => stack.extend(s.iter().cloned()),
+            Value::Map(m) | Value::Set(m) => {
+                for (k, v) in m.iter() {
+                    stack.push(k.clone());
+                    stack.push(v.clone());
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+fn build(
+    folded: &Folded,
+    rec: &Recorder,
+    limits: ExplainLimits,
+) -> Result<Explanation, ExplainError> {
+    let shifts: Vec<Option<(u32, u32)>> = folded
+        .parts
+        .iter()
+        .map(|p| {
+            (p.content_type == "text/cloud-config-jsonp")
+                .then(|| jsonp_shift(&part_text(&p.leaf.payload())))
+        })
+        .collect();
+    let mut data_ids = HashSet::new();
+    for r in rec.parts.iter().filter(|r| r.merged) {
+        if let Some(d) = &r.data {
+            collect_ids(d, &mut data_ids);
+        }
+    }
+    let ctx = Ctx {
+        shifts,
+        data_ids,
+        records: &rec.parts,
+    };
+    let history = history(&ctx);
+    let mut parts: Vec<PartSummary> = folded
+        .parts
+        .iter()
+        .map(|p| PartSummary {
+            number: p.number,
+            filename: p.filename.clone(),
+            content_type: p.content_type.clone(),
+            merge_type: p.merge_type_header.clone(),
+            mergers: None,
+            status: match &p.outcome {
+                PartOutcome::Merged => PartStatus::Merged,
+                PartOutcome::Rejected(r) => PartStatus::Dropped(r.to_string()),
+                PartOutcome::WouldRun => PartStatus::WouldRun,
+                PartOutcome::JinjaNotRendered => PartStatus::Ignored(
+                    "a jinja template: cloudfold does not render templates".to_owned(),
+                ),
+                PartOutcome::Unhandled => {
+                    PartStatus::Ignored(format!("unhandled content type {}", p.content_type))
+                }
+                PartOutcome::Empty => PartStatus::Ignored("empty part".to_owned()),
+            },
+            changes: Vec::new(),
+        })
+        .collect();
+    for r in ctx.records.iter().filter(|r| r.merged) {
+        let Some(number) = part_of(r.source) else {
+            continue;
+        };
+        let changes = if ctx.is_patch_part(number) {
+            patch_changes(&ctx, number, r.data.as_ref())
+        } else {
+            merge_changes(&ctx, number, r)
+        };
+        if let Some(p) = number.checked_sub(1).and_then(|i| parts.get_mut(i)) {
+            p.changes = changes;
+            p.mergers.clone_from(&r.mergers);
+        }
+    }
+    let entries = match &folded.config {
+        Some(root) => walk(&ctx, root, &history, limits)?,
+        None => Vec::new(),
+    };
+    Ok(Explanation {
+        entries,
+        parts,
+        filtered_out: folded
+            .filtered_out
+            .iter()
+            .map(|l| l.filename.clone().unwrap_or_default())
+            .collect(),
+        has_config: folded.config.is_some(),
+    })
+}
+
+/// The history of every position, replaying each merged part's decisions.
+fn history(ctx: &Ctx<'_>) -> Slot {
+    let mut root = Slot::default();
+    for r in ctx.records.iter().filter(|r| r.merged) {
+        let Some(number) = part_of(r.source) else {
+            continue;
+        };
+        if ctx.is_patch_part(number) {
+            for (_, pointer, from) in patch_ops(r.data.as_ref()) {
+                if let Some(f) = from {
+                    root.patched(&pointer_tokens(&f));
+                }
+                root.patched(&pointer_tokens(&pointer));
+            }
+        } else {
+            for ev in &r.events {
+                root.apply(number, ev);
+            }
+        }
+    }
+    root
+}
+
+/// The operations of a JSON patch document: (op, path, from).
+fn patch_ops(patch: Option<&Node>) -> Vec<(String, String, Option<String>)> {
+    let text = |m: &crate::yaml::value::Map, k: &str| {
+        m.get_str(k).and_then(|v| match v.value() {
+            Value::Str(s) => Some(s.to_string_lossy().into_owned()),
+            _ => None,
+        })
+    };
+    let Some(ops) = patch.and_then(Node::as_seq) else {
+        return Vec::new();
+    };
+    ops.iter()
+        .filter_map(|op| {
+            let m = op.as_map()?;
+            Some((text(m, "op")?, text(m, "path")?, text(m, "from")))
+        })
+        .collect()
+}
+
+/// A JSON pointer's reference tokens (`~1` is `/`, `~0` is `~`).
+fn pointer_tokens(p: &str) -> Vec<String> {
+    p.split('/')
+        .skip(1)
+        .map(|t| t.replace("~1", "/").replace("~0", "~"))
+        .collect()
+}
+
+fn patch_changes(ctx: &Ctx<'_>, number: usize, patch: Option<&Node>) -> Vec<PartChange> {
+    let mut out = Vec::new();
+    let Some(ops) = patch.and_then(Node::as_seq) else {
+        return out;
+    };
+    for (op_node, (op, path, _)) in ops.iter().zip(patch_ops(patch)) {
+        if op == "test" {
+            continue;
+        }
+        out.push(PartChange {
+            path,
+            change: Change::Patched,
+            at: ctx.origin(op_node.span()).map(|o| o.start),
+            other_part: None,
+            op: Some(op),
+        });
+    }
+    let _ = number;
+    out
+}
+
+fn merge_changes(ctx: &Ctx<'_>, number: usize, r: &PartRecord) -> Vec<PartChange> {
+    let mut out = Vec::new();
+    for ev in &r.events {
+        let at_index = matches!(ev.path.last(), Some(PathSeg::Index(_)));
+        let change = match ev.decision {
+            // Structure, and items of an overlay (the list's own entry says it).
+            // Symmetric dialects only (cloud-init's mergers never conflict).
+            Decision::Recursed | Decision::Conflict => continue,
+            Decision::Replaced if at_index => continue,
+            Decision::Added => Change::Added,
+            Decision::Replaced => Change::Replaced,
+            Decision::Appended if ev.old.as_ref().is_some_and(|o| o.is_str) => Change::StrAppended,
+            Decision::Appended => Change::Appended,
+            Decision::Prepended => Change::Prepended,
+            Decision::OverlaidTruncated { old_len, new_len } => {
+                Change::Truncated { old_len, new_len }
+            }
+            Decision::KeptOld(k) => Change::KeptOld(k),
+            Decision::Deleted => Change::Deleted,
+        };
+        let at = ev
+            .new
+            .as_ref()
+            .filter(|n| part_of(n.span.source) == Some(number))
+            .and_then(|n| ctx.origin(n.span))
+            .map(|o| o.start);
+        let other_part = match change {
+            Change::Replaced | Change::KeptOld(_) | Change::Deleted => {
+                ev.old.as_ref().and_then(|o| part_of(o.span.source))
+            }
+            _ => None,
+        };
+        // A recursion's inner decision repeats the path: keep the last.
+        if let Some(prev) = out.last()
+            && let PartChange { path, .. } = prev
+            && *path == ev.path_text
+            && matches!(change, Change::KeptOld(_))
+        {
+            out.pop();
+        }
+        out.push(PartChange {
+            path: ev.path_text.clone(),
+            change,
+            at,
+            other_part,
+            op: None,
+        });
+    }
+    out
+}
+
+/// One pending node of the walk.
+struct Visit<'h> {
+    node: Node,
+    path: String,
+    depth: usize,
+    key: Option<Node>,
+    index: Option<usize>,
+    slot: Option<&'h Slot>,
+    inherited: Option<Step>,
+    element: bool,
+}
+
+fn walk(
+    ctx: &Ctx<'_>,
+    root: &Node,
+    history: &Slot,
+    limits: ExplainLimits,
+) -> Result<Vec<Entry>, ExplainError> {
+    let mut out = Vec::new();
+    let mut visited = 0usize;
+    let mut stack: Vec<Visit<'_>> = Vec::new();
+    push_children(ctx, root, "$", 0, Some(history), None, &mut stack);
+    while let Some(v) = stack.pop() {
+        visited += 1;
+        if visited > limits.max_nodes {
+            return Err(ExplainError::TooManyNodes {
+                limit: limits.max_nodes,
+            });
+        }
+        let origin = ctx.origin(v.node.span());
+        let concat = v.slot.map(|s| s.concat.as_slice()).unwrap_or_default();
+        let is_container = matches!(
+            v.node.value(),
+            Value::Map(_) | Value::Seq(_) | Value::Tuple(_) | Value::Set(_)
+        );
+        let kind = if ctx.data_ids.contains(&v.node.id()) {
+            OriginKind::Whole
+        } else if !concat.is_empty() && matches!(v.node.value(), Value::Str(_)) {
+            OriginKind::Concat
+        } else if is_container && !v.element {
+            OriginKind::Container
+        } else {
+            OriginKind::Element
+        };
+        let contributions = if kind == OriginKind::Concat {
+            concat.iter().filter_map(|s| ctx.origin(*s)).collect()
+        } else {
+            Vec::new()
+        };
+        let (mut placed, later) = match v.slot.and_then(Slot::placing) {
+            Some((i, step)) => (
+                Some(step.clone()),
+                v.slot
+                    .map(|s| s.steps.get(i + 1..).unwrap_or_default().to_vec())
+                    .unwrap_or_default(),
+            ),
+            None => (
+                v.inherited.clone(),
+                v.slot.map(|s| s.steps.clone()).unwrap_or_default(),
+            ),
+        };
+        // Values a JSON patch brought have no merge decision: the patch put them.
+        if let Some(o) = origin
+            && ctx.is_patch_part(o.part)
+            && kind != OriginKind::Container
+            && placed.as_ref().is_none_or(|p| p.part != o.part)
+        {
+            placed = Some(Step {
+                part: o.part,
+                change: Change::Patched,
+                replaced_part: None,
+                inherited: false,
+            });
+        }
+        push_children(
+            ctx,
+            &v.node,
+            &v.path,
+            v.depth + 1,
+            v.slot,
+            placed.clone(),
+            &mut stack,
+        );
+        out.push(Entry {
+            path: v.path,
+            depth: v.depth,
+            key_origin: v.key.as_ref().and_then(|k| ctx.origin(k.span())),
+            key: v.key,
+            index: v.index,
+            value: v.node,
+            origin,
+            kind,
+            contributions,
+            placed,
+            later,
+        });
+    }
+    Ok(out)
+}
+
+/// Queue a node's keys or items (reversed, so they pop in order).
+fn push_children<'h>(
+    ctx: &Ctx<'_>,
+    node: &Node,
+    path: &str,
+    depth: usize,
+    slot: Option<&'h Slot>,
+    placed: Option<Step>,
+    stack: &mut Vec<Visit<'h>>,
+) {
+    let _ = ctx;
+    let inherit = placed.map(|p| Step {
+        inherited: true,
+        ..p
+    });
+    match node.value() {
+        Value::Map(m) => {
+            for (k, v) in m.iter().rev() {
+                let seg = PathSeg::Key(k.clone());
+                stack.push(Visit {
+                    node: v.clone(),
+                    path: format!("{path}{seg}"),
+                    depth,
+                    key: Some(k.clone()),
+                    index: None,
+                    slot: slot.and_then(|s| s.key(k)),
+                    inherited: inherit.clone(),
+                    element: false,
+                });
+            }
+        }
+        Value::Seq(s) | Value::Tuple(s) => {
+            for (i, item) in s.iter().enumerate().rev() {
+                let run = slot.and_then(|s| s.run_of(i));
+                let child = slot.and_then(|s| s.items.get(&i));
+                stack.push(Visit {
+                    node: item.clone(),
+                    path: format!("{path}[{i}]"),
+                    depth,
+                    key: None,
+                    index: Some(i),
+                    slot: child,
+                    inherited: match run {
+                        Some(r) => Some(Step {
+                            part: r.part,
+                            change: r.change,
+                            replaced_part: None,
+                            inherited: false,
+                        }),
+                        None => inherit.clone(),
+                    },
+                    element: run.is_some_and(|r| r.element) || child.is_some_and(|c| c.element),
+                });
+            }
+        }
+        _ => {}
+    }
+}

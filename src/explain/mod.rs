@@ -1,0 +1,23 @@
+//! `explain`: where each key and list item of the merged cloud-config came from, and what each part did.
+//!
+//! [`explain`] folds a payload with [`crate::userdata::render_observed`],
+//! recording each cloud-config part's data and the merge engine's decisions,
+//! then walks the merged config: every value's origin is its node's span
+//! (part and line:column in that part's decoded text); the decision that put
+//! it there comes from replaying the recorded decisions per logical path.
+//! Nothing here changes the fold: the config is `render`'s.
+
+mod change;
+mod explanation;
+mod history;
+mod json_view;
+mod recorder;
+mod text_view;
+
+pub use change::{Change, Step, keep_words};
+pub use explanation::{
+    Entry, ExplainError, ExplainLimits, Explanation, Origin, OriginKind, PartChange, PartStatus,
+    PartSummary, Position, explain, jsonp_shift, part_text,
+};
+pub use json_view::to_json;
+pub use text_view::to_text;

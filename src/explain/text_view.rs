@@ -1,0 +1,219 @@
+//! `to_text`: the explanation for people — the merged YAML with a comment per key and item, then each part's changes.
+
+use super::change::{Change, Step, keep_words};
+use super::explanation::{Entry, Explanation, Origin, OriginKind, PartStatus};
+use crate::yaml::value::{Seq, py_repr};
+use crate::yaml::{DumpOptions, Node, Value, dump};
+use std::fmt::Write;
+
+/// Comments start at this column at most (longer lines push theirs right).
+const COMMENT_COLUMN: usize = 40;
+
+/// A value on one line: YAML as the dumper writes it inside a list, or a
+/// double-quoted string when that would take several lines.
+fn inline(n: &Node) -> String {
+    match n.value() {
+        Value::Map(m) if m.is_empty() => return "{}".to_owned(),
+        Value::Seq(s) | Value::Tuple(s) if s.is_empty() => return "[]".to_owned(),
+        _ => {}
+    }
+    let opts = DumpOptions {
+        width: 1 << 20,
+        ..DumpOptions::readable()
+    };
+    let wrapped = Node::synthetic(Value::Seq(Seq::new(vec![n.clone()])));
+    if let Ok(text) = dump(&wrapped, &opts)
+        && let Some(one) = text.strip_prefix("- ").and_then(|t| t.strip_suffix('\n'))
+        && !one.contains('\n')
+    {
+        return one.to_owned();
+    }
+    match n.value() {
+        Value::Str(s) => {
+            serde_json::to_string(&s.to_string_lossy()).unwrap_or_else(|_| "\"?\"".to_owned())
+        }
+        _ => py_repr(n),
+    }
+}
+
+fn place(ex: &Explanation, o: &Origin) -> String {
+    let name = ex.part(o.part).map_or("?", |p| p.filename.as_str());
+    format!(
+        "part {} ({name}):{}:{}",
+        o.part, o.start.line, o.start.column
+    )
+}
+
+fn step_words(s: &Step, origin_part: Option<usize>) -> String {
+    let mut w = s.change.describe();
+    if s.inherited {
+        // It came inside the value the decision was about.
+        w = match s.change {
+            Change::Added => w,
+            Change::Replaced => "part of the replacing value".to_owned(),
+            Change::Overlaid => "part of the overlaid item".to_owned(),
+            Change::Appended => "part of the appended item".to_owned(),
+            Change::Prepended => "part of the prepended item".to_owned(),
+            Change::Patched => "part of the patched value".to_owned(),
+            _ => format!("part of a value {w}"),
+        };
+    } else if let Some(r) = s.replaced_part {
+        let _ = write!(w, " part {r}'s value");
+    }
+    if origin_part != Some(s.part) {
+        let _ = write!(w, " by part {}", s.part);
+    }
+    w
+}
+
+fn later_words(s: &Step) -> String {
+    let p = s.part;
+    match s.change {
+        Change::KeptOld(r) => format!("part {p}'s value ignored ({})", keep_words(r)),
+        Change::Merged => format!("merged with part {p}'s"),
+        Change::Truncated { .. } => format!("part {p}: {}", s.change.describe()),
+        Change::StrAppended => format!("part {p} appended to it"),
+        _ => format!("part {p}: {}", s.change.describe()),
+    }
+}
+
+fn comment(ex: &Explanation, e: &Entry) -> String {
+    let mut c = match (&e.origin, e.kind) {
+        (_, OriginKind::Concat) => {
+            let parts: Vec<String> = e.contributions.iter().map(|o| place(ex, o)).collect();
+            format!("str append of {}", parts.join(" + "))
+        }
+        (Some(o), OriginKind::Element) => format!("a character of {}", place(ex, o)),
+        (Some(o), _) => place(ex, o),
+        (None, _) => "built by the merge".to_owned(),
+    };
+    if let Some(s) = &e.placed
+        && e.kind != OriginKind::Concat
+    {
+        c.push(' ');
+        c.push_str(&step_words(s, e.origin.map(|o| o.part)));
+    }
+    let mut seen: Vec<(usize, Change)> = Vec::new();
+    for s in &e.later {
+        // The contributions already name every appending part.
+        if e.kind == OriginKind::Concat && s.change == Change::StrAppended {
+            continue;
+        }
+        if seen.contains(&(s.part, s.change)) {
+            continue;
+        }
+        seen.push((s.part, s.change));
+        c.push_str("; ");
+        c.push_str(&later_words(s));
+    }
+    c
+}
+
+fn left(e: &Entry) -> String {
+    let pad = "  ".repeat(e.depth);
+    let tail = if e.has_children() {
+        String::new()
+    } else {
+        inline(&e.value)
+    };
+    match (&e.key, e.index) {
+        (Some(k), _) if tail.is_empty() => format!("{pad}{}:", inline(k)),
+        (Some(k), _) => format!("{pad}{}: {tail}", inline(k)),
+        (None, _) if tail.is_empty() => format!("{pad}-"),
+        (None, _) => format!("{pad}- {tail}"),
+    }
+}
+
+/// The explanation as text: the merged config (YAML, each key and item
+/// followed by `# part N (FILENAME):LINE:COL decision`), then per part what
+/// it did, then the parts left out.
+pub fn to_text(ex: &Explanation) -> String {
+    let mut out = String::from("#cloud-config\n");
+    if !ex.has_config {
+        out.push_str("# (no cloud-config part: nothing is merged)\n");
+    } else if ex.entries.is_empty() {
+        out.push_str("{}\n");
+    }
+    // Items of a list under a key sit at the key's indentation, as the
+    // dumper writes them; nested lists indent.
+    let lines: Vec<(String, String)> = ex
+        .entries
+        .iter()
+        .map(|e| (left(e), comment(ex, e)))
+        .collect();
+    let width = lines
+        .iter()
+        .map(|(l, _)| l.chars().count())
+        .filter(|w| *w <= COMMENT_COLUMN)
+        .max()
+        .unwrap_or(0);
+    for (l, c) in &lines {
+        let n = l.chars().count();
+        let _ = writeln!(out, "{l}{}  # {c}", " ".repeat(width.saturating_sub(n)));
+    }
+    out.push_str("\n# Parts\n");
+    for p in &ex.parts {
+        let _ = write!(
+            out,
+            "# part {} ({}) {}",
+            p.number, p.filename, p.content_type
+        );
+        match &p.status {
+            PartStatus::Merged => match &p.mergers {
+                Some(m) if p.merge_type.is_some() => {
+                    let _ = writeln!(out, ": merged with {m} (its Merge-Type)");
+                }
+                Some(m) => {
+                    let _ = writeln!(out, ": merged with {m} (no Merge-Type header)");
+                }
+                None => out.push_str(": merged\n"),
+            },
+            PartStatus::Dropped(r) => {
+                if let Some(m) = &p.merge_type {
+                    let _ = write!(out, " (Merge-Type: {m})");
+                }
+                let _ = writeln!(out, ": DROPPED, cloud-init skips it: {r}");
+            }
+            PartStatus::WouldRun => out.push_str(": not a config part (cloud-init runs it)\n"),
+            PartStatus::Ignored(r) => {
+                let _ = writeln!(out, ": ignored: {r}");
+            }
+        }
+        if p.status == PartStatus::Merged && p.changes.is_empty() {
+            out.push_str("#   (changed nothing)\n");
+        }
+        for c in &p.changes {
+            let mut line = format!("#   {:<12} {}", c.change.code(), c.path);
+            if let Some(op) = &c.op {
+                line = format!("#   {:<12} {op} {}", c.change.code(), c.path);
+            }
+            match c.change {
+                Change::KeptOld(r) => {
+                    let _ = write!(line, " ({}", keep_words(r));
+                    if let Some(o) = c.other_part {
+                        let _ = write!(line, ": part {o}'s value stays");
+                    }
+                    line.push(')');
+                }
+                Change::Replaced | Change::Deleted => {
+                    if let Some(o) = c.other_part {
+                        let _ = write!(line, " (part {o}'s value)");
+                    }
+                }
+                Change::Truncated { .. } => {
+                    let _ = write!(line, " ({})", c.change.describe());
+                }
+                _ => {}
+            }
+            if let Some(a) = c.at {
+                let _ = write!(line, " at {}:{}", a.line, a.column);
+            }
+            out.push_str(&line);
+            out.push('\n');
+        }
+    }
+    for f in &ex.filtered_out {
+        let _ = writeln!(out, "# {f}: left out by the launch-index filter");
+    }
+    out
+}
