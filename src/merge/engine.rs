@@ -195,16 +195,41 @@ impl<R: Rules + ?Sized, O: MergeObserver + ?Sized> Walk<'_, R, O> {
                 self.list(&s, old, items, true, new, depth)
             }
             (Some(Strategy::Str(s)), Value::Str(_)) => self.str(&s, old, new),
-            (Some(Strategy::Replace), _) => {
+            (Some(s @ (Strategy::Replace | Strategy::Conflict | Strategy::Flatten(_))), _)
+            | (Some(s @ Strategy::Layer(_)), _) => self.whole_value(s, old, new, depth),
+            // No strategy (or a table that returned one for another type):
+            // old stays.
+            _ => {
+                self.emit(
+                    Decision::KeptOld(KeepReason::NoStrategy),
+                    Some(old),
+                    Some(new),
+                );
+                Ok(old.clone())
+            }
+        }
+    }
+
+    /// Strategies that take the whole old value whatever its type
+    /// (Compose's replace/conflict/flatten, Hiera's layers), kept out of
+    /// [`Walk::dispatch`] so its stack frame (paid at every nesting level)
+    /// stays small.
+    #[inline(never)]
+    fn whole_value(
+        &mut self,
+        strategy: Strategy,
+        old: &Node,
+        new: &Node,
+        depth: Depth,
+    ) -> Result<Node, MergeError> {
+        match strategy {
+            Strategy::Replace => {
                 self.emit(Decision::Replaced, Some(old), Some(new));
                 Ok(new.clone())
             }
-            (Some(Strategy::Conflict), _) => Err(MergeError::type_error("cannot override")),
-            (Some(Strategy::Flatten(s)), _) => self.flatten_seq(&s, old, new),
-            // Whole-value layer strategies (Hiera), whatever old's type.
-            (Some(Strategy::Layer(s)), _) => self.layer(&s, old, new, depth),
-            // No strategy (or a table that returned one for another type):
-            // old stays.
+            Strategy::Conflict => Err(MergeError::type_error("cannot override")),
+            Strategy::Flatten(s) => self.flatten_seq(&s, old, new),
+            Strategy::Layer(s) => self.layer(&s, old, new, depth),
             _ => {
                 self.emit(
                     Decision::KeptOld(KeepReason::NoStrategy),
