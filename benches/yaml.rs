@@ -5,6 +5,9 @@
 //! multi-line literal content, `users` with nested maps, quoted and plain scalars,
 //! numbers/booleans/nulls, and a few anchors and aliases.
 
+// Test code: an out-of-range index is a failed test.
+#![allow(clippy::indexing_slicing)]
+
 use std::fmt::Write as _;
 use std::hint::black_box;
 

@@ -21,3 +21,6 @@ CLOUDFOLD_DIFF_CASES=200000 run cargo test --locked --release --test yaml_events
 CLOUDFOLD_DIFF_CASES=20000 run cargo test --locked --release --test mime_differential -- --nocapture
 run cargo test --locked --release --test differential_oracle -- --nocapture
 CLOUDFOLD_ORACLE_CASES=5000 run cargo test --locked --release --test build_differential --test build_fixtures -- --nocapture
+# The hostile-input suite against the release binary: every case under 10 s and 1 GiB.
+run cargo build --locked --release --bin cloudfold
+CLOUDFOLD_BIN="$PWD/target/release/cloudfold" run cargo test --locked --release --test hostile -- --nocapture

@@ -1,7 +1,12 @@
 //! Property: a payload `build` makes is read back by the cloud-init pipeline with exactly the parts meant.
 
 // Test code: a failed unwrap is a failed test.
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::indexing_slicing
+)]
 
 use base64::Engine;
 use base64::engine::general_purpose::STANDARD as B64;

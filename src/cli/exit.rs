@@ -13,6 +13,8 @@ pub enum Exit {
     Strict = 3,
     /// 4: a cloudfold safety limit was exceeded (raise it with its flag).
     Limit = 4,
+    /// 70: an internal error (a bug in cloudfold; never expected).
+    Internal = 70,
 }
 
 impl From<Exit> for std::process::ExitCode {
@@ -28,11 +30,13 @@ Exit codes:
   1  cloud-init would abort user-data processing (nothing merged, no cloud-config)
   2  usage or I/O error
   3  --strict: a part cloud-init would ignore or reject
-  4  a cloudfold safety limit was exceeded (raise it with its flag)";
+  4  a cloudfold safety limit was exceeded (raise it with its flag)
+ 70  internal error (a bug in cloudfold: please report it)";
 
 /// The exit-code table for `build --help`.
 pub const BUILD_EXIT_CODES_HELP: &str = "\
 Exit codes:
   0  built (the size is reported on stderr)
   2  usage or I/O error, or a refusal (unknown type, bad merge type, boundary collision,
-     overwriting an input): nothing is written";
+     overwriting an input): nothing is written
+ 70  internal error (a bug in cloudfold: please report it)";

@@ -291,11 +291,11 @@ impl Iterator for PyChars<'_> {
             0xE0..=0xEF => (3, u32::from(b0 & 0x0F)),
             _ => (4, u32::from(b0 & 0x07)),
         };
-        let n = (len - 1).min(rest.len());
-        let cp = rest[..n]
+        let (tail, next) = rest.split_at(rest.len().min(len - 1));
+        let cp = tail
             .iter()
             .fold(init, |acc, &b| (acc << 6) | u32::from(b & 0x3F));
-        self.bytes = &rest[n..];
+        self.bytes = next;
         Some(cp)
     }
 }
