@@ -172,3 +172,21 @@ proptest! {
         prop_assert_eq!(summary(&other), summary(&folded));
     }
 }
+
+/// Found by the `build_roundtrip` fuzzer (fixtures/fuzz-regressions/build_roundtrip/):
+/// Python's `get_filename()` strips surrounding spaces, so `build` refuses such names
+/// instead of writing a part cloud-init names differently.
+#[test]
+fn filename_with_surrounding_space_is_refused() {
+    for name in [" ", " x", "x "] {
+        let spec = PartSpec {
+            content: b"#!/bin/sh\necho\n".to_vec(),
+            filename: Some(name.to_owned()),
+            ..PartSpec::default()
+        };
+        assert!(
+            build(&[spec], &BuildOptions::default()).is_err(),
+            "{name:?}"
+        );
+    }
+}
