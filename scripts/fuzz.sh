@@ -21,8 +21,8 @@ if cargo +nightly fuzz --version >/dev/null 2>&1; then
   cargo +nightly fuzz build -O -s none
   bindir=fuzz/target/x86_64-unknown-linux-gnu/release
 else
-  cargo build --release --manifest-path fuzz/Cargo.toml
-  bindir=fuzz/target/release
+  cargo build --manifest-path fuzz/Cargo.toml
+  bindir=fuzz/target/debug
 fi
 fail=0
 for t in "${targets[@]}"; do

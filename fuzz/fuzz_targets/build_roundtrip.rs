@@ -182,7 +182,11 @@ fn run(data: &[u8]) -> Result<()> {
         let name = spec.filename.clone().unwrap_or_else(|| format!("part-{:03}", i + 1));
         assert_eq!(got.filename, name, "part {} filename", i + 1);
         assert_eq!(got.merge_type_header, want.merge_type, "part {} merge type", i + 1);
-        for (h, v) in &spec.headers {
+        for (k, (h, v)) in spec.headers.iter().enumerate() {
+            // `get` is Python's `msg[name]`: the first header of that name.
+            if spec.headers.iter().take(k).any(|(e, _)| e.eq_ignore_ascii_case(h)) {
+                continue;
+            }
             let read = got.leaf.get(h).map(|x| x.to_py_str().to_string_lossy().into_owned());
             assert_eq!(read.as_deref(), Some(v.as_str()), "part {} header {h}", i + 1);
         }
