@@ -190,3 +190,16 @@ fn filename_with_surrounding_space_is_refused() {
         );
     }
 }
+
+/// Found by the `build_roundtrip` fuzzer: a `#cloud-config` part with invalid UTF-8 later
+/// on, declared `x-shellscript`, is re-detected by cloud-init as cloud-config; `build`
+/// refuses it (without --force) like any other re-typed part.
+#[test]
+fn retyped_part_with_invalid_utf8_is_refused() {
+    let spec = PartSpec {
+        content: b"#cloud-config\n*w\xff\xff\n".to_vec(),
+        content_type: Some("x-shellscript".to_owned()),
+        ..PartSpec::default()
+    };
+    assert!(build(&[spec], &BuildOptions::default()).is_err());
+}

@@ -178,7 +178,7 @@ fn run(data: &[u8]) -> Result<()> {
             "part {} bytes",
             i + 1
         );
-        assert_eq!(got.content_type, want.content_type, "part {} type", i + 1);
+        assert_eq!(got.content_type, want.content_type, "part {} type: {spec:?} {opts:?}", i + 1);
         let name = spec.filename.clone().unwrap_or_else(|| format!("part-{:03}", i + 1));
         assert_eq!(got.filename, name, "part {} filename", i + 1);
         assert_eq!(got.merge_type_header, want.merge_type, "part {} merge type", i + 1);
