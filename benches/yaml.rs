@@ -1,6 +1,9 @@
 //! Criterion benchmarks of the YAML loader and emitter on a generated ~5 MB cloud-config
 //! (see `support/cloud_config_doc.rs`).
 
+// Test code: an out-of-range index is a failed test.
+#![allow(clippy::indexing_slicing)]
+
 #[path = "support/cloud_config_doc.rs"]
 mod cloud_config_doc;
 

@@ -1,6 +1,9 @@
 //! Throughput of the YAML front end (reader check + scanner + parser) on a
 //! cloud-config-like document: `cargo run --release --example yaml_parse_bench`.
 
+// Test code: an out-of-range index is a failed test.
+#![allow(clippy::indexing_slicing)]
+
 use cloudfold::yaml::{EventKind, Parser};
 use std::time::Instant;
 

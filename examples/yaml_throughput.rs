@@ -1,6 +1,9 @@
 //! Quick throughput check of `yaml::load` (parse + construct) on a ~5 MB
 //! cloud-config-like document: `cargo run --release --example yaml_throughput`.
 
+// Test code: an out-of-range index is a failed test.
+#![allow(clippy::indexing_slicing)]
+
 use cloudfold::yaml::{LoadOptions, load};
 use std::fmt::Write;
 

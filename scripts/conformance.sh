@@ -36,3 +36,6 @@ CLOUDFOLD_HIERA_CASES=1500 run cargo test --locked --release --test merge_hiera_
 CLOUDFOLD_COMPOSE_CASES=2000 run cargo test --locked --release --test compose_differential \
   --test compose_fixtures -- --nocapture
 CLOUDFOLD_EXPLAIN_CASES=2500 run cargo test --locked --release --test explain_provenance -- --nocapture
+# The hostile-input suite against the release binary: every case under 10 s and 1 GiB.
+run cargo build --locked --release --bin cloudfold
+CLOUDFOLD_BIN="$PWD/target/release/cloudfold" run cargo test --locked --release --test hostile -- --nocapture

@@ -1,7 +1,12 @@
 //! Property: a payload `build` makes is read back by the cloud-init pipeline with exactly the parts meant.
 
 // Test code: a failed unwrap is a failed test.
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::indexing_slicing
+)]
 
 use base64::Engine;
 use base64::engine::general_purpose::STANDARD as B64;
@@ -166,4 +171,35 @@ proptest! {
         };
         prop_assert_eq!(summary(&other), summary(&folded));
     }
+}
+
+/// Found by the `build_roundtrip` fuzzer (fixtures/fuzz-regressions/build_roundtrip/):
+/// Python's `get_filename()` strips surrounding spaces, so `build` refuses such names
+/// instead of writing a part cloud-init names differently.
+#[test]
+fn filename_with_surrounding_space_is_refused() {
+    for name in [" ", " x", "x "] {
+        let spec = PartSpec {
+            content: b"#!/bin/sh\necho\n".to_vec(),
+            filename: Some(name.to_owned()),
+            ..PartSpec::default()
+        };
+        assert!(
+            build(&[spec], &BuildOptions::default()).is_err(),
+            "{name:?}"
+        );
+    }
+}
+
+/// Found by the `build_roundtrip` fuzzer: a `#cloud-config` part with invalid UTF-8 later
+/// on, declared `x-shellscript`, is re-detected by cloud-init as cloud-config; `build`
+/// refuses it (without --force) like any other re-typed part.
+#[test]
+fn retyped_part_with_invalid_utf8_is_refused() {
+    let spec = PartSpec {
+        content: b"#cloud-config\n*w\xff\xff\n".to_vec(),
+        content_type: Some("x-shellscript".to_owned()),
+        ..PartSpec::default()
+    };
+    assert!(build(&[spec], &BuildOptions::default()).is_err());
 }

@@ -1,7 +1,12 @@
 //! The command line from outside: golden cases (`fixtures/cli/`), the README's examples, the man page.
 
 // Test code: a failed unwrap is a failed test.
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::indexing_slicing
+)]
 
 use std::process::Command;
 

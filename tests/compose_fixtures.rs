@@ -6,7 +6,13 @@
 //! is needed to run this test.
 
 // Test code: a failed unwrap is a failed test.
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    // Test code: an out-of-range index is a failed test.
+    clippy::indexing_slicing
+)]
 
 mod common;
 

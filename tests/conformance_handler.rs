@@ -1,7 +1,12 @@
 //! Conformance: the recorded cloud-config handler vectors (multi-part merging, `cloud-config.txt` bytes).
 
 // Test code: a failed unwrap is a failed test.
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::indexing_slicing
+)]
 
 mod common;
 

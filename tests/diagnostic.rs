@@ -1,5 +1,8 @@
 //! The shared diagnostics core: human and JSON rendering of labelled diagnostics.
 
+// Test code: an out-of-range index is a failed test.
+#![allow(clippy::indexing_slicing)]
+
 use cloudfold::diagnostic::*;
 use cloudfold::source::{Mark, SourceId, Span};
 use std::fmt;

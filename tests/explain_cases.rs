@@ -1,7 +1,13 @@
 //! `explain` on hand-written payloads: decisions, positions in JSON patch parts, the alias budget.
 
 // Test code: a failed unwrap is a failed test.
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    // Test code: an out-of-range index is a failed test.
+    clippy::indexing_slicing
+)]
 
 use cloudfold::explain::{
     Change, ExplainError, ExplainLimits, Explanation, OriginKind, PartStatus, explain,

@@ -6,7 +6,13 @@
 //! scripts/conformance.sh: 2,000). Fragment sets that do not merge (conflicts) are counted
 //! and skipped; generation goes on until that many merged.
 
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    // Test code: an out-of-range index is a failed test.
+    clippy::indexing_slicing
+)]
 
 mod common;
 

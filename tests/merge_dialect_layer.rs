@@ -1,4 +1,10 @@
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    // Test code: an out-of-range index is a failed test.
+    clippy::indexing_slicing
+)]
 //! `Layer` loading and `origins`: the parts every merge dialect shares.
 
 use cloudfold::merge::dialect::{ExpansionExceeded, Layer, origins};

@@ -1,7 +1,12 @@
 //! cloud-init merge dialect: spec-parser quirks (spec §9.3), the cheat sheet (§11.4), limits, observer, per-part extraction.
 
 // Test harness: a failed unwrap is a failed test.
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::indexing_slicing
+)]
 
 use cloudfold::merge::cloud_init::{
     MergeSpec, MergerStack, Options, SpecName, Version, default_mergers, merge_many, prepare_part,

@@ -1,7 +1,13 @@
 //! The engine modes the compose dialect added, driven by a minimal rules table: `DictMode::Merge`, `ListMode::Union`, `Strategy::Flatten`, `Strategy::Replace`, `Strategy::Conflict`.
 
 // Test code: a failed unwrap is a failed test.
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    // Test code: an out-of-range index is a failed test.
+    clippy::indexing_slicing
+)]
 
 use cloudfold::merge::{
     DictMode, DictStrategy, FlattenStrategy, Limits, ListMode, ListStrategy, MergeError,

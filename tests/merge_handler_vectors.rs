@@ -6,7 +6,12 @@
 //! JSON-patch cases are left to the handler's own tests.
 
 // Test harness: a failed unwrap is a failed test.
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::indexing_slicing
+)]
 
 use cloudfold::merge::cloud_init::{Version, prepare_part};
 use cloudfold::yaml::value::{Map, Node, Value, py_float_repr};

@@ -10,7 +10,13 @@
 //! `scripts/hiera_oracle.py promote`; `CLOUDFOLD_HIERA_CASES_FILE=FILE`
 //! re-checks a recorded case file without running puppet.
 
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    // Test code: an out-of-range index is a failed test.
+    clippy::indexing_slicing
+)]
 
 mod common;
 mod hiera_common;

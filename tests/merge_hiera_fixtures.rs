@@ -5,7 +5,13 @@
 //! `expected.json` (puppet's answer for every key), written by
 //! `scripts/hiera_oracle.py record`.
 
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    // Test code: an out-of-range index is a failed test.
+    clippy::indexing_slicing
+)]
 
 mod hiera_common;
 

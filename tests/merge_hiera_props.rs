@@ -1,6 +1,12 @@
 //! Property: the `hiera` dialect never panics, whatever the data and options, and its results are stable.
 
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    // Test code: an out-of-range index is a failed test.
+    clippy::indexing_slicing
+)]
 
 use cloudfold::merge::hiera::{HieraLayer, HieraStrategy, Hierarchy, MergeBehavior};
 use cloudfold::yaml::{LoadOptions, load};

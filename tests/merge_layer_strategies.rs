@@ -1,6 +1,12 @@
 //! The engine's layer strategies (`Strategy::Layer`) driven directly, without the Hiera dialect around them.
 
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    // Test code: an out-of-range index is a failed test.
+    clippy::indexing_slicing
+)]
 
 use cloudfold::merge::{
     DeepOptions, Knockout, LayerStrategy, Limits, NoObserver, Path, Rules, Strategy, merge_with,

@@ -1,6 +1,12 @@
 //! The `nickel` dialect on hand-written cases (the Nickel manual's merging examples are fixtures, see merge_nickel_fixtures).
 
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    // Test code: an out-of-range index is a failed test.
+    clippy::indexing_slicing
+)]
 
 mod common;
 

@@ -1,6 +1,12 @@
 //! fixtures/merge-nickel/: the Nickel manual's merging examples and edge cases, as YAML layers, with what `nickel export` gave (scripts/nickel_fixtures.py).
 
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    // Test code: an out-of-range index is a failed test.
+    clippy::indexing_slicing
+)]
 
 mod common;
 

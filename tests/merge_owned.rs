@@ -1,7 +1,12 @@
 //! `MergerStack::merge_owned` (in-place fold of an accumulator) agrees with `merge` and restores `old` on error.
 
 // Test harness: a failed unwrap is a failed test.
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::indexing_slicing
+)]
 
 use cloudfold::merge::cloud_init::{MergerStack, Version};
 use cloudfold::yaml::typed_json::{WalkLimits, from_typed_json, to_typed_json};

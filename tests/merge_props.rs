@@ -1,7 +1,12 @@
 //! Property tests: the cloud-init merge never panics and never modifies its inputs, whatever the trees and specs.
 
 // Test harness: a failed unwrap is a failed test.
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::indexing_slicing
+)]
 
 use cloudfold::merge::Trace;
 use cloudfold::merge::cloud_init::{MergeSpec, MergerStack, Version, prepare_part};

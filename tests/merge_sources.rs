@@ -3,7 +3,12 @@
 //! Files are loaded with the crate's loader (`yaml.safe_load`).
 
 // Test harness: a failed unwrap is a failed test.
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::indexing_slicing
+)]
 
 use cloudfold::merge::cloud_init::{Version, prepare_part};
 use cloudfold::yaml::typed_json::{WalkLimits, to_typed_json};

@@ -1,7 +1,12 @@
 //! Merges over tuples, sets, bytes, floats, non-string keys and list-form specs, recorded from cloud-init (fixtures/merge/typed-vectors.json).
 
 // Test harness: a failed unwrap is a failed test.
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::indexing_slicing
+)]
 
 use cloudfold::merge::MergeError;
 use cloudfold::merge::cloud_init::{MergerStack, Version, prepare_part};

@@ -1,7 +1,12 @@
 //! The 504 merger vectors recorded from cloud-init (../shared/conformance/cloud-init-generated/merge-vectors.json).
 
 // Test harness: a failed unwrap is a failed test.
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::indexing_slicing
+)]
 
 use cloudfold::merge::cloud_init::{MergeSpec, MergerStack, Options, SpecEntry, SpecName, Version};
 use cloudfold::merge::{MergeError, PyException};

@@ -1,7 +1,7 @@
 //! Differential test: seeded random MIME documents (cloud-init-like layouts plus
 //! mutations) parsed by us and by CPython's `email` (scripts/mime_oracle.py).
 //! `CLOUDFOLD_DIFF_CASES` sets the count (default 2000); `CLOUDFOLD_DIFF_SEED` the seed.
-#![allow(clippy::unwrap_used)]
+#![allow(clippy::unwrap_used, clippy::indexing_slicing)]
 
 mod mime_common;
 use mime_common as common;

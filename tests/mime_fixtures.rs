@@ -1,7 +1,7 @@
 //! The hand-picked MIME corpus (fixtures/mime/*.eml) against the descriptions
 //! recorded from CPython's `email` by scripts/mime_fixtures.py; and the MIME
 //! samples of ../shared against the live oracle.
-#![allow(clippy::unwrap_used)]
+#![allow(clippy::unwrap_used, clippy::indexing_slicing)]
 
 mod mime_common;
 use mime_common as common;

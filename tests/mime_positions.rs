@@ -1,4 +1,7 @@
 //! Source positions of parts and headers, and the API surface on a typical document.
+
+// Test code: an out-of-range index is a failed test.
+#![allow(clippy::indexing_slicing)]
 use cloudfold::mime::{self, DefectKind, Payload};
 use proptest::prelude::*;
 

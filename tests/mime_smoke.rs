@@ -1,4 +1,7 @@
 //! Quick checks of the MIME reader against the Python oracle on a few documents.
+
+// Test code: an out-of-range index is a failed test.
+#![allow(clippy::indexing_slicing)]
 mod mime_common;
 use mime_common as common;
 

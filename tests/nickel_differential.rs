@@ -8,7 +8,13 @@
 //! split); cases we expect to fail run one each. Every disagreement is printed with its
 //! layers so it can become a fixture (scripts/nickel_fixtures.py).
 
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    // Test code: an out-of-range index is a failed test.
+    clippy::indexing_slicing
+)]
 
 mod common;
 

@@ -2,7 +2,12 @@
 //! the expected outcomes were recorded with the real cloud-init 22.4 and 25.1 (../shared/oracle).
 
 // Test code: a failed unwrap is a failed test.
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::indexing_slicing
+)]
 
 use cloudfold::userdata::{NoIncludes, Release, UserDataOptions, render};
 

@@ -1,7 +1,13 @@
 //! `validate` never panics and its renderings stay well-formed, on random and generated payloads.
 
 // Test code: a failed unwrap is a failed test.
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    // Test code: an out-of-range index is a failed test.
+    clippy::indexing_slicing
+)]
 
 mod common;
 

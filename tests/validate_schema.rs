@@ -3,7 +3,13 @@
 //! regenerate with `CLOUDFOLD_BLESS=1 cargo test --test validate_schema`.
 
 // Test code: a failed unwrap is a failed test.
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    // Test code: an out-of-range index is a failed test.
+    clippy::indexing_slicing
+)]
 
 use std::path::PathBuf;
 use std::process::Command;

@@ -1,7 +1,12 @@
 //! The recorded YAML loader corpus (fixtures/yaml/): every case must load to
 //! the value PyYAML 6.0.3's `safe_load` returned, or fail as it failed.
 
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::indexing_slicing
+)]
 
 mod support;
 

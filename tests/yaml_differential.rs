@@ -7,7 +7,12 @@
 //! `CLOUDFOLD_DIFF_DUMP=path` writes disagreeing cases as corpus lines (with
 //! PyYAML's outcome as `expect`; all cases with `CLOUDFOLD_DIFF_DUMP_ALL=1`).
 
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::indexing_slicing
+)]
 
 mod support;
 

@@ -1,7 +1,12 @@
 //! The YAML emitter against PyYAML 6.0.3: random values (scripts/yaml_dump_oracle.py),
 //! hand-picked fixtures (fixtures/yaml-dump/), and cloud-init's recorded outputs.
 
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::indexing_slicing
+)]
 
 use cloudfold::yaml::typed_json::{canonical, from_typed_json};
 use cloudfold::yaml::value::{Entries, Map, Node, Seq, Value, insert};

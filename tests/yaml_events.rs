@@ -2,7 +2,12 @@
 //! a recorded corpus (fixtures/yaml-events/) and, when python3 + PyYAML are
 //! available, seeded generated and mutated documents compared live.
 
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::indexing_slicing
+)]
 
 use base64::Engine;
 use cloudfold::source::Mark;

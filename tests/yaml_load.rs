@@ -1,7 +1,12 @@
 //! API-level tests of `yaml::load`: sharing, recursion, spans, limits, and
 //! that no input panics.
 
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::indexing_slicing
+)]
 
 use cloudfold::source::SourceId;
 use cloudfold::yaml::{LoadOptions, Node, PyErrorClass, Value, load, load_bytes};

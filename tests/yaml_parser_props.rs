@@ -1,7 +1,12 @@
 //! Robustness of the YAML front end: any input is parsed to its end or to its
 //! first error without panicking or hanging, and deep nesting costs no stack.
 
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::indexing_slicing
+)]
 
 use cloudfold::yaml::{EventKind, Parser, ScalarText, decode_input};
 use proptest::prelude::*;

@@ -33,7 +33,9 @@ pub enum BuildError {
         reason: String,
     },
     /// A filename that cannot be written in a Content-Disposition header as is.
-    #[error("part {part}: filename {name:?} must be printable ASCII without quotes or backslashes")]
+    #[error(
+        "part {part}: filename {name:?} must be printable ASCII without quotes, backslashes or surrounding spaces"
+    )]
     BadFilename { part: usize, name: String },
     /// An extra header that is malformed or would override one `build` writes.
     #[error("part {part}: header {name:?}: {reason}")]

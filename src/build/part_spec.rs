@@ -27,7 +27,10 @@ const REDETECTED: &[&str] = &["text/plain", "text/x-not-multipart", "text/x-shel
 /// `text/`; unknown types are refused unless `force`; so is a declared type
 /// cloud-init would re-detect as something else.
 pub fn resolve_type(spec: &PartSpec, part: usize, force: bool) -> Result<String, BuildError> {
-    let detected = type_from_starts_with(&spec.content);
+    // cloud-init decodes a text part with surrogateescape before looking at
+    // its start, so invalid UTF-8 after the start does not hide it (found by
+    // the build_roundtrip fuzzer); lossy decoding keeps the same prefix.
+    let detected = type_from_starts_with(String::from_utf8_lossy(&spec.content).as_bytes());
     let Some(given) = &spec.content_type else {
         return match detected {
             Some(t) => Ok(t.to_owned()),

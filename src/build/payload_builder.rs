@@ -83,7 +83,10 @@ fn check_part(
 ) -> Result<ResolvedPart, BuildError> {
     let content_type = resolve_type(spec, part, opts.force)?;
     if let Some(name) = &spec.filename
+        // Python's get_filename() strips surrounding whitespace (found by
+        // the build_roundtrip fuzzer: " " came back as part-001).
         && (name.is_empty()
+            || name.trim_matches(|c: char| c.is_ascii_whitespace()) != name
             || !name
                 .bytes()
                 .all(|b| (0x20..0x7f).contains(&b) && b != b'"' && b != b'\\'))

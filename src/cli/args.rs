@@ -4,6 +4,10 @@ use super::exit::{
     BUILD_EXIT_CODES_HELP, EXIT_CODES_HELP, MERGE_EXIT_CODES_HELP, VALIDATE_EXIT_CODES_HELP,
 };
 use clap::{Args, Parser, Subcommand, ValueEnum};
+use cloudfold::userdata::{
+    DEFAULT_MAX_ALIAS_EXPANSION, DEFAULT_MAX_DECOMPRESSED_SIZE, DEFAULT_MAX_INPUT_SIZE,
+    DEFAULT_MAX_SCALAR_SIZE, Limits,
+};
 use std::path::PathBuf;
 
 /// Fold cloud-init user-data offline, exactly as cloud-init does at boot, and explain it.
@@ -58,12 +62,26 @@ pub struct PayloadArgs {
     /// Read `#include` targets that are local paths (or file:// URLs) under DIR. URLs are never fetched.
     #[arg(long, value_name = "DIR")]
     pub include_dir: Option<PathBuf>,
-    /// Largest payload accepted, in bytes.
-    #[arg(long, value_name = "BYTES", default_value_t = 256 << 20)]
+    /// Largest payload accepted, in bytes (also each `#include`d document).
+    #[arg(long, value_name = "BYTES", default_value_t = DEFAULT_MAX_INPUT_SIZE)]
     pub max_input_size: u64,
-    /// Largest size after gunzipping one layer, in bytes (cloud-init has no limit: gzip bombs stop here).
-    #[arg(long, value_name = "BYTES", default_value_t = 256 << 20)]
+    /// Most bytes gunzipping may produce, in total over every gzip layer (cloud-init has no
+    /// limit: gzip bombs stop here).
+    #[arg(long, value_name = "BYTES", default_value_t = DEFAULT_MAX_DECOMPRESSED_SIZE)]
     pub max_decompressed_size: u64,
+    /// Most parts a payload may have after flattening multiparts.
+    #[arg(long, value_name = "N", default_value_t = Limits::default().max_parts)]
+    pub max_parts: usize,
+    /// Deepest `#include` nesting (cloud-init follows include loops forever).
+    #[arg(long, value_name = "N", default_value_t = Limits::default().max_include_depth)]
+    pub max_include_depth: usize,
+    /// Longest YAML scalar in a cloud-config or archive part, in bytes.
+    #[arg(long, value_name = "BYTES", default_value_t = DEFAULT_MAX_SCALAR_SIZE)]
+    pub max_scalar_size: usize,
+    /// Most nodes a walk of the merged config may visit, counting every alias each time it is
+    /// reached (JSON output; an alias bomb stops here).
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_MAX_ALIAS_EXPANSION)]
+    pub max_alias_expansion: usize,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]

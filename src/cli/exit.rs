@@ -15,6 +15,8 @@ pub enum Exit {
     Limit = 4,
     /// 5: `validate` found errors.
     Invalid = 5,
+    /// 70: an internal error (a bug in cloudfold; never expected).
+    Internal = 70,
 }
 
 impl From<Exit> for std::process::ExitCode {
@@ -30,21 +32,25 @@ Exit codes:
   1  cloud-init would abort user-data processing (nothing merged, no cloud-config)
   2  usage or I/O error
   3  --strict: a part cloud-init would ignore or reject
-  4  a cloudfold safety limit was exceeded (raise it with its flag)";
+  4  a cloudfold safety limit was exceeded (raise it with its flag)
+ 70  internal error (a bug in cloudfold: please report it)";
 
 /// The exit-code table for `build --help`.
 pub const BUILD_EXIT_CODES_HELP: &str = "\
 Exit codes:
   0  built (the size is reported on stderr)
   2  usage or I/O error, or a refusal (unknown type, bad merge type, boundary collision,
-     overwriting an input): nothing is written";
+     overwriting an input): nothing is written
+ 70  internal error (a bug in cloudfold: please report it)";
 
 /// The exit-code table for `merge --help`.
 pub const MERGE_EXIT_CODES_HELP: &str = "\
 Exit codes:
   0  merged (warnings may have been printed)
   1  the dialect refuses the merge (a conflict or an invalid value; see the diagnostics)
-  2  usage or I/O error, or an input that is not YAML";
+  2  usage or I/O error, or an input that is not YAML
+ 70  internal error (a bug in cloudfold: please report it)";
+
 /// The exit-code table for `validate --help`.
 pub const VALIDATE_EXIT_CODES_HELP: &str = "\
 Exit codes:
@@ -53,4 +59,5 @@ Exit codes:
   2  usage or I/O error
   3  --strict: warnings but no errors
   4  a cloudfold safety limit was exceeded (raise it with its flag)
-  5  errors: cloud-init would drop or ignore something, or the payload is over the size limit";
+  5  errors: cloud-init would drop or ignore something, or the payload is over the size limit
+ 70  internal error (a bug in cloudfold: please report it)";

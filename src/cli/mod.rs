@@ -16,7 +16,34 @@ use clap::{CommandFactory, Parser};
 use exit::Exit;
 
 /// Parse arguments, run, map the outcome to an exit code.
+///
+/// Input never panics the library (clippy denies unwrap/expect/panic and
+/// unchecked indexing, and the fuzzers check it); should a bug still panic,
+/// the user gets one clean line and exit code 70 instead of Rust's panic
+/// message and 101.
 pub fn main() -> std::process::ExitCode {
+    std::panic::set_hook(Box::new(|info| {
+        let what = info
+            .payload()
+            .downcast_ref::<&str>()
+            .map(|s| (*s).to_owned())
+            .or_else(|| info.payload().downcast_ref::<String>().cloned())
+            .unwrap_or_default();
+        let at = info
+            .location()
+            .map(|l| format!(" ({}:{})", l.file(), l.line()))
+            .unwrap_or_default();
+        eprintln!(
+            "error: internal error in cloudfold{at}: {what}\nthis is a bug: please report it with the input that caused it"
+        );
+    }));
+    match std::panic::catch_unwind(run) {
+        Ok(code) => code,
+        Err(_) => Exit::Internal.into(),
+    }
+}
+
+fn run() -> std::process::ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Render(a) => render_cmd::run(&a),

@@ -6,7 +6,7 @@ use super::input::{LocalIncludes, read_input};
 use cloudfold::userdata::{
     Folded, Limits, PartOutcome, ProcessError, RenderError, UserDataOptions, render,
 };
-use cloudfold::yaml::typed_json::{WalkLimits, to_typed_json};
+use cloudfold::yaml::typed_json::{TypedJsonError, to_typed_json};
 use cloudfold::yaml::{DumpOptions, dump};
 
 /// Build library options from the shared flags.
@@ -15,7 +15,12 @@ pub fn options(p: &PayloadArgs) -> Result<UserDataOptions, String> {
         release: p.cloud_init.parse()?,
         launch_index: p.launch_index,
         limits: Limits {
+            max_input_size: p.max_input_size,
             max_decompressed_size: p.max_decompressed_size,
+            max_parts: p.max_parts,
+            max_include_depth: p.max_include_depth,
+            max_scalar_size: p.max_scalar_size,
+            max_alias_expansion: p.max_alias_expansion,
             ..Limits::default()
         },
     })
@@ -24,7 +29,12 @@ pub fn options(p: &PayloadArgs) -> Result<UserDataOptions, String> {
 /// Read, fold, report: the common front of `render` and `parts`.
 pub fn fold(p: &PayloadArgs) -> Result<Result<Folded, (Exit, String)>, String> {
     let opts = options(p)?;
-    let input = read_input(p.input.as_deref(), p.max_input_size)?;
+    let input = match read_input(p.input.as_deref(), p.max_input_size) {
+        Ok(i) => i,
+        // Over --max-input-size is a limit (exit 4), like the others.
+        Err(e) if e.contains("--max-input-size") => return Ok(Err((Exit::Limit, e))),
+        Err(e) => return Err(e),
+    };
     let includes = LocalIncludes {
         dir: p.include_dir.clone(),
     };
@@ -78,6 +88,7 @@ pub fn run(a: &RenderArgs) -> Result<Exit, String> {
         };
         return super::explain_cmd::explain_payload(&a.payload, format, a.max_nodes, a.strict);
     }
+    let limits = options(&a.payload)?.limits;
     let folded = match fold(&a.payload)? {
         Ok(f) => f,
         Err((code, msg)) => {
@@ -97,7 +108,14 @@ pub fn run(a: &RenderArgs) -> Result<Exit, String> {
         }
         RenderFormat::Json => {
             let j = match &folded.config {
-                Some(c) => to_typed_json(c, WalkLimits::default()).map_err(|e| e.to_string())?,
+                Some(c) => match to_typed_json(c, limits.walk_limits()) {
+                    Ok(j) => j,
+                    Err(e @ TypedJsonError::Budget(_)) => {
+                        eprintln!("error: the merged config: {e}");
+                        return Ok(Exit::Limit);
+                    }
+                    Err(e) => return Err(e.to_string()),
+                },
                 None => serde_json::Value::Null,
             };
             let mut s = serde_json::to_string_pretty(&j).map_err(|e| e.to_string())?;

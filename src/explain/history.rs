@@ -100,7 +100,7 @@ impl Slot {
         };
         let (parent_path, last) = match ev.path.split_last() {
             Some((last, parent)) => (parent, Some(last)),
-            None => (&ev.path[..0], None),
+            None => (&[][..], None),
         };
         if ev.decision == Decision::Deleted {
             if let Some(PathSeg::Key(k)) = last {

@@ -1,5 +1,9 @@
 //! `to_json`: the explanation as JSON (the `--format json` of `cloudfold explain`; README documents it).
 
+// `j["key"] = …` only panics when `j` is not an object or null; every `j`
+// here is built by `json!({…})` a line above.
+#![allow(clippy::indexing_slicing)]
+
 use super::change::Step;
 use super::explanation::{Entry, Explanation, Origin, PartChange, Position};
 use crate::yaml::Node;

@@ -357,8 +357,7 @@ fn apply_one(a: &mut Arena, root: Id, op: &Op<'_>) -> Result<Id, PatchError> {
             if from == op.path {
                 return Ok(root);
             }
-            if a.is_mapping(sub) && op.path.len() >= from.len() && op.path[..from.len()] == from[..]
-            {
+            if a.is_mapping(sub) && op.path.starts_with(&from) {
                 return Err(fail(
                     "JsonPatchConflict",
                     "Cannot move values into their own children",

@@ -46,7 +46,7 @@ pub fn mime_leaves(
         }
         if out.len() >= limits.max_parts {
             return Err(ProcessError::Limit(format!(
-                "more than {} parts (raise it with --max-parts)",
+                "more than the limit of {} parts (raise it with --max-parts)",
                 limits.max_parts
             )));
         }

@@ -8,6 +8,7 @@ use super::py_int::{IntError, py_int};
 use super::raw_unicode_escape::raw_unicode_escape;
 use super::user_data_options::UserDataOptions;
 use super::yaml_text::load_py_text;
+use crate::yaml::EventKind;
 use crate::yaml::value::{Node, PyStr, Value, py_str};
 
 /// What `#include` resolution gives back.
@@ -93,7 +94,9 @@ pub enum ProcessError {
     #[error("{0}")]
     Limit(String),
     /// Includes nested deeper than the limit (cloud-init recurses forever).
-    #[error("#include nesting deeper than {0} levels (an include loop?)")]
+    #[error(
+        "#include nesting deeper than the limit of {0} levels (an include loop?) (raise it with --max-include-depth)"
+    )]
     IncludeDepth(usize),
 }
 
@@ -126,6 +129,7 @@ pub fn process(
         includes,
         out: Processed::default(),
         include_depth: 0,
+        inflated: 0,
     };
     let leaves = p.convert_string(blob, Origin::Whole)?;
     p.process_msg(leaves)?;
@@ -137,6 +141,8 @@ struct Processor<'a> {
     includes: &'a dyn IncludeResolver,
     out: Processed,
     include_depth: usize,
+    /// Bytes gunzipped so far, over every layer (`max_decompressed_size`).
+    inflated: u64,
 }
 
 /// A header list as Python's `MIMEBase(maintype, subtype)` starts it.
@@ -148,6 +154,24 @@ fn base_headers(content_type: &str) -> Vec<(String, HeaderValue)> {
         ),
         ("MIME-Version".into(), HeaderValue::Text("1.0".into())),
     ]
+}
+
+/// The length of the first scalar in `text` longer than `max` bytes, if any
+/// (a document that does not parse has none: the loader reports it).
+fn longest_scalar_over(text: &str, max: usize) -> Option<usize> {
+    let mut parser = crate::yaml::Parser::new(text);
+    loop {
+        match parser.next_event().map(|e| e.kind) {
+            Ok(EventKind::Scalar { value, .. }) => {
+                let len = value.as_str().map_or(0, str::len);
+                if len > max {
+                    return Some(len);
+                }
+            }
+            Ok(EventKind::StreamEnd) | Err(_) => return None,
+            Ok(_) => {}
+        }
+    }
 }
 
 /// Python's `msg.get_payload(decode=True)` for a `str` payload set with
@@ -163,12 +187,17 @@ fn str_payload_bytes(text: &str) -> Vec<u8> {
 impl Processor<'_> {
     /// `convert_string`: one gzip layer (silently kept when it fails), then
     /// MIME if `mime-version:` occurs in the first 4096 bytes.
-    fn convert_string(&self, raw: &[u8], origin: Origin) -> Result<Vec<Leaf>, ProcessError> {
-        let limit = self.opts.limits.max_decompressed_size;
-        let data: std::borrow::Cow<'_, [u8]> = match gunzip(raw, limit) {
+    fn convert_string(&mut self, raw: &[u8], origin: Origin) -> Result<Vec<Leaf>, ProcessError> {
+        let max_input = self.opts.limits.max_input_size;
+        if raw.len() as u64 > max_input {
+            return Err(ProcessError::Limit(format!(
+                "{origin}: input is larger than the limit of {max_input} bytes (raise it with --max-input-size)"
+            )));
+        }
+        let data: std::borrow::Cow<'_, [u8]> = match self.gunzip(raw) {
             Ok(d) => d.into(),
             Err(GzipError::TooLarge(_)) => {
-                return Err(ProcessError::Limit(GzipError::TooLarge(limit).to_string()));
+                return Err(self.inflate_limit(&origin));
             }
             Err(GzipError::Invalid(_)) => raw.into(),
         };
@@ -209,11 +238,10 @@ impl Processor<'_> {
                     len: compressed.len(),
                     reason,
                 };
-                let limit = self.opts.limits.max_decompressed_size;
-                let bytes = match gunzip(&compressed, limit) {
+                let bytes = match self.gunzip(&compressed) {
                     Ok(b) => b,
                     Err(GzipError::TooLarge(_)) => {
-                        return Err(ProcessError::Limit(GzipError::TooLarge(limit).to_string()));
+                        return Err(self.inflate_limit(&part.origin));
                     }
                     Err(GzipError::Invalid(e)) => return Err(fail(e)),
                 };
@@ -314,6 +342,9 @@ impl Processor<'_> {
     }
 
     fn explode_archive(&mut self, archive: &PyStr, origin: &Origin) -> Result<(), ProcessError> {
+        if let Some(t) = archive.as_str() {
+            self.check_scalars(t.as_bytes(), origin)?;
+        }
         let entries: Vec<Node> = match load_py_text(archive, self.opts) {
             Ok(Some(root)) => match root.value() {
                 Value::Seq(s) => s.items().to_vec(),
@@ -506,7 +537,59 @@ impl Processor<'_> {
     }
 
     /// `_attach_part`: number the part, then compute its launch index.
+    /// One gzip layer, charged to the payload-wide decompression budget.
+    fn gunzip(&mut self, data: &[u8]) -> Result<Vec<u8>, GzipError> {
+        let budget = self
+            .opts
+            .limits
+            .max_decompressed_size
+            .saturating_sub(self.inflated);
+        let out = gunzip(data, budget)?;
+        self.inflated = self.inflated.saturating_add(out.len() as u64);
+        Ok(out)
+    }
+
+    /// The error for an exhausted decompression budget, naming where.
+    fn inflate_limit(&self, origin: &Origin) -> ProcessError {
+        let limit = self.opts.limits.max_decompressed_size;
+        let total = if self.inflated > 0 {
+            format!(
+                " ({} bytes already decompressed from earlier layers)",
+                self.inflated
+            )
+        } else {
+            String::new()
+        };
+        ProcessError::Limit(format!(
+            "{origin}: gzip data decompresses to more than the limit of {limit} bytes{total} (raise it with --max-decompressed-size)"
+        ))
+    }
+
+    /// cloudfold's scalar-size limit for a YAML document cloud-init will
+    /// load: only a document longer than the limit can hold such a scalar,
+    /// so the event scan runs only for those.
+    fn check_scalars(&self, text: &[u8], origin: &Origin) -> Result<(), ProcessError> {
+        let max = self.opts.limits.max_scalar_size;
+        if text.len() <= max {
+            return Ok(());
+        }
+        let Ok(text) = std::str::from_utf8(text) else {
+            return Ok(());
+        };
+        if let Some(len) = longest_scalar_over(text, max) {
+            return Err(ProcessError::Limit(format!(
+                "{origin}: a YAML scalar of {len} bytes is larger than the limit of {max} bytes (raise it with --max-scalar-size)"
+            )));
+        }
+        Ok(())
+    }
+
     fn attach(&mut self, mut part: Leaf) -> Result<(), ProcessError> {
+        if part.content_type == part_type::CLOUD_CONFIG
+            && let Body::Bytes(b) = &part.body
+        {
+            self.check_scalars(b, &part.origin)?;
+        }
         let n = self.out.leaves.len() + 1;
         if part.filename.as_deref().is_none_or(str::is_empty) {
             set_filename(&mut part, &format!("part-{n:03}"));

@@ -36,33 +36,70 @@ impl std::str::FromStr for Release {
 }
 
 /// Explicit resource limits. cloud-init has none; cloudfold stops with a
-/// clear error instead of exhausting the machine. Defaults fit every real
-/// payload (clouds cap user-data at 16–64 KiB compressed).
+/// clear error naming the limit and the flag that raises it instead of
+/// exhausting the machine. Defaults fit every real payload (clouds cap
+/// user-data at 16–64 KiB compressed). The README's "Limits" table lists them.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Limits {
-    /// Bytes after decompressing one gzip layer.
+    /// Bytes of one payload as read (the top-level blob and each `#include`d
+    /// document). `--max-input-size`.
+    pub max_input_size: u64,
+    /// Bytes produced by gunzipping, in total over every gzip layer of the
+    /// payload (top level, gzip parts, included documents), so neither one
+    /// bomb nor many small ones get through. `--max-decompressed-size`.
     pub max_decompressed_size: u64,
-    /// Number of parts after flattening.
+    /// Number of parts after flattening. `--max-parts`.
     pub max_parts: usize,
-    /// Nesting depth of multiparts.
+    /// Nesting depth of multiparts (fixed: the MIME reader's
+    /// [`crate::mime::MAX_DEPTH`]; kept for reference).
     pub max_mime_depth: usize,
     /// Nesting depth of `#include`s (cloud-init recurses without end).
+    /// `--max-include-depth`.
     pub max_include_depth: usize,
-    /// YAML nesting depth (PyYAML's own limit is about 500 under cloud-init).
+    /// YAML nesting depth: PyYAML's own `RecursionError` limit applies
+    /// (reproduced, see [`crate::yaml::PYYAML_MAX_DEPTH`]); kept for reference.
     pub max_yaml_depth: usize,
-    /// Nodes visited when walking shared aliases (JSON output, explain).
+    /// Longest YAML scalar, in bytes, in a cloud-config or archive document.
+    /// `--max-scalar-size`.
+    pub max_scalar_size: usize,
+    /// Nodes visited when walking shared aliases (JSON output, explain):
+    /// see [`Limits::walk_limits`]. `--max-alias-expansion`.
     pub max_alias_expansion: usize,
 }
 
 impl Default for Limits {
     fn default() -> Self {
         Limits {
-            max_decompressed_size: 256 << 20,
+            max_input_size: DEFAULT_MAX_INPUT_SIZE,
+            max_decompressed_size: DEFAULT_MAX_DECOMPRESSED_SIZE,
             max_parts: 100_000,
-            max_mime_depth: 100,
+            max_mime_depth: crate::mime::MAX_DEPTH,
             max_include_depth: 32,
-            max_yaml_depth: 10_000,
-            max_alias_expansion: 10_000_000,
+            max_yaml_depth: crate::yaml::PYYAML_MAX_DEPTH,
+            max_scalar_size: DEFAULT_MAX_SCALAR_SIZE,
+            max_alias_expansion: DEFAULT_MAX_ALIAS_EXPANSION,
+        }
+    }
+}
+
+/// Default of [`Limits::max_input_size`]: 256 MiB.
+pub const DEFAULT_MAX_INPUT_SIZE: u64 = 256 << 20;
+/// Default of [`Limits::max_decompressed_size`]: 256 MiB.
+pub const DEFAULT_MAX_DECOMPRESSED_SIZE: u64 = 256 << 20;
+/// Default of [`Limits::max_scalar_size`]: 16 MiB.
+pub const DEFAULT_MAX_SCALAR_SIZE: usize = 16 << 20;
+/// Default of [`Limits::max_alias_expansion`]: 2 million node visits (about
+/// 300 MiB of JSON values; real cloud-configs have a few thousand nodes).
+pub const DEFAULT_MAX_ALIAS_EXPANSION: usize = 2_000_000;
+
+impl Limits {
+    /// The budget for any walk that expands shared aliases (typed JSON,
+    /// explain): every visit of a node counts, an alias each time it is
+    /// reached. Exceeding it is an error naming `--max-alias-expansion`.
+    pub fn walk_limits(&self) -> crate::yaml::typed_json::WalkLimits {
+        crate::yaml::typed_json::WalkLimits {
+            max_nodes: self.max_alias_expansion,
+            ..crate::yaml::typed_json::WalkLimits::default()
         }
     }
 }

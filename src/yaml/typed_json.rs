@@ -56,7 +56,7 @@ pub struct WalkLimits {
 impl Default for WalkLimits {
     fn default() -> Self {
         WalkLimits {
-            max_nodes: 10_000_000,
+            max_nodes: 2_000_000,
             max_depth: 10_000,
         }
     }
