@@ -19,39 +19,20 @@ mod common;
 use base64::Engine;
 use base64::engine::general_purpose::STANDARD as B64;
 use cloudfold::build::{BuildOptions, PartSpec, build};
+use cloudfold::merge::NoObserver;
 use cloudfold::merge::keyed::merge_fragments;
-use cloudfold::merge::{NoObserver, TagLookup};
-use cloudfold::source::SourceId;
 use cloudfold::userdata::{NoIncludes, UserDataOptions, render};
 use cloudfold::yaml::typed_json::{WalkLimits, canonical, to_typed_json};
 use cloudfold::yaml::value::Node;
-use cloudfold::yaml::{DumpOptions, LoadOptions, TagMap, dump, load_tagged};
+use cloudfold::yaml::{DumpOptions, dump};
 use common::rng::Rng;
 use serde_json::{Value as J, json};
 use std::io::{BufRead, Write};
 use std::process::{Command, Stdio};
 
-struct Tags(Vec<TagMap>);
-impl TagLookup for Tags {
-    fn tag_of(&self, node: &Node) -> Option<&str> {
-        self.0.iter().find_map(|t| t.tag(node))
-    }
-}
-
 fn merge(docs: &[String]) -> Option<Node> {
-    let mut roots = Vec::new();
-    let mut maps = Vec::new();
-    for (i, d) in docs.iter().enumerate() {
-        let opts = LoadOptions {
-            keep_local_tags: true,
-            source: SourceId(i as u32),
-            ..LoadOptions::default()
-        };
-        let (root, tags) = load_tagged(d, &opts).unwrap().unwrap();
-        roots.push(root);
-        maps.push(tags);
-    }
-    merge_fragments(&roots, &Tags(maps), &mut NoObserver).ok()
+    let (roots, maps) = common::tagged_docs::load_docs(docs);
+    merge_fragments(&roots, &maps, &mut NoObserver).ok()
 }
 
 #[test]

@@ -11,35 +11,15 @@
 mod common;
 
 use cloudfold::merge::keyed::{IDENTITY_TABLE, ListRule, merge_fragments, rule_for};
-use cloudfold::merge::{NoObserver, Path, PathSeg, SymmetricError, TagLookup};
-use cloudfold::source::SourceId;
+use cloudfold::merge::{NoObserver, Path, PathSeg, SymmetricError};
 use cloudfold::yaml::typed_json::{WalkLimits, canonical, to_typed_json};
 use cloudfold::yaml::value::{Node, Value};
-use cloudfold::yaml::{LoadOptions, TagMap, load_tagged};
 use common::rng::Rng;
 use proptest::prelude::*;
 
-struct Tags(Vec<TagMap>);
-impl TagLookup for Tags {
-    fn tag_of(&self, node: &Node) -> Option<&str> {
-        self.0.iter().find_map(|t| t.tag(node))
-    }
-}
-
 fn merge(docs: &[String]) -> Result<Node, SymmetricError> {
-    let mut roots = Vec::new();
-    let mut maps = Vec::new();
-    for (i, d) in docs.iter().enumerate() {
-        let opts = LoadOptions {
-            keep_local_tags: true,
-            source: SourceId(i as u32),
-            ..LoadOptions::default()
-        };
-        let (root, tags) = load_tagged(d, &opts).unwrap().unwrap();
-        roots.push(root);
-        maps.push(tags);
-    }
-    merge_fragments(&roots, &Tags(maps), &mut NoObserver)
+    let (roots, maps) = common::tagged_docs::load_docs(docs);
+    merge_fragments(&roots, &maps, &mut NoObserver)
 }
 
 fn json(n: &Node) -> String {

@@ -10,36 +10,14 @@
 
 mod common;
 
+use cloudfold::merge::NoObserver;
 use cloudfold::merge::SymmetricError as NickelError;
 use cloudfold::merge::nickel::merge_layers;
-use cloudfold::merge::{NoObserver, TagLookup};
-use cloudfold::source::SourceId;
 use cloudfold::yaml::typed_json::{WalkLimits, canonical, to_typed_json};
-use cloudfold::yaml::value::Node;
-use cloudfold::yaml::{LoadOptions, TagMap, load_tagged};
-
-struct Tags(Vec<TagMap>);
-impl TagLookup for Tags {
-    fn tag_of(&self, node: &Node) -> Option<&str> {
-        self.0.iter().find_map(|t| t.tag(node))
-    }
-}
 
 fn run(docs: &[&str]) -> Result<String, NickelError> {
-    let mut roots = Vec::new();
-    let mut maps = Vec::new();
-    for (i, d) in docs.iter().enumerate() {
-        let opts = LoadOptions {
-            keep_local_tags: true,
-            source: SourceId(i as u32),
-            ..LoadOptions::default()
-        };
-        let (root, tags) = load_tagged(d, &opts).unwrap().unwrap();
-        roots.push(root);
-        maps.push(tags);
-    }
-    let tags = Tags(maps);
-    merge_layers(&roots, &tags, &mut NoObserver)
+    let (roots, maps) = common::tagged_docs::load_docs(docs);
+    merge_layers(&roots, &maps, &mut NoObserver)
         .map(|n| canonical(&to_typed_json(&n, WalkLimits::default()).unwrap()))
 }
 

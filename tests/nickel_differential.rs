@@ -18,12 +18,9 @@
 
 mod common;
 
+use cloudfold::merge::NoObserver;
 use cloudfold::merge::nickel::merge_layers;
-use cloudfold::merge::{NoObserver, TagLookup};
-use cloudfold::source::SourceId;
 use cloudfold::yaml::typed_json::canonical;
-use cloudfold::yaml::value::Node;
-use cloudfold::yaml::{LoadOptions, TagMap, load_tagged};
 use common::nickel_gen::{self, GV};
 use common::plain_json::plain_json;
 use common::rng::Rng;
@@ -31,30 +28,11 @@ use serde_json::Value as J;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-struct Tags(Vec<TagMap>);
-impl TagLookup for Tags {
-    fn tag_of(&self, node: &Node) -> Option<&str> {
-        self.0.iter().find_map(|t| t.tag(node))
-    }
-}
-
 /// Our answer: the merged value, or `None` for a failed merge.
 fn ours(layers: &[GV]) -> Option<J> {
-    let mut roots = Vec::new();
-    let mut maps = Vec::new();
-    for (i, l) in layers.iter().enumerate() {
-        let opts = LoadOptions {
-            keep_local_tags: true,
-            source: SourceId(i as u32),
-            ..LoadOptions::default()
-        };
-        let (root, tags) = load_tagged(&nickel_gen::to_yaml(l), &opts)
-            .unwrap()
-            .unwrap();
-        roots.push(root);
-        maps.push(tags);
-    }
-    merge_layers(&roots, &Tags(maps), &mut NoObserver)
+    let texts: Vec<String> = layers.iter().map(nickel_gen::to_yaml).collect();
+    let (roots, maps) = common::tagged_docs::load_docs(&texts);
+    merge_layers(&roots, &maps, &mut NoObserver)
         .ok()
         .map(|n| plain_json(&n))
 }

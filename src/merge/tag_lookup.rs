@@ -39,3 +39,16 @@ impl TagLookup for crate::yaml::TagMap {
         self.tag(node)
     }
 }
+
+/// The tags of several documents (each node belongs to one of them).
+impl TagLookup for [crate::yaml::TagMap] {
+    fn tag_of(&self, node: &Node) -> Option<&str> {
+        self.iter().find_map(|t| t.tag(node))
+    }
+}
+
+impl TagLookup for Vec<crate::yaml::TagMap> {
+    fn tag_of(&self, node: &Node) -> Option<&str> {
+        self.as_slice().tag_of(node)
+    }
+}

@@ -11,6 +11,7 @@ pub mod nickel_gen;
 pub mod payload_gen;
 pub mod plain_json;
 pub mod rng;
+pub mod tagged_docs;
 
 use std::path::PathBuf;
 
