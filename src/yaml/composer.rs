@@ -253,7 +253,13 @@ pub(crate) fn compose<'a>(
                     match &mut n.body {
                         Body::Seq(items) => *items = kids.to_vec(),
                         Body::Map(pairs) => {
-                            *pairs = kids.chunks_exact(2).map(|c| (c[0], c[1])).collect();
+                            *pairs = kids
+                                .chunks_exact(2)
+                                .filter_map(|c| match c {
+                                    [k, v] => Some((*k, *v)),
+                                    _ => None,
+                                })
+                                .collect();
                         }
                         Body::Scalar(_) => {}
                     }

@@ -378,7 +378,7 @@ impl<'a> Constructor<'a> {
                 for sub in items {
                     let sn = self.node(sub)?;
                     let (k, v) = match &sn.body {
-                        Body::Map(pairs) if pairs.len() == 1 => pairs[0],
+                        Body::Map(pairs) if let [pair] = pairs.as_slice() => *pair,
                         Body::Map(pairs) => {
                             return Err(constructor_error(
                                 format!(

@@ -4,32 +4,20 @@
 //! parser ([`Event`]s) → composer (shared nodes, aliases) → resolver and
 //! constructor ([`Node`] tree of Python values). The emitter goes back.
 
-// speed branch owns this file; see its own discipline.
-#[allow(clippy::indexing_slicing)]
 mod composer;
-// speed branch owns this file; see its own discipline.
-#[allow(clippy::indexing_slicing)]
 mod constructor;
 mod direct_builder;
-// speed branch owns this file; see its own discipline.
-#[allow(clippy::indexing_slicing)]
 mod emitter;
 mod error;
 mod event;
 mod load;
 mod load_options;
-// speed branch owns this file; see its own discipline.
-#[allow(clippy::indexing_slicing)]
 mod parser;
 mod py_repr;
 mod py_repr_table;
-// speed branch owns this file; see its own discipline.
-#[allow(clippy::indexing_slicing)]
 mod reader;
 mod resolver;
 mod scalar;
-// speed branch owns this file; see its own discipline.
-#[allow(clippy::indexing_slicing)]
 mod scanner;
 mod tag;
 mod tag_map;

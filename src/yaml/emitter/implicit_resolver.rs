@@ -167,8 +167,11 @@ fn sexagesimal_groups(s: &[u8], tail: impl Fn(&[u8]) -> bool) -> bool {
         return false;
     }
     // The last group is followed by the tail; try the 2- and 1-digit splits.
-    (last.len() >= 2 && group_ok(&last[..2]) && tail(&last[2..]))
-        || (!last.is_empty() && group_ok(&last[..1]) && tail(&last[1..]))
+    let split = |at: usize| {
+        last.split_at_checked(at)
+            .is_some_and(|(group, rest)| group_ok(group) && tail(rest))
+    };
+    split(2) || split(1)
 }
 
 fn is_float(s: &[u8]) -> bool {
