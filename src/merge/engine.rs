@@ -199,14 +199,7 @@ impl<R: Rules + ?Sized, O: MergeObserver + ?Sized> Walk<'_, R, O> {
             | (Some(s @ Strategy::Layer(_)), _) => self.whole_value(s, old, new, depth),
             // No strategy (or a table that returned one for another type):
             // old stays.
-            _ => {
-                self.emit(
-                    Decision::KeptOld(KeepReason::NoStrategy),
-                    Some(old),
-                    Some(new),
-                );
-                Ok(old.clone())
-            }
+            _ => self.keep_old(old, new),
         }
     }
 
@@ -230,15 +223,18 @@ impl<R: Rules + ?Sized, O: MergeObserver + ?Sized> Walk<'_, R, O> {
             Strategy::Conflict => Err(MergeError::type_error("cannot override")),
             Strategy::Flatten(s) => self.flatten_seq(&s, old, new),
             Strategy::Layer(s) => self.layer(&s, old, new, depth),
-            _ => {
-                self.emit(
-                    Decision::KeptOld(KeepReason::NoStrategy),
-                    Some(old),
-                    Some(new),
-                );
-                Ok(old.clone())
-            }
+            _ => self.keep_old(old, new),
         }
+    }
+
+    /// No strategy applies (or one given for another type): old stays.
+    fn keep_old(&mut self, old: &Node, new: &Node) -> Result<Node, MergeError> {
+        self.emit(
+            Decision::KeptOld(KeepReason::NoStrategy),
+            Some(old),
+            Some(new),
+        );
+        Ok(old.clone())
     }
 
     fn dict(
@@ -346,14 +342,7 @@ impl<R: Rules + ?Sized, O: MergeObserver + ?Sized> Walk<'_, R, O> {
             ) => self.list_by_identity(dedupe, old, items, new, depth),
             (Strategy::Unify(_), _) => self.unify(old, new),
             // A symmetric strategy given for another type: old stays.
-            _ => {
-                self.emit(
-                    Decision::KeptOld(KeepReason::NoStrategy),
-                    Some(old),
-                    Some(new),
-                );
-                Ok(old.clone())
-            }
+            _ => self.keep_old(old, new),
         }
     }
 
@@ -569,14 +558,7 @@ impl<R: Rules + ?Sized, O: MergeObserver + ?Sized> Walk<'_, R, O> {
             }
             ListMode::Union => self.union(s, old, old_items, is_tuple, new, depth),
             // Dispatched to `list_by_identity` before reaching here.
-            ListMode::ByIdentity { .. } => {
-                self.emit(
-                    Decision::KeptOld(KeepReason::NoStrategy),
-                    Some(old),
-                    Some(new),
-                );
-                Ok(old.clone())
-            }
+            ListMode::ByIdentity { .. } => self.keep_old(old, new),
             ListMode::Overlay | ListMode::Keep => {
                 let (new_len, indexable) = Indexable::new(new)?;
                 let common = old_items.len().min(new_len);
