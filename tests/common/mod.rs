@@ -8,6 +8,7 @@ pub mod compose_gen;
 pub mod compose_oracle;
 pub mod keyed_gen;
 pub mod nickel_gen;
+pub mod oracle_batch;
 pub mod payload_gen;
 pub mod plain_json;
 pub mod rng;
