@@ -77,3 +77,24 @@ pub fn run_vector_file(
         failures.join("\n\n")
     );
 }
+
+/// The case directories of `fixtures/<area>/`, sorted; fails when fewer than `at_least`
+/// are there (a fixture set that silently vanished would make its test vacuous).
+pub fn fixture_case_dirs(area: &str, at_least: usize) -> Vec<PathBuf> {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("fixtures")
+        .join(area);
+    let mut dirs: Vec<PathBuf> = std::fs::read_dir(&root)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.is_dir())
+        .collect();
+    dirs.sort();
+    assert!(
+        dirs.len() >= at_least,
+        "fixtures missing from {}: {} case directories, expected at least {at_least}",
+        root.display(),
+        dirs.len()
+    );
+    dirs
+}
