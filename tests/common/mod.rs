@@ -16,13 +16,19 @@ pub mod tagged_docs;
 
 use std::path::PathBuf;
 
-/// `../shared/<rel>` next to the repository, or `None` (after a loud message)
-/// when it is missing outside CI. In CI (`CI=true`) a missing path fails the test.
+/// `../shared/<rel>` next to the repository (or under `$CLOUDFOLD_SHARED`, for
+/// worktrees that do not sit beside it), or `None` (after a loud message) when it is
+/// missing outside CI. In CI (`CI=true`) a missing path fails the test.
 pub fn shared(rel: &str) -> Option<PathBuf> {
-    let p = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("..")
-        .join("shared")
-        .join(rel);
+    let root = std::env::var_os("CLOUDFOLD_SHARED").map_or_else(
+        || {
+            PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+                .join("..")
+                .join("shared")
+        },
+        PathBuf::from,
+    );
+    let p = root.join(rel);
     if p.exists() {
         return Some(p);
     }
