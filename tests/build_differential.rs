@@ -200,6 +200,7 @@ fn conformance_build_oracle() {
             payload: b,
             launch_index: None,
             emit_file: true,
+            summary: false,
         }),
     );
     let (mut parts_ok, mut bad) = (0, Vec::new());

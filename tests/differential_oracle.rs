@@ -76,6 +76,7 @@ fn run(release: Release, oracle_release: &str, n: usize, seed: u64) {
             payload: b,
             launch_index: *li,
             emit_file: true,
+            summary: false,
         }),
     );
     let mut bad = Vec::new();

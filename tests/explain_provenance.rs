@@ -276,6 +276,7 @@ fn oracle_docs(cases: &[(Vec<u8>, Option<i64>)], release: &str) -> Option<Vec<J>
             payload: b,
             launch_index: *li,
             emit_file: false,
+            summary: false,
         }),
     ))
 }

@@ -67,6 +67,7 @@ fn conformance_keyed_roundtrip_oracle() {
             payload: bytes,
             launch_index: None,
             emit_file: false,
+            summary: false,
         }),
     );
     let mut bad = Vec::new();

@@ -138,6 +138,7 @@ fn recursion_limit_matches_cloud_init() {
                 payload: doc.as_bytes(),
                 launch_index: None,
                 emit_file: false,
+                summary: false,
             }),
         );
         let (mut raised, mut bad) = (0, Vec::new());

@@ -245,6 +245,7 @@ fn differential(release: Release, oracle_release: &str, n: usize, seed: u64) {
             payload: b,
             launch_index: *li,
             emit_file: false,
+            summary: false,
         }),
     );
     let (mut clean, mut ignored) = (0, 0);

@@ -12,6 +12,25 @@ pub struct Request<'a> {
     pub payload: &'a [u8],
     pub launch_index: Option<i64>,
     pub emit_file: bool,
+    /// Ask for the config's `{"$summary": [depth, nodes]}` instead of the config
+    /// itself (see [`summary`]), for values nested too deep for `serde_json`.
+    pub summary: bool,
+}
+
+/// `{"$summary": [depth, nodes]}` of a typed-JSON value, as the oracle batch
+/// script computes it for [`Request::summary`] (without recursion).
+pub fn summary(v: &J) -> J {
+    let (mut depth, mut nodes, mut stack) = (0, 0, vec![(v, 1)]);
+    while let Some((x, d)) = stack.pop() {
+        nodes += 1;
+        depth = depth.max(d);
+        match x {
+            J::Object(m) => stack.extend(m.values().map(|c| (c, d + 1))),
+            J::Array(a) => stack.extend(a.iter().map(|c| (c, d + 1))),
+            _ => {}
+        }
+    }
+    json!({ "$summary": [depth, nodes] })
 }
 
 /// The oracle's `doc` for every request, in request order, from one python process of
@@ -30,7 +49,7 @@ pub fn docs<'a>(release: &str, requests: impl IntoIterator<Item = Request<'a>>) 
         .enumerate()
         .map(|(id, r)| {
             json!({"id": id, "b64": B64.encode(r.payload), "launch_index": r.launch_index,
-                   "emit_file": r.emit_file})
+                   "emit_file": r.emit_file, "summary": r.summary})
             .to_string()
         })
         .collect();
