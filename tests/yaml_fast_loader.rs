@@ -130,3 +130,182 @@ fn takes_the_bench_document() {
     let cut = doc.get(200_000..).and_then(|r| r.find("\nkey_")).unwrap() + 200_000 + 1;
     check(&doc[..cut], true);
 }
+
+/// SplitMix64: small, seedable.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n.max(1) as u64) as usize
+    }
+
+    fn pick<'a>(&mut self, items: &[&'a str]) -> &'a str {
+        items[self.below(items.len())]
+    }
+}
+
+const SCALARS: &[&str] = &[
+    "x",
+    "a b",
+    "yes",
+    "~",
+    "null",
+    "1",
+    "-1",
+    "0x1f",
+    "1.5",
+    ".inf",
+    "2001-12-14",
+    "<<",
+    "=",
+    "'q'",
+    "'it''s'",
+    "\"d\\tq\"",
+    "\"\\x41\"",
+    "\"\\ud800\"",
+    "*a1",
+    "*a2",
+    "&a1 v",
+    "&a2 w",
+    "[a, b]",
+    "{k: v, l: [1]}",
+    "[]",
+    "{}",
+    "a#b",
+    "a # c",
+    "-x",
+    "a:b",
+    "[ sh, -c, 'x' ]",
+    "\"\"",
+    "''",
+    "&a3",
+    "|",
+    ">-",
+    "|+",
+    "|2",
+];
+
+/// A block node after `key:` or `-` at `indent`.
+fn block(r: &mut Rng, indent: usize, depth: usize, out: &mut String) {
+    let pad = " ".repeat(indent);
+    match r.below(if depth == 0 { 1 } else { 5 }) {
+        0 => {
+            let s = r.pick(SCALARS);
+            out.push(' ');
+            out.push_str(s);
+            out.push('\n');
+            if s.starts_with(['|', '>']) {
+                for _ in 0..r.below(4) {
+                    let extra = " ".repeat(r.below(3));
+                    out.push_str(&format!("{pad}  {extra}{}\n", r.pick(&["l", "m n", ""])));
+                }
+            }
+        }
+        1 | 2 => {
+            out.push_str(r.pick(&["\n", " # c\n", " &a4\n", "\n\n"]));
+            let inner = indent + r.pick(&["2", "2", "4", "1", "0"]).parse::<usize>().unwrap();
+            let ipad = " ".repeat(inner);
+            for _ in 0..1 + r.below(3) {
+                out.push_str(&ipad);
+                if r.below(2) == 0 {
+                    out.push('-');
+                    block(r, inner + 2, depth - 1, out);
+                } else {
+                    out.push_str(r.pick(&["k", "key", "'q k'", "\"d\"", "1", "<<", "k"]));
+                    out.push(':');
+                    block(r, inner + 2, depth - 1, out);
+                }
+            }
+        }
+        3 => {
+            // A compact mapping in a sequence.
+            out.push('\n');
+            out.push_str(&format!("{pad}- a:"));
+            block(r, indent + 4, depth - 1, out);
+            out.push_str(&format!("{pad}  b:"));
+            block(r, indent + 4, depth - 1, out);
+        }
+        _ => {
+            out.push_str(" |\n");
+            for _ in 0..1 + r.below(3) {
+                out.push_str(&format!(
+                    "{pad}  {}\n",
+                    r.pick(&["text", "  more", "", "# h"])
+                ));
+            }
+        }
+    }
+}
+
+fn mutate(r: &mut Rng, doc: &str) -> String {
+    const NOISE: &[&str] = &[
+        " ", "  ", "\n", ":", "-", "#", "'", "\"", "|", ">", "[", "]", "{", "}", ",", "&", "*",
+        "1", "a", "\\", "- ", ": ", "\t", "?", "!", "%", "---", "...", "+", "é",
+    ];
+    let mut s = doc.to_owned();
+    for _ in 0..1 + r.below(3) {
+        let at = r.below(s.len() + 1);
+        if !s.is_char_boundary(at) {
+            continue;
+        }
+        match r.below(3) {
+            0 if at < s.len() && s.is_char_boundary(at + 1) => {
+                s.remove(at);
+            }
+            1 => s.insert_str(at, r.pick(NOISE)),
+            _ => s.truncate(at),
+        }
+    }
+    s
+}
+
+/// Generated block documents (and mutations of them): whenever the fast
+/// loader takes one, the full pipeline must build the same tree.
+#[test]
+fn generated_documents_match_the_full_pipeline() {
+    let cases: usize = std::env::var("CLOUDFOLD_FAST_CASES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(4000);
+    let mut r = Rng(7);
+    let mut taken = 0;
+    for i in 0..cases {
+        let mut doc = String::new();
+        if r.below(4) == 0 {
+            doc.push_str("#cloud-config\n");
+        }
+        for _ in 0..1 + r.below(4) {
+            doc.push_str(r.pick(&["k", "a1", "<<", "'x'", "k2"]));
+            doc.push(':');
+            block(&mut r, 2, 3, &mut doc);
+        }
+        let doc = if i % 2 == 1 {
+            mutate(&mut r, &doc)
+        } else {
+            doc
+        };
+        let opts = LoadOptions::default();
+        if let Some(fast) = load_fast(&doc, &opts) {
+            taken += 1;
+            match (fast, load_via_graph(&doc, &opts)) {
+                (Some(a), Ok(Some(b))) => {
+                    if let Err(why) = same_tree(&a, &b) {
+                        panic!("differs on {doc:?}: {why}");
+                    }
+                }
+                (None, Ok(None)) => {}
+                (a, b) => panic!("differs on {doc:?}: {a:?} vs {b:?}"),
+            }
+        }
+    }
+    eprintln!("fast loader: took {taken} of {cases} generated documents");
+    assert!(taken > cases / 10, "took only {taken}");
+}

@@ -22,14 +22,16 @@ use crate::source::{Mark, SourceId, Span};
 use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
 
-/// An open collection.
+/// An open collection. Items and pairs wait on the builder's shared stacks
+/// (from `base` on), so each collection is allocated once, at its size.
 enum Open {
-    Seq(Vec<Node>),
+    Seq { base: usize },
     Map(OpenMap),
 }
 
 struct OpenMap {
-    entries: Entries,
+    /// Where this map's own pairs start on the builder's pair stack.
+    base: usize,
     /// The finished key waiting for its value (`None` also while a `<<` key waits).
     key: Option<Node>,
     /// The pending key is `<<`.
@@ -58,6 +60,10 @@ pub(crate) struct Builder<'a> {
     max_depth: usize,
     merge_budget: usize,
     stack: Vec<Frame<'a>>,
+    /// Items of the open sequences, innermost last.
+    items: Vec<Node>,
+    /// Own pairs of the open mappings, innermost last.
+    pairs: Vec<(Node, Node)>,
     /// Anchor → its node (`None` while the anchored collection is open).
     anchors: HashMap<Cow<'a, str>, Option<Node>>,
     /// Maps whose PyYAML pair list is longer than their entries (duplicate
@@ -133,6 +139,8 @@ impl<'a> Builder<'a> {
             max_depth: opts.max_depth,
             merge_budget: opts.max_merge_entries,
             stack: Vec::new(),
+            items: Vec::new(),
+            pairs: Vec::new(),
             anchors: HashMap::new(),
             irregular: HashSet::new(),
             root: None,
@@ -219,10 +227,12 @@ impl<'a> Builder<'a> {
             return None;
         }
         let open = if seq {
-            Open::Seq(Vec::new())
+            Open::Seq {
+                base: self.items.len(),
+            }
         } else {
             Open::Map(OpenMap {
-                entries: Entries::default(),
+                base: self.pairs.len(),
                 key: None,
                 merge_key: false,
                 at_key: true,
@@ -262,7 +272,7 @@ impl<'a> Builder<'a> {
         let merge_budget = self.merge_budget;
         let frame = self.stack.last_mut()?;
         match &mut frame.open {
-            Open::Seq(items) => items.push(node),
+            Open::Seq { .. } => self.items.push(node),
             Open::Map(m) => {
                 if m.at_key {
                     if !node.value().is_hashable() {
@@ -296,7 +306,7 @@ impl<'a> Builder<'a> {
                     let key = m.key.take()?;
                     m.at_key = true;
                     m.pairs += 1;
-                    insert(&mut m.entries, key, node);
+                    self.pairs.push((key, node));
                 }
             }
         }
@@ -308,30 +318,27 @@ impl<'a> Builder<'a> {
         let frame = self.stack.pop()?;
         let span = Span::new(self.source, frame.start, end);
         let node = match frame.open {
-            Open::Seq(items) => Node::new(Value::Seq(Seq::new(items)), span),
+            Open::Seq { base } => {
+                let items = self.items.split_off(base);
+                Node::new(Value::Seq(Seq::new(items)), span)
+            }
             Open::Map(m) => {
                 if !m.at_key {
                     return None;
                 }
                 let flattened = m.pairs.checked_add(m.merge_len)?;
                 self.merge_budget = self.merge_budget.checked_sub(m.merge_len)?;
-                let entries = if m.merged.is_empty() {
-                    m.entries
-                } else {
-                    // Merged entries first, then the map's own: an own key
-                    // keeps the merged key object and takes the own value.
-                    let mut all = Entries::with_capacity_and_hasher(
-                        m.merged.len() + m.entries.len(),
-                        Default::default(),
-                    );
-                    for (k, v) in m.merged {
-                        insert(&mut all, k, v);
-                    }
-                    for (k, v) in m.entries {
-                        insert(&mut all, k.0, v);
-                    }
-                    all
-                };
+                // Merged entries first, then the map's own pairs in order: an
+                // own key keeps the merged key object and takes the own value.
+                let own = self.pairs.len().checked_sub(m.base)?;
+                let mut entries =
+                    Entries::with_capacity_and_hasher(m.merged.len() + own, Default::default());
+                for (k, v) in m.merged {
+                    insert(&mut entries, k, v);
+                }
+                for (k, v) in self.pairs.drain(m.base..) {
+                    insert(&mut entries, k, v);
+                }
                 let regular = entries.len() == flattened;
                 let node = Node::new(Value::Map(Map::new(entries)), span);
                 if !regular {
