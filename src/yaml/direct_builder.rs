@@ -22,14 +22,16 @@ use crate::source::{Mark, SourceId, Span};
 use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
 
-/// An open collection.
+/// An open collection. Items and pairs wait on the builder's shared stacks
+/// (from `base` on), so each collection is allocated once, at its size.
 enum Open {
-    Seq(Vec<Node>),
+    Seq { base: usize },
     Map(OpenMap),
 }
 
 struct OpenMap {
-    entries: Entries,
+    /// Where this map's own pairs start on the builder's pair stack.
+    base: usize,
     /// The finished key waiting for its value (`None` also while a `<<` key waits).
     key: Option<Node>,
     /// The pending key is `<<`.
@@ -50,17 +52,25 @@ struct Frame<'a> {
     anchor: Option<Cow<'a, str>>,
 }
 
-/// State of one document's build.
-struct Builder<'a> {
+/// State of one document's build: the direct builder's events and the fast
+/// loader's calls both drive it, so anchors, merges and duplicate keys are
+/// handled in one place.
+pub(crate) struct Builder<'a> {
     source: SourceId,
     max_depth: usize,
     merge_budget: usize,
     stack: Vec<Frame<'a>>,
+    /// Items of the open sequences, innermost last.
+    items: Vec<Node>,
+    /// Own pairs of the open mappings, innermost last.
+    pairs: Vec<(Node, Node)>,
     /// Anchor → its node (`None` while the anchored collection is open).
     anchors: HashMap<Cow<'a, str>, Option<Node>>,
     /// Maps whose PyYAML pair list is longer than their entries (duplicate
     /// keys, overridden merges): their merge-list length is not known here.
     irregular: HashSet<usize>,
+    /// The finished document node.
+    root: Option<Node>,
 }
 
 /// Build the single document of the event stream, or `None` to leave it to
@@ -77,22 +87,10 @@ pub(crate) fn build_direct<'a>(
         EventKind::DocumentStart { .. } => {}
         _ => return None,
     }
-    let mut b = Builder {
-        source: opts.source,
-        // The caller's frames bring PyYAML's limit closer (by half as many
-        // levels, see the composer); give up a level early to stay clear of it.
-        max_depth: opts
-            .max_depth
-            .saturating_sub(opts.caller_frames.div_ceil(2) + 1),
-        merge_budget: opts.max_merge_entries,
-        stack: Vec::new(),
-        anchors: HashMap::new(),
-        irregular: HashSet::new(),
-    };
-    let root = loop {
+    let mut b = Builder::new(opts);
+    loop {
         let ev = next()?;
-        let is_seq = matches!(ev.kind, EventKind::SequenceStart { .. });
-        let done = match ev.kind {
+        match ev.kind {
             EventKind::Scalar {
                 props,
                 implicit,
@@ -102,94 +100,183 @@ pub(crate) fn build_direct<'a>(
                 if props.tag.is_some() {
                     return None;
                 }
-                let tag = match &value {
-                    ScalarText::Text(t) if implicit.0 => resolve_plain(t),
-                    _ => Tag::Str,
-                };
-                if tag == Tag::Merge {
-                    // Only as a mapping key, unanchored; it then takes no node.
-                    let Some(Frame {
-                        open: Open::Map(m), ..
-                    }) = b.stack.last_mut()
-                    else {
-                        return None;
-                    };
-                    if !m.at_key || props.anchor.is_some() {
-                        return None;
-                    }
-                    m.at_key = false;
-                    m.merge_key = true;
-                    continue;
-                }
-                let v = match (tag, value) {
-                    (Tag::Str, ScalarText::Text(t)) => Value::Str(PyStr::from(t.as_ref())),
-                    (Tag::Str, ScalarText::Wide(p)) => Value::Str(p),
-                    (Tag::Value, _) => return None,
-                    (tag, ScalarText::Text(t)) => scalar_value(tag, &t, ev.start).ok()?,
-                    (_, ScalarText::Wide(_)) => return None,
-                };
-                let node = Node::new(v, Span::new(b.source, ev.start, ev.end));
-                if let Some(a) = props.anchor
-                    && b.anchors.insert(a, Some(node.clone())).is_some()
-                {
-                    return None;
-                }
-                node
+                b.scalar(value, implicit.0, props.anchor, ev.start, ev.end)?;
             }
-            EventKind::Alias { anchor } => b.anchors.get(&anchor)?.clone()?,
-            EventKind::SequenceStart { props, .. } | EventKind::MappingStart { props, .. } => {
-                if props.tag.is_some() || b.stack.len() >= b.max_depth {
+            EventKind::Alias { anchor } => b.alias(&anchor)?,
+            EventKind::SequenceStart { props, .. } => {
+                if props.tag.is_some() {
                     return None;
                 }
-                if let Some(a) = &props.anchor
-                    && b.anchors.insert(a.clone(), None).is_some()
-                {
+                b.open(true, props.anchor, ev.start)?;
+            }
+            EventKind::MappingStart { props, .. } => {
+                if props.tag.is_some() {
                     return None;
                 }
-                let open = if is_seq {
-                    Open::Seq(Vec::new())
-                } else {
-                    Open::Map(OpenMap {
-                        entries: Entries::default(),
-                        key: None,
-                        merge_key: false,
-                        at_key: true,
-                        pairs: 0,
-                        merged: Vec::new(),
-                        merge_len: 0,
-                    })
-                };
-                b.stack.push(Frame {
-                    open,
-                    start: ev.start,
-                    anchor: props.anchor,
-                });
-                continue;
+                b.open(false, props.anchor, ev.start)?;
             }
             EventKind::SequenceEnd | EventKind::MappingEnd => b.close(ev.end)?,
             _ => return None,
-        };
-        if b.stack.is_empty() {
-            break done;
         }
-        b.attach(done)?;
-    };
+        if b.done() {
+            break;
+        }
+    }
     if !matches!(next()?.kind, EventKind::DocumentEnd { .. }) {
         return None;
     }
     if !matches!(next()?.kind, EventKind::StreamEnd) {
         return None;
     }
-    Some(Some(root))
+    b.finish().map(Some)
 }
 
 impl<'a> Builder<'a> {
+    /// A builder for one document.
+    pub(crate) fn new(opts: &LoadOptions) -> Self {
+        Builder {
+            source: opts.source,
+            // The caller's frames bring PyYAML's limit closer (by half as many
+            // levels, see the composer); give up a level early to stay clear of it.
+            max_depth: opts
+                .max_depth
+                .saturating_sub(opts.caller_frames.div_ceil(2) + 1),
+            merge_budget: opts.max_merge_entries,
+            stack: Vec::new(),
+            items: Vec::new(),
+            pairs: Vec::new(),
+            anchors: HashMap::new(),
+            irregular: HashSet::new(),
+            root: None,
+        }
+    }
+
+    /// Whether the document node is finished.
+    pub(crate) fn done(&self) -> bool {
+        self.root.is_some()
+    }
+
+    /// The document node, once finished.
+    pub(crate) fn finish(self) -> Option<Node> {
+        if self.stack.is_empty() {
+            self.root
+        } else {
+            None
+        }
+    }
+
+    /// An untagged scalar (`plain`: written plain, so resolved implicitly).
+    pub(crate) fn scalar(
+        &mut self,
+        value: ScalarText<'a>,
+        plain: bool,
+        anchor: Option<Cow<'a, str>>,
+        start: Mark,
+        end: Mark,
+    ) -> Option<()> {
+        let tag = match &value {
+            ScalarText::Text(t) if plain => resolve_plain(t),
+            _ => Tag::Str,
+        };
+        if tag == Tag::Merge {
+            // Only as a mapping key, unanchored; it then takes no node.
+            let Some(Frame {
+                open: Open::Map(m), ..
+            }) = self.stack.last_mut()
+            else {
+                return None;
+            };
+            if !m.at_key || anchor.is_some() {
+                return None;
+            }
+            m.at_key = false;
+            m.merge_key = true;
+            return Some(());
+        }
+        let v = match (tag, value) {
+            (Tag::Str, ScalarText::Text(t)) => Value::Str(PyStr::from(t.as_ref())),
+            (Tag::Str, ScalarText::Wide(p)) => Value::Str(p),
+            (Tag::Value, _) => return None,
+            (tag, ScalarText::Text(t)) => scalar_value(tag, &t, start).ok()?,
+            (_, ScalarText::Wide(_)) => return None,
+        };
+        let node = Node::new(v, Span::new(self.source, start, end));
+        if let Some(a) = anchor
+            && self.anchors.insert(a, Some(node.clone())).is_some()
+        {
+            return None;
+        }
+        self.finished(node)
+    }
+
+    /// `*name`: the anchored node itself.
+    pub(crate) fn alias(&mut self, name: &str) -> Option<()> {
+        let node = self.anchors.get(name)?.clone()?;
+        self.finished(node)
+    }
+
+    /// Start a sequence (`seq`) or mapping at `start`.
+    pub(crate) fn open(
+        &mut self,
+        seq: bool,
+        anchor: Option<Cow<'a, str>>,
+        start: Mark,
+    ) -> Option<()> {
+        if self.root.is_some() || self.stack.len() >= self.max_depth {
+            return None;
+        }
+        if let Some(a) = &anchor
+            && self.anchors.insert(a.clone(), None).is_some()
+        {
+            return None;
+        }
+        let open = if seq {
+            Open::Seq {
+                base: self.items.len(),
+            }
+        } else {
+            Open::Map(OpenMap {
+                base: self.pairs.len(),
+                key: None,
+                merge_key: false,
+                at_key: true,
+                pairs: 0,
+                merged: Vec::new(),
+                merge_len: 0,
+            })
+        };
+        self.stack.push(Frame {
+            open,
+            start,
+            anchor,
+        });
+        Some(())
+    }
+
+    /// End the innermost collection at `end`.
+    pub(crate) fn close(&mut self, end: Mark) -> Option<()> {
+        let node = self.close_node(end)?;
+        self.finished(node)
+    }
+
+    /// A finished node: into the open collection, or the document's root.
+    fn finished(&mut self, node: Node) -> Option<()> {
+        if self.root.is_some() {
+            return None;
+        }
+        if self.stack.is_empty() {
+            self.root = Some(node);
+            return Some(());
+        }
+        self.attach(node)
+    }
+
     /// Add a finished node to the innermost open collection.
     fn attach(&mut self, node: Node) -> Option<()> {
         let merge_budget = self.merge_budget;
         let frame = self.stack.last_mut()?;
         match &mut frame.open {
-            Open::Seq(items) => items.push(node),
+            Open::Seq { .. } => self.items.push(node),
             Open::Map(m) => {
                 if m.at_key {
                     if !node.value().is_hashable() {
@@ -223,7 +310,7 @@ impl<'a> Builder<'a> {
                     let key = m.key.take()?;
                     m.at_key = true;
                     m.pairs += 1;
-                    insert(&mut m.entries, key, node);
+                    self.pairs.push((key, node));
                 }
             }
         }
@@ -231,34 +318,31 @@ impl<'a> Builder<'a> {
     }
 
     /// Close the innermost collection: its node, registered under its anchor.
-    fn close(&mut self, end: Mark) -> Option<Node> {
+    fn close_node(&mut self, end: Mark) -> Option<Node> {
         let frame = self.stack.pop()?;
         let span = Span::new(self.source, frame.start, end);
         let node = match frame.open {
-            Open::Seq(items) => Node::new(Value::Seq(Seq::new(items)), span),
+            Open::Seq { base } => {
+                let items = self.items.split_off(base);
+                Node::new(Value::Seq(Seq::new(items)), span)
+            }
             Open::Map(m) => {
                 if !m.at_key {
                     return None;
                 }
                 let flattened = m.pairs.checked_add(m.merge_len)?;
                 self.merge_budget = self.merge_budget.checked_sub(m.merge_len)?;
-                let entries = if m.merged.is_empty() {
-                    m.entries
-                } else {
-                    // Merged entries first, then the map's own: an own key
-                    // keeps the merged key object and takes the own value.
-                    let mut all = Entries::with_capacity_and_hasher(
-                        m.merged.len() + m.entries.len(),
-                        Default::default(),
-                    );
-                    for (k, v) in m.merged {
-                        insert(&mut all, k, v);
-                    }
-                    for (k, v) in m.entries {
-                        insert(&mut all, k.0, v);
-                    }
-                    all
-                };
+                // Merged entries first, then the map's own pairs in order: an
+                // own key keeps the merged key object and takes the own value.
+                let own = self.pairs.len().checked_sub(m.base)?;
+                let mut entries =
+                    Entries::with_capacity_and_hasher(m.merged.len() + own, Default::default());
+                for (k, v) in m.merged {
+                    insert(&mut entries, k, v);
+                }
+                for (k, v) in self.pairs.drain(m.base..) {
+                    insert(&mut entries, k, v);
+                }
                 let regular = entries.len() == flattened;
                 let node = Node::new(Value::Map(Map::new(entries)), span);
                 if !regular {

@@ -5,6 +5,7 @@ use super::constructor::{construct, construct_tagged};
 use super::direct_builder::build_direct;
 use super::error::YamlError;
 use super::event::Event;
+use super::fast_loader;
 use super::load_options::LoadOptions;
 use super::parser::Parser;
 use super::reader::decode_input;
@@ -34,13 +35,25 @@ fn compose_and_construct<'a>(
 /// `yaml.safe_load(text)`: the value of the single document in `text`
 /// (`None` for an empty stream), or PyYAML's error.
 pub fn load(text: &str, opts: &LoadOptions) -> Result<Option<Node>, YamlError> {
-    // Most documents build directly from events; the rest (and every error)
-    // go through composer and constructor, which decide as PyYAML does.
+    // Most documents are in the fast loader's subset; most others build
+    // directly from events; the rest (and every error) go through composer
+    // and constructor, which decide as PyYAML does.
+    if let Some(built) = fast_loader::load_fast(text, opts) {
+        return Ok(built);
+    }
     let mut parser = Parser::new(text);
     if let Some(built) = build_direct(|| parser.next_event().ok(), opts) {
         return Ok(built);
     }
     load_via_graph(text, opts)
+}
+
+/// The fast loader alone: `None` when the text is outside its subset (then
+/// [`load`] uses the other pipelines). For the tests, which compare it with
+/// [`load_via_graph`] node for node.
+#[doc(hidden)]
+pub fn load_fast(text: &str, opts: &LoadOptions) -> Option<Option<Node>> {
+    fast_loader::load_fast(text, opts)
 }
 
 /// [`load`] always through the composer's node graph and the constructor

@@ -1,0 +1,842 @@
+//! `FastLoader`: text straight to values for the common block-style document,
+//! with no tokens or events; anything else hands back to the full pipeline.
+//!
+//! It covers printable-ASCII documents made of block mappings and sequences
+//! (indentless and compact `- key: value` ones too), single-line plain and
+//! quoted scalars, literal and folded block scalars, single-line flow
+//! collections, anchors on values, aliases and `<<` merges (through the
+//! direct builder, which owns those rules), and comments. It gives up
+//! ([`None`]) on anything else — tabs, CR, non-ASCII, directives and document
+//! markers, tags, complex or multi-line keys, multi-line plain/quoted scalars
+//! or flow collections, anything PyYAML would reject — and the caller runs
+//! the full pipeline from the start, which decides (and reports every error).
+//! When it succeeds it builds what that pipeline builds: the same values,
+//! spans (PyYAML's event marks) and sharing; the tests check this node for
+//! node on every corpus.
+
+use super::direct_builder::Builder;
+use super::event::ScalarText;
+use super::load_options::LoadOptions;
+use super::value::Node;
+use crate::source::Mark;
+use std::borrow::Cow;
+
+/// Longest simple key kept well inside PyYAML's 1024-character limit.
+const MAX_KEY: usize = 1000;
+
+/// An open block collection.
+#[derive(Clone, Copy)]
+struct Ctx {
+    /// Its column.
+    indent: usize,
+    seq: bool,
+    /// A sequence at its parent mapping's column.
+    indentless: bool,
+}
+
+/// An anchor read before a node: name and marks.
+type Anchor<'a> = (Cow<'a, str>, Mark, Mark);
+
+/// A `key:` or `-` whose value is not on its line.
+struct Pending<'a> {
+    anchor: Option<Anchor<'a>>,
+    /// The end of the `:` or `-` (where PyYAML puts an empty value).
+    empty_at: Mark,
+}
+
+/// Where a plain scalar on one line stopped.
+enum Stop {
+    /// End of line (or of the text).
+    Eol,
+    /// Spaces and a `#`.
+    Comment,
+    /// A `:` followed by a blank (at this byte).
+    Colon(usize),
+    /// A flow indicator (`,`, `]`, `}`, `[`, `{`).
+    Flow,
+}
+
+/// Flow collection being read.
+#[derive(Clone, Copy, PartialEq)]
+enum Flow {
+    /// `[`.
+    Seq,
+    /// `{`.
+    Map,
+}
+
+struct FastLoader<'a> {
+    src: &'a str,
+    b: &'a [u8],
+    pos: usize,
+    line: u32,
+    line_start: usize,
+    ctx: Vec<Ctx>,
+    pending: Option<Pending<'a>>,
+    builder: Builder<'a>,
+}
+
+/// Load the single document of `text` if it is in the covered subset:
+/// `Some(None)` for an empty stream, `None` to leave it to the full pipeline.
+pub(crate) fn load_fast(text: &str, opts: &LoadOptions) -> Option<Option<Node>> {
+    // Printable ASCII and `\n` only: columns are byte offsets, no tabs, no
+    // other line breaks, nothing the reader could reject.
+    if !text
+        .bytes()
+        .all(|c| (0x20..0x7f).contains(&c) || c == b'\n')
+    {
+        return None;
+    }
+    let mut l = FastLoader {
+        src: text,
+        b: text.as_bytes(),
+        pos: 0,
+        line: 0,
+        line_start: 0,
+        ctx: Vec::new(),
+        pending: None,
+        builder: Builder::new(opts),
+    };
+    let mut any = false;
+    while let Some(col) = l.next_content_line() {
+        any = true;
+        l.content_line(col)?;
+    }
+    if !any {
+        return Some(None);
+    }
+    let end = l.mark(l.pos);
+    if let Some(p) = l.pending.take() {
+        l.empty(p)?;
+    }
+    while l.ctx.pop().is_some() {
+        l.builder.close(end)?;
+    }
+    l.builder.finish().map(Some)
+}
+
+fn is_blank(c: u8) -> bool {
+    c == b' ' || c == b'\n' || c == 0
+}
+
+fn is_anchor_char(c: u8) -> bool {
+    c.is_ascii_alphanumeric() || c == b'-' || c == b'_'
+}
+
+impl<'a> FastLoader<'a> {
+    /// The byte at `p`, 0 past the end (the text holds no NUL).
+    fn at(&self, p: usize) -> u8 {
+        self.b.get(p).copied().unwrap_or(0)
+    }
+
+    fn mark(&self, p: usize) -> Mark {
+        Mark::new(p, self.line, (p - self.line_start) as u32)
+    }
+
+    fn text(&self, s: usize, e: usize) -> Option<&'a str> {
+        self.src.get(s..e)
+    }
+
+    fn skip_spaces(&mut self) {
+        while self.at(self.pos) == b' ' {
+            self.pos += 1;
+        }
+    }
+
+    /// Past a `\n` at `pos`.
+    fn new_line(&mut self) {
+        self.pos += 1;
+        self.line += 1;
+        self.line_start = self.pos;
+    }
+
+    /// Skip blank and comment lines; the column of the next content line's
+    /// first character (`pos` is there), `None` at the end of the text.
+    fn next_content_line(&mut self) -> Option<usize> {
+        loop {
+            self.skip_spaces();
+            match self.at(self.pos) {
+                0 => return None,
+                b'\n' => self.new_line(),
+                b'#' => {
+                    self.skip_line();
+                }
+                _ => return Some(self.pos - self.line_start),
+            }
+        }
+    }
+
+    /// Skip to the end of the line and past its `\n`.
+    fn skip_line(&mut self) {
+        while !matches!(self.at(self.pos), 0 | b'\n') {
+            self.pos += 1;
+        }
+        if self.at(self.pos) == b'\n' {
+            self.new_line();
+        }
+    }
+
+    /// After a value: only spaces and a comment may follow on its line.
+    fn end_of_line(&mut self) -> Option<()> {
+        self.skip_spaces();
+        match self.at(self.pos) {
+            0 => Some(()),
+            b'\n' => {
+                self.new_line();
+                Some(())
+            }
+            b'#' if self.pos > 0 && self.at(self.pos - 1) == b' ' => {
+                self.skip_line();
+                Some(())
+            }
+            _ => None,
+        }
+    }
+
+    /// Whether a `-` entry indicator is at `p`.
+    fn dash_at(&self, p: usize) -> bool {
+        self.at(p) == b'-' && is_blank(self.at(p + 1))
+    }
+
+    fn content_line(&mut self, col: usize) -> Option<()> {
+        if col == 0
+            && (self.b.get(self.pos..self.pos + 3) == Some(b"---")
+                || self.b.get(self.pos..self.pos + 3) == Some(b"..."))
+        {
+            return None;
+        }
+        let here = self.mark(self.pos);
+        let dash = self.dash_at(self.pos);
+        if let Some(p) = self.pending.take() {
+            let top = *self.ctx.last()?;
+            if col > top.indent {
+                // The pending value is a block collection starting here.
+                let start = p.anchor.as_ref().map_or(here, |a| a.1);
+                self.builder.open(dash, p.anchor.map(|a| a.0), start)?;
+                self.ctx.push(Ctx {
+                    indent: col,
+                    seq: dash,
+                    indentless: false,
+                });
+                return self.entry(dash);
+            }
+            if col == top.indent && dash && !top.seq {
+                let start = p.anchor.as_ref().map_or(here, |a| a.1);
+                self.builder.open(true, p.anchor.map(|a| a.0), start)?;
+                self.ctx.push(Ctx {
+                    indent: col,
+                    seq: true,
+                    indentless: true,
+                });
+                return self.entry(true);
+            }
+            self.empty(p)?;
+        }
+        while let Some(top) = self.ctx.last() {
+            if top.indent > col || (top.indent == col && top.indentless && !dash) {
+                self.ctx.pop();
+                self.builder.close(here)?;
+            } else {
+                break;
+            }
+        }
+        match self.ctx.last() {
+            None => {
+                if self.builder.done() {
+                    return None;
+                }
+                self.builder.open(dash, None, here)?;
+                self.ctx.push(Ctx {
+                    indent: col,
+                    seq: dash,
+                    indentless: false,
+                });
+            }
+            Some(top) if top.indent != col || top.seq != dash => return None,
+            Some(_) => {}
+        }
+        self.entry(dash)
+    }
+
+    /// An empty value (`key:` or `-` with nothing after it).
+    fn empty(&mut self, p: Pending<'a>) -> Option<()> {
+        let (anchor, start, end) = match p.anchor {
+            Some((name, s, e)) => (Some(name), s, e),
+            None => (None, p.empty_at, p.empty_at),
+        };
+        self.builder.scalar(
+            ScalarText::Text(Cow::Borrowed("")),
+            true,
+            anchor,
+            start,
+            end,
+        )
+    }
+
+    /// A sequence entry (`seq`) or mapping entry at `pos`.
+    fn entry(&mut self, seq: bool) -> Option<()> {
+        if !seq {
+            return self.map_entry();
+        }
+        self.pos += 1;
+        let empty_at = self.mark(self.pos);
+        self.skip_spaces();
+        match self.at(self.pos) {
+            0 | b'\n' | b'#' => {
+                self.pending = Some(Pending {
+                    anchor: None,
+                    empty_at,
+                });
+                return self.end_of_line();
+            }
+            _ => {}
+        }
+        if self.dash_at(self.pos) {
+            return None;
+        }
+        if self.key_ahead() {
+            // `- key: value`: a mapping at the key's column.
+            let here = self.mark(self.pos);
+            self.builder.open(false, None, here)?;
+            self.ctx.push(Ctx {
+                indent: self.pos - self.line_start,
+                seq: false,
+                indentless: false,
+            });
+            return self.map_entry();
+        }
+        self.value()
+    }
+
+    /// Whether a simple key (a scalar, then `:` and a blank) starts at
+    /// `pos`; when not, [`Self::value`] reads it (or gives up).
+    fn key_ahead(&self) -> bool {
+        let s = self.pos;
+        let after = match self.at(s) {
+            b'"' | b'\'' => match self.quoted_end(s) {
+                Some(e) => e,
+                None => return false,
+            },
+            _ if self.plain_start(s, false) => {
+                return matches!(self.scan_plain(s, false), (_, Stop::Colon(p)) if p - s <= MAX_KEY);
+            }
+            _ => return false,
+        };
+        let mut p = after;
+        while self.at(p) == b' ' {
+            p += 1;
+        }
+        self.at(p) == b':' && is_blank(self.at(p + 1)) && p - s <= MAX_KEY
+    }
+
+    /// `key: value` at `pos`.
+    fn map_entry(&mut self) -> Option<()> {
+        let s = self.pos;
+        let start = self.mark(s);
+        let (text, plain, end) = match self.at(s) {
+            b'"' | b'\'' => {
+                let (text, after) = self.quoted(s)?;
+                self.pos = after;
+                (text, false, self.mark(after))
+            }
+            _ if self.plain_start(s, false) => match self.scan_plain(s, false) {
+                (e, Stop::Colon(_)) => {
+                    self.pos = e;
+                    (Cow::Borrowed(self.text(s, e)?), true, self.mark(e))
+                }
+                _ => return None,
+            },
+            _ => return None,
+        };
+        self.skip_spaces();
+        if self.at(self.pos) != b':' || !is_blank(self.at(self.pos + 1)) || self.pos - s > MAX_KEY {
+            return None;
+        }
+        self.builder
+            .scalar(ScalarText::Text(text), plain, None, start, end)?;
+        self.pos += 1;
+        let empty_at = self.mark(self.pos);
+        self.skip_spaces();
+        match self.at(self.pos) {
+            0 | b'\n' | b'#' => {
+                self.pending = Some(Pending {
+                    anchor: None,
+                    empty_at,
+                });
+                self.end_of_line()
+            }
+            _ => self.value(),
+        }
+    }
+
+    /// A value after `key: ` or `- ` (`pos` at its first character).
+    fn value(&mut self) -> Option<()> {
+        let mut anchor = None;
+        if self.at(self.pos) == b'&' {
+            let s = self.pos;
+            let e = self.name_end(s + 1)?;
+            anchor = Some((
+                Cow::Borrowed(self.text(s + 1, e)?),
+                self.mark(s),
+                self.mark(e),
+            ));
+            self.pos = e;
+            self.skip_spaces();
+            if matches!(self.at(self.pos), 0 | b'\n' | b'#') {
+                let empty_at = self.mark(self.pos);
+                self.pending = Some(Pending { anchor, empty_at });
+                return self.end_of_line();
+            }
+        }
+        let s = self.pos;
+        let start = anchor.as_ref().map_or(self.mark(s), |a| a.1);
+        let name = anchor.map(|a| a.0);
+        match self.at(s) {
+            b'*' => {
+                if name.is_some() {
+                    return None;
+                }
+                let e = self.name_end(s + 1)?;
+                self.builder.alias(self.text(s + 1, e)?)?;
+                self.pos = e;
+            }
+            b'"' | b'\'' => {
+                let (text, after) = self.quoted(s)?;
+                self.pos = after;
+                let end = self.mark(after);
+                self.builder
+                    .scalar(ScalarText::Text(text), false, name, start, end)?;
+            }
+            b'[' | b'{' => self.flow(name, start)?,
+            b'|' | b'>' => return self.block_scalar(name, start),
+            _ if self.plain_start(s, false) => {
+                let (e, stop) = self.scan_plain(s, false);
+                if matches!(stop, Stop::Colon(_) | Stop::Flow) {
+                    return None;
+                }
+                let end = self.mark(e);
+                self.builder.scalar(
+                    ScalarText::Text(Cow::Borrowed(self.text(s, e)?)),
+                    true,
+                    name,
+                    start,
+                    end,
+                )?;
+                self.pos = e;
+            }
+            _ => return None,
+        }
+        self.end_of_line()
+    }
+
+    /// The end of an anchor or alias name starting at `s` (non-empty, then a
+    /// blank).
+    fn name_end(&self, s: usize) -> Option<usize> {
+        let mut e = s;
+        while is_anchor_char(self.at(e)) {
+            e += 1;
+        }
+        (e > s && is_blank(self.at(e))).then_some(e)
+    }
+
+    /// Whether a plain scalar may start at `p` (only the unambiguous starts).
+    fn plain_start(&self, p: usize, flow: bool) -> bool {
+        let c = self.at(p);
+        if c == b'-' {
+            let next = self.at(p + 1);
+            return if flow {
+                next.is_ascii_alphanumeric()
+            } else {
+                !is_blank(next)
+            };
+        }
+        !c_is_indicator(c) && c != 0 && c != b' ' && c != b'\n'
+    }
+
+    /// Scan a plain scalar on one line from `s`: the end of its text and
+    /// what stopped it. In flow context a `:` or `?` inside, or a `#`, gives
+    /// an end at `s` with `Stop::Flow` (the caller gives up).
+    fn scan_plain(&self, s: usize, flow: bool) -> (usize, Stop) {
+        let mut p = s;
+        let mut end = s;
+        loop {
+            let c = self.at(p);
+            match c {
+                0 | b'\n' => return (end, Stop::Eol),
+                b' ' => {
+                    let mut q = p;
+                    while self.at(q) == b' ' {
+                        q += 1;
+                    }
+                    if self.at(q) == b'#' {
+                        return (end, Stop::Comment);
+                    }
+                    p = q;
+                    continue;
+                }
+                b':' if is_blank(self.at(p + 1)) => return (end, Stop::Colon(p)),
+                b':' | b'?' | b'#' if flow => return (s, Stop::Flow),
+                b',' | b'[' | b']' | b'{' | b'}' if flow => return (end, Stop::Flow),
+                _ => {}
+            }
+            p += 1;
+            end = p;
+        }
+    }
+
+    /// The byte after the closing quote of the quoted scalar at `s`.
+    fn quoted_end(&self, s: usize) -> Option<usize> {
+        let q = self.at(s);
+        let mut p = s + 1;
+        loop {
+            match self.at(p) {
+                0 | b'\n' => return None,
+                b'\'' if q == b'\'' => {
+                    if self.at(p + 1) == b'\'' {
+                        p += 2;
+                        continue;
+                    }
+                    return Some(p + 1);
+                }
+                b'"' if q == b'"' => return Some(p + 1),
+                b'\\' if q == b'"' => p += 2,
+                _ => p += 1,
+            }
+        }
+    }
+
+    /// A quoted scalar on one line at `s`: its text and the byte after it.
+    fn quoted(&self, s: usize) -> Option<(Cow<'a, str>, usize)> {
+        let e = self.quoted_end(s)?;
+        let inner = self.text(s + 1, e - 1)?;
+        if self.at(s) == b'\'' {
+            if inner.contains('\'') {
+                return Some((Cow::Owned(inner.replace("''", "'")), e));
+            }
+            return Some((Cow::Borrowed(inner), e));
+        }
+        if !inner.contains('\\') {
+            return Some((Cow::Borrowed(inner), e));
+        }
+        let mut out = String::with_capacity(inner.len());
+        let mut rest = inner;
+        while let Some(i) = rest.find('\\') {
+            out.push_str(rest.get(..i)?);
+            let esc = rest.get(i + 1..)?;
+            let code = esc.as_bytes().first().copied()?;
+            let simple = match code {
+                b'0' => Some('\0'),
+                b'a' => Some('\x07'),
+                b'b' => Some('\x08'),
+                b't' => Some('\t'),
+                b'n' => Some('\n'),
+                b'v' => Some('\x0b'),
+                b'f' => Some('\x0c'),
+                b'r' => Some('\r'),
+                b'e' => Some('\x1b'),
+                b' ' => Some(' '),
+                b'"' => Some('"'),
+                b'/' => Some('/'),
+                b'\\' => Some('\\'),
+                b'N' => Some('\u{85}'),
+                b'_' => Some('\u{a0}'),
+                b'L' => Some('\u{2028}'),
+                b'P' => Some('\u{2029}'),
+                _ => None,
+            };
+            if let Some(c) = simple {
+                out.push(c);
+                rest = esc.get(1..)?;
+                continue;
+            }
+            let n = match code {
+                b'x' => 2,
+                b'u' => 4,
+                b'U' => 8,
+                _ => return None,
+            };
+            let hex = esc.get(1..1 + n)?;
+            if !hex.bytes().all(|c| c.is_ascii_hexdigit()) {
+                return None;
+            }
+            // Lone surrogates and out-of-range code points: the full pipeline.
+            out.push(char::from_u32(u32::from_str_radix(hex, 16).ok()?)?);
+            rest = esc.get(1 + n..)?;
+        }
+        out.push_str(rest);
+        Some((Cow::Owned(out), e))
+    }
+
+    /// A flow collection on one line at `pos`, then the rest of the line.
+    fn flow(&mut self, anchor: Option<Cow<'a, str>>, start: Mark) -> Option<()> {
+        let mut stack: Vec<Flow> = Vec::new();
+        let mut anchor = anchor;
+        let mut start = Some(start);
+        loop {
+            // A node is expected here (first entry, after `,`, a map value).
+            let s = self.pos;
+            let node_start = start.take().unwrap_or_else(|| self.mark(s));
+            let name = anchor.take();
+            match self.at(s) {
+                c @ (b'[' | b'{') => {
+                    self.builder.open(c == b'[', name, node_start)?;
+                    self.pos += 1;
+                    stack.push(if c == b'[' { Flow::Seq } else { Flow::Map });
+                    self.skip_spaces();
+                    match (self.at(self.pos), stack.last()) {
+                        (b']', Some(Flow::Seq)) | (b'}', Some(Flow::Map)) => {}
+                        _ => {
+                            if let Some(Flow::Map) = stack.last() {
+                                self.flow_key()?;
+                            }
+                            continue;
+                        }
+                    }
+                }
+                b'"' | b'\'' => {
+                    let (text, after) = self.quoted(s)?;
+                    self.pos = after;
+                    let end = self.mark(after);
+                    self.builder
+                        .scalar(ScalarText::Text(text), false, name, node_start, end)?;
+                }
+                b'*' if name.is_none() => {
+                    let mut e = s + 1;
+                    while is_anchor_char(self.at(e)) {
+                        e += 1;
+                    }
+                    if e == s + 1 || !matches!(self.at(e), b' ' | b',' | b']' | b'}') {
+                        return None;
+                    }
+                    self.builder.alias(self.text(s + 1, e)?)?;
+                    self.pos = e;
+                }
+                _ if self.plain_start(s, true) => {
+                    let (e, stop) = self.scan_plain(s, true);
+                    if e == s || !matches!(stop, Stop::Flow) {
+                        return None;
+                    }
+                    let end = self.mark(e);
+                    self.builder.scalar(
+                        ScalarText::Text(Cow::Borrowed(self.text(s, e)?)),
+                        true,
+                        name,
+                        node_start,
+                        end,
+                    )?;
+                    self.pos = e;
+                }
+                _ => return None,
+            }
+            // After a node: `,` or the end of collections.
+            loop {
+                self.skip_spaces();
+                let c = self.at(self.pos);
+                let top = *stack.last()?;
+                match (c, top) {
+                    (b']', Flow::Seq) | (b'}', Flow::Map) => {
+                        self.pos += 1;
+                        stack.pop();
+                        self.builder.close(self.mark(self.pos))?;
+                        if stack.is_empty() {
+                            return Some(());
+                        }
+                    }
+                    (b',', Flow::Seq) => {
+                        self.pos += 1;
+                        self.skip_spaces();
+                        if matches!(self.at(self.pos), b']' | b',') {
+                            return None;
+                        }
+                        break;
+                    }
+                    (b',', Flow::Map) => {
+                        self.pos += 1;
+                        self.skip_spaces();
+                        self.flow_key()?;
+                        break;
+                    }
+                    _ => return None,
+                }
+            }
+        }
+    }
+
+    /// A flow mapping key at `pos` (a scalar), then `: `; `pos` at the value.
+    fn flow_key(&mut self) -> Option<()> {
+        let s = self.pos;
+        let start = self.mark(s);
+        let (text, plain, e) = match self.at(s) {
+            b'"' | b'\'' => {
+                let (text, after) = self.quoted(s)?;
+                (text, false, after)
+            }
+            _ if self.plain_start(s, true) => match self.scan_plain(s, true) {
+                (e, Stop::Colon(_)) if e > s => (Cow::Borrowed(self.text(s, e)?), true, e),
+                _ => return None,
+            },
+            _ => return None,
+        };
+        self.pos = e;
+        self.skip_spaces();
+        if self.at(self.pos) != b':' || self.at(self.pos + 1) != b' ' || self.pos - s > MAX_KEY {
+            return None;
+        }
+        let end = self.mark(e);
+        self.builder
+            .scalar(ScalarText::Text(text), plain, None, start, end)?;
+        self.pos += 1;
+        self.skip_spaces();
+        if matches!(self.at(self.pos), b',' | b'}' | b'\n' | 0 | b'#') {
+            return None;
+        }
+        Some(())
+    }
+
+    /// A literal (`|`) or folded (`>`) block scalar whose indicator is at
+    /// `pos`, up to the first line that is not part of it.
+    fn block_scalar(&mut self, anchor: Option<Cow<'a, str>>, start: Mark) -> Option<()> {
+        let folded = self.at(self.pos) == b'>';
+        self.pos += 1;
+        // Chomping: None clip, Some(false) strip, Some(true) keep.
+        let mut chomp = None;
+        let mut increment = None;
+        for _ in 0..2 {
+            match self.at(self.pos) {
+                b'+' if chomp.is_none() => chomp = Some(true),
+                b'-' if chomp.is_none() => chomp = Some(false),
+                c @ b'1'..=b'9' if increment.is_none() => increment = Some(usize::from(c - b'0')),
+                _ => break,
+            }
+            self.pos += 1;
+        }
+        if !is_blank(self.at(self.pos)) {
+            return None;
+        }
+        self.skip_spaces();
+        if self.at(self.pos) == b'#' {
+            while !matches!(self.at(self.pos), 0 | b'\n') {
+                self.pos += 1;
+            }
+        }
+        if self.at(self.pos) != b'\n' {
+            return None;
+        }
+        self.new_line();
+        let min_indent = self.ctx.last().map_or(0, |c| c.indent) + 1;
+        let (indent, mut breaks, mut end) = match increment {
+            Some(inc) => {
+                let indent = min_indent + inc - 1;
+                let (breaks, end) = self.block_breaks(indent);
+                (indent, breaks, end)
+            }
+            None => {
+                let mut max_indent = 0;
+                let mut breaks = 0;
+                let mut end = self.mark(self.pos);
+                loop {
+                    match self.at(self.pos) {
+                        b' ' => {
+                            self.pos += 1;
+                            max_indent = max_indent.max(self.pos - self.line_start);
+                        }
+                        b'\n' => {
+                            self.new_line();
+                            breaks += 1;
+                            end = self.mark(self.pos);
+                        }
+                        _ => break,
+                    }
+                }
+                (max_indent.max(min_indent), breaks, end)
+            }
+        };
+        let mut out = String::new();
+        let mut line_break = false;
+        while self.pos - self.line_start == indent && self.at(self.pos) != 0 {
+            for _ in 0..breaks {
+                out.push('\n');
+            }
+            let leading_non_space = self.at(self.pos) != b' ';
+            let s = self.pos;
+            while !matches!(self.at(self.pos), 0 | b'\n') {
+                self.pos += 1;
+            }
+            out.push_str(self.text(s, self.pos)?);
+            line_break = self.at(self.pos) == b'\n';
+            if line_break {
+                self.new_line();
+            }
+            (breaks, end) = self.block_breaks(indent);
+            if self.pos - self.line_start == indent && self.at(self.pos) != 0 {
+                if folded && line_break && leading_non_space && self.at(self.pos) != b' ' {
+                    if breaks == 0 {
+                        out.push(' ');
+                    }
+                } else if line_break {
+                    out.push('\n');
+                }
+            } else {
+                break;
+            }
+        }
+        if chomp != Some(false) && line_break {
+            out.push('\n');
+        }
+        if chomp == Some(true) {
+            for _ in 0..breaks {
+                out.push('\n');
+            }
+        }
+        self.builder
+            .scalar(ScalarText::Text(Cow::Owned(out)), false, anchor, start, end)?;
+        // The line that ended the scalar is read from its start again.
+        if self.at(self.pos) != 0 {
+            self.pos = self.line_start;
+        }
+        Some(())
+    }
+
+    /// Blank lines inside a block scalar: spaces up to `indent`, then line
+    /// breaks; their count and the mark after the last one.
+    fn block_breaks(&mut self, indent: usize) -> (usize, Mark) {
+        let mut end = self.mark(self.pos);
+        let mut breaks = 0;
+        loop {
+            while self.pos - self.line_start < indent && self.at(self.pos) == b' ' {
+                self.pos += 1;
+            }
+            if self.at(self.pos) != b'\n' {
+                return (breaks, end);
+            }
+            self.new_line();
+            breaks += 1;
+            end = self.mark(self.pos);
+        }
+    }
+}
+
+/// Characters that cannot start a plain scalar (`-` is handled apart).
+fn c_is_indicator(c: u8) -> bool {
+    matches!(
+        c,
+        b'-' | b'?'
+            | b':'
+            | b','
+            | b'['
+            | b']'
+            | b'{'
+            | b'}'
+            | b'#'
+            | b'&'
+            | b'*'
+            | b'!'
+            | b'|'
+            | b'>'
+            | b'\''
+            | b'"'
+            | b'%'
+            | b'@'
+            | b'`'
+    )
+}
