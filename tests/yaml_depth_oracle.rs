@@ -114,21 +114,8 @@ fn recursion_limit_matches_cloud_init() {
             cases.push((format!("{shape} x{n}"), nested(shape, n)));
         }
     }
-    let releases: &[(Release, &str)] = if sweep {
-        &[(Release::V22_4, "bookworm"), (Release::V25_1, "trixie")]
-    } else {
-        &[(Release::V25_1, "trixie")]
-    };
-    for &(release, oracle_release) in releases {
-        let docs = oracle_batch::docs(
-            oracle_release,
-            cases.iter().map(|(_, doc)| oracle_batch::Request {
-                payload: doc.as_bytes(),
-                launch_index: None,
-                emit_file: false,
-                summary: true,
-            }),
-        );
+    for &(release, oracle_release) in oracle_batch::releases(sweep) {
+        let docs = oracle_batch::docs_of_named(oracle_release, &cases, true);
         let mut bad = Vec::new();
         for ((name, doc), oracle) in cases.iter().zip(&docs) {
             let (o, t) = (ours(doc.as_bytes(), release), theirs(oracle));

@@ -89,3 +89,26 @@ pub fn assert_none(bad: &[String], shown: usize) {
             .join("\n\n")
     );
 }
+
+/// The releases a sweep runs under: both when `all`, else 25.1 (the default release).
+pub fn releases(all: bool) -> &'static [(cloudfold::userdata::Release, &'static str)] {
+    use cloudfold::userdata::Release;
+    if all {
+        &[(Release::V22_4, "bookworm"), (Release::V25_1, "trixie")]
+    } else {
+        &[(Release::V25_1, "trixie")]
+    }
+}
+
+/// The oracle's docs for named text payloads (no launch index, no file).
+pub fn docs_of_named(release: &str, cases: &[(String, String)], summary: bool) -> Vec<J> {
+    docs(
+        release,
+        cases.iter().map(|(_, doc)| Request {
+            payload: doc.as_bytes(),
+            launch_index: None,
+            emit_file: false,
+            summary,
+        }),
+    )
+}
