@@ -223,6 +223,18 @@ impl Processor<'_> {
     /// `_process_msg`: type each leaf, expand gzip/include/archive, attach.
     fn process_msg(&mut self, leaves: Vec<Leaf>) -> Result<(), ProcessError> {
         for mut part in leaves {
+            if part.content_type.starts_with("message/") && matches!(part.body, Body::None) {
+                // Not modelled: cloud-init attaches the message object itself, so
+                // its handlers walk the parts inside it once more (and see its
+                // content type replaced by the last part's).
+                self.warn(
+                    &part.origin,
+                    format!(
+                        "{}: cloud-init hands the parts inside this message to its handlers once more for each enclosing message; cloudfold takes them once, so with appending merge rules the result can differ",
+                        part.content_type
+                    ),
+                );
+            }
             let mut ctype_orig = Some(part.content_type.clone());
             let mut payload = part.payload();
             let mut was_compressed = false;
