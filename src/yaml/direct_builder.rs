@@ -193,7 +193,7 @@ impl<'a> Builder<'a> {
             (Tag::Str, ScalarText::Text(Cow::Borrowed(t))) => Value::Str(PyStr::from(t)),
             // An owned text (unescaped, folded) becomes the string as it is.
             (Tag::Str, ScalarText::Text(Cow::Owned(t))) => Value::Str(PyStr::from(t)),
-            (Tag::Str, ScalarText::Wide(p)) => Value::Str(p),
+            (Tag::Str, ScalarText::Wide(p)) => Value::Str(*p),
             (Tag::Value, _) => return None,
             (tag, ScalarText::Text(t)) => scalar_value(tag, &t, start).ok()?,
             (_, ScalarText::Wide(_)) => return None,
