@@ -27,6 +27,10 @@ run cargo test --locked --release --test conformance_userdata --test conformance
 CLOUDFOLD_DIFF_CASES=200000 run cargo test --locked --release --test yaml_differential -- --nocapture
 CLOUDFOLD_DIFF_CASES=200000 run cargo test --locked --release --test yaml_events -- --nocapture
 CLOUDFOLD_DIFF_CASES=20000 run cargo test --locked --release --test mime_differential -- --nocapture
+# Deep nesting: where Python's RecursionError starts, every level 975-983, both releases (~5 min).
+CLOUDFOLD_DEEP_MIME_SWEEP=1 run cargo test --locked --release --test mime_depth_oracle -- --nocapture
+# Deep YAML in cloud-config parts and archives: every level 478-496 of eight shapes, both releases.
+CLOUDFOLD_DEEP_YAML_SWEEP=1 run cargo test --locked --release --test yaml_depth_oracle -- --nocapture
 run cargo test --locked --release --test differential_oracle -- --nocapture
 CLOUDFOLD_ORACLE_CASES=5000 run cargo test --locked --release --test build_differential --test build_fixtures -- --nocapture
 CLOUDFOLD_NICKEL_CASES=2000 run cargo test --locked --release --test nickel_differential --test merge_nickel_fixtures -- --nocapture

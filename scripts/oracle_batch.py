@@ -4,6 +4,9 @@
 Reads JSON lines {"id": ..., "b64": <payload base64>, "launch_index": int|null,
 "emit_file": bool} on stdin and writes one JSON line per input:
 {"id": ..., "doc": <the oracle's document, type-faithfully encoded>}.
+With "summary": true the doc's cloud_config is replaced by {"$summary": [depth,
+nodes]} (nesting depth and node count of the encoded value), for configs nested
+deeper than a JSON reader on the other side accepts.
 
 It imports ../shared/oracle/ci_oracle.py (never copied into this repo) and calls its
 run_full() per payload, which is what `ci_oracle.py FILE` does once per process.
@@ -27,6 +30,20 @@ def load_oracle():
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)
     return mod
+
+
+def summary(v):
+    """[depth, nodes] of a JSON value, without recursion."""
+    depth, nodes, stack = 0, 0, [(v, 1)]
+    while stack:
+        x, d = stack.pop()
+        nodes += 1
+        depth = max(depth, d)
+        if isinstance(x, dict):
+            stack.extend((c, d + 1) for c in x.values())
+        elif isinstance(x, list):
+            stack.extend((c, d + 1) for c in x)
+    return [depth, nodes]
 
 
 def main():
@@ -53,6 +70,8 @@ def main():
             enc = oracle.encode(doc)
         except BaseException as exc:  # the oracle itself failed: report, keep going
             enc = {"oracle_crash": "%s: %s" % (type(exc).__name__, exc)}
+        if case.get("summary") and enc.get("cloud_config") is not None:
+            enc["cloud_config"] = {"$summary": summary(enc["cloud_config"])}
         out.write(json.dumps({"id": case.get("id"), "doc": enc}, ensure_ascii=False,
                              sort_keys=True, allow_nan=False) + "\n")
         out.flush()

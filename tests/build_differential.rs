@@ -21,10 +21,8 @@ use base64::engine::general_purpose::STANDARD as B64;
 use cloudfold::build::{BuildOptions, Built, PartSpec, Style, build};
 use cloudfold::userdata::{NoIncludes, PartOutcome, UserDataOptions, render};
 use cloudfold::yaml::typed_json::{WalkLimits, canonical, to_typed_json};
-use common::rng::Rng;
+use common::{oracle_batch, rng::Rng};
 use serde_json::{Value as J, json};
-use std::io::{BufRead, Write};
-use std::process::{Command, Stdio};
 
 const WORDS: &[&str] = &["git", "nginx", "héllo", "€uro", "ünï 😀", "ÿ", "a b", "x"];
 const MERGES: &[&str] = &[
@@ -192,40 +190,25 @@ fn conformance_build_oracle() {
             (specs, opts, built)
         })
         .collect();
-    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/scripts/oracle_batch.py");
-    let mut child = Command::new("python3")
-        .args([script, "--release", "trixie"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .expect("python3");
-    let feed: Vec<String> = cases
+    let inputs: Vec<Vec<u8>> = cases
         .iter()
-        .enumerate()
-        .map(|(i, (_, opts, built))| {
-            json!({"id": i, "b64": B64.encode(delivered(built, opts)), "launch_index": null, "emit_file": true})
-                .to_string()
-        })
+        .map(|(_, opts, built)| delivered(built, opts))
         .collect();
-    let mut stdin = child.stdin.take().unwrap();
-    let writer = std::thread::spawn(move || {
-        for line in feed {
-            if writeln!(stdin, "{line}").is_err() {
-                break;
-            }
-        }
-    });
-    let out = std::io::BufReader::new(child.stdout.take().unwrap());
-    let (mut seen, mut parts_ok, mut bad) = (0, 0, Vec::new());
-    for line in out.lines() {
-        let v: J = serde_json::from_str(&line.unwrap()).unwrap();
-        let i = v["id"].as_u64().unwrap() as usize;
-        let (specs, opts, built) = &cases[i];
-        seen += 1;
-        let doc = &v["doc"];
+    let docs = oracle_batch::docs(
+        "trixie",
+        inputs.iter().map(|b| oracle_batch::Request {
+            payload: b,
+            launch_index: None,
+            emit_file: true,
+            summary: false,
+        }),
+    );
+    let (mut parts_ok, mut bad) = (0, Vec::new());
+    for (i, (((specs, opts, built), input), doc)) in
+        cases.iter().zip(&inputs).zip(&docs).enumerate()
+    {
         let want = intended(built, specs);
         let got = seen_parts(doc);
-        let input = delivered(built, opts);
         let mut problems = Vec::new();
         if canonical(&want) == canonical(&got) {
             parts_ok += 1;
@@ -237,7 +220,7 @@ fn conformance_build_oracle() {
         } else {
             json!({"error": true})
         };
-        let o = ours(&input);
+        let o = ours(input);
         if canonical(&o) != canonical(&theirs) {
             problems.push(format!(
                 "render\n  ours   {}\n  oracle {}",
@@ -251,26 +234,14 @@ fn conformance_build_oracle() {
                 opts.style,
                 opts.gzip,
                 opts.base64_output(),
-                B64.encode(&input),
+                B64.encode(input),
                 problems.join("\n")
             ));
         }
     }
-    writer.join().unwrap();
-    let _ = child.wait();
-    assert_eq!(seen, n, "the oracle answered {seen} of {n} cases");
     eprintln!(
         "build vs oracle: {parts_ok}/{n} part lists as meant, {}/{n} payloads agree",
         n - bad.len()
     );
-    assert!(
-        bad.is_empty(),
-        "{} disagreements:\n{}",
-        bad.len(),
-        bad.iter()
-            .take(10)
-            .cloned()
-            .collect::<Vec<_>>()
-            .join("\n\n")
-    );
+    oracle_batch::assert_none(&bad, 10);
 }

@@ -18,18 +18,10 @@ mod common;
 
 use common::compose_oracle::{agree, ours};
 use serde_json::Value as J;
-use std::path::PathBuf;
 
 #[test]
 fn compose_fixtures_match_docker_compose() {
-    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("fixtures/merge-compose");
-    let mut dirs: Vec<PathBuf> = std::fs::read_dir(&root)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.is_dir())
-        .collect();
-    dirs.sort();
-    assert!(dirs.len() >= 25, "fixtures missing from {}", root.display());
+    let dirs = common::fixture_case_dirs("merge-compose", 25);
     let mut failures = Vec::new();
     for dir in &dirs {
         let mut files = Vec::new();

@@ -18,10 +18,8 @@ use base64::Engine;
 use base64::engine::general_purpose::STANDARD as B64;
 use cloudfold::userdata::{NoIncludes, PartOutcome, Release, UserDataOptions, render};
 use cloudfold::yaml::typed_json::{WalkLimits, canonical, to_typed_json};
-use common::{payload_gen, rng::Rng};
+use common::{oracle_batch, payload_gen, rng::Rng};
 use serde_json::{Value as J, json};
-use std::io::{BufRead, Write};
-use std::process::{Command, Stdio};
 
 fn ours(input: &[u8], release: Release, launch_index: Option<i64>) -> J {
     let opts = UserDataOptions {
@@ -64,13 +62,6 @@ fn theirs(doc: &J) -> J {
 }
 
 fn run(release: Release, oracle_release: &str, n: usize, seed: u64) {
-    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/scripts/oracle_batch.py");
-    let mut child = Command::new("python3")
-        .args([script, "--release", oracle_release])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .expect("python3");
     // CLOUDFOLD_ORACLE_SEED explores other payloads (mixed into each release's seed).
     let extra: u64 = std::env::var("CLOUDFOLD_ORACLE_SEED")
         .ok()
@@ -79,33 +70,19 @@ fn run(release: Release, oracle_release: &str, n: usize, seed: u64) {
     let mut rng = Rng::new(seed ^ extra.wrapping_mul(0x9E37_79B9_7F4A_7C15));
     let cases: Vec<(Vec<u8>, Option<i64>)> =
         (0..n).map(|_| payload_gen::payload(&mut rng)).collect();
-    let mut stdin = child.stdin.take().unwrap();
-    let feed: Vec<String> = cases
-        .iter()
-        .enumerate()
-        .map(|(i, (b, li))| {
-            json!({"id": i, "b64": B64.encode(b), "launch_index": li, "emit_file": true})
-                .to_string()
-        })
-        .collect();
-    let writer = std::thread::spawn(move || {
-        for line in feed {
-            if writeln!(stdin, "{line}").is_err() {
-                break;
-            }
-        }
-    });
-    let out = std::io::BufReader::new(child.stdout.take().unwrap());
+    let docs = oracle_batch::docs(
+        oracle_release,
+        cases.iter().map(|(b, li)| oracle_batch::Request {
+            payload: b,
+            launch_index: *li,
+            emit_file: true,
+            summary: false,
+        }),
+    );
     let mut bad = Vec::new();
-    let mut seen = 0;
-    for line in out.lines() {
-        let line = line.unwrap();
-        let v: J = serde_json::from_str(&line).unwrap();
-        let i = v["id"].as_u64().unwrap() as usize;
-        let (input, li) = &cases[i];
-        seen += 1;
+    for (i, ((input, li), doc)) in cases.iter().zip(&docs).enumerate() {
         let mut o = ours(input, release, *li);
-        let t = theirs(&v["doc"]);
+        let t = theirs(doc);
         if o["error"] == json!(true) {
             o = json!({"error": true});
         }
@@ -116,28 +93,16 @@ fn run(release: Release, oracle_release: &str, n: usize, seed: u64) {
                 B64.encode(input),
                 canonical(&o),
                 canonical(&t),
-                v["doc"]["error"],
-                v["doc"]["oracle_crash"]
+                doc["error"],
+                doc["oracle_crash"]
             ));
         }
     }
-    writer.join().unwrap();
-    let _ = child.wait();
-    assert_eq!(seen, n, "the oracle answered {seen} of {n} cases");
     eprintln!(
         "differential vs oracle {oracle_release}: {}/{n} payloads agree",
         n - bad.len()
     );
-    assert!(
-        bad.is_empty(),
-        "{} disagreements:\n{}",
-        bad.len(),
-        bad.iter()
-            .take(20)
-            .cloned()
-            .collect::<Vec<_>>()
-            .join("\n\n")
-    );
+    oracle_batch::assert_none(&bad, 20);
 }
 
 #[test]

@@ -30,11 +30,9 @@ use cloudfold::userdata::{
 use cloudfold::yaml::typed_json::{WalkLimits, canonical, to_typed_json};
 use cloudfold::yaml::value::{PyStrBuilder, py_eq};
 use cloudfold::yaml::{Node, Value};
-use common::{payload_gen, rng::Rng};
-use serde_json::{Value as J, json};
+use common::{oracle_batch, payload_gen, rng::Rng};
+use serde_json::Value as J;
 use std::collections::{HashMap, HashSet};
-use std::io::{BufRead, Write};
-use std::process::{Command, Stdio};
 use std::time::Instant;
 
 type Range = (u32, u32, u32, u32);
@@ -272,38 +270,15 @@ fn check_dropped(ex: &Explanation, oracle_parts: &[J]) -> Result<(), String> {
 
 fn oracle_docs(cases: &[(Vec<u8>, Option<i64>)], release: &str) -> Option<Vec<J>> {
     common::shared("oracle/ci_oracle.py")?;
-    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/scripts/oracle_batch.py");
-    let mut child = Command::new("python3")
-        .args([script, "--release", release])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .expect("python3");
-    let mut stdin = child.stdin.take().unwrap();
-    let feed: Vec<String> = cases
-        .iter()
-        .enumerate()
-        .map(|(i, (b, li))| {
-            json!({"id": i, "b64": B64.encode(b), "launch_index": li, "emit_file": false})
-                .to_string()
-        })
-        .collect();
-    let writer = std::thread::spawn(move || {
-        for line in feed {
-            if writeln!(stdin, "{line}").is_err() {
-                break;
-            }
-        }
-    });
-    let mut docs = vec![J::Null; cases.len()];
-    for line in std::io::BufReader::new(child.stdout.take().unwrap()).lines() {
-        let v: J = serde_json::from_str(&line.unwrap()).unwrap();
-        let i = v["id"].as_u64().unwrap() as usize;
-        docs[i] = v["doc"].clone();
-    }
-    writer.join().unwrap();
-    let _ = child.wait();
-    Some(docs)
+    Some(oracle_batch::docs(
+        release,
+        cases.iter().map(|(b, li)| oracle_batch::Request {
+            payload: b,
+            launch_index: *li,
+            emit_file: false,
+            summary: false,
+        }),
+    ))
 }
 
 fn run(release: Release, oracle_release: &str, seed: u64) {

@@ -16,8 +16,6 @@
 
 mod common;
 
-use base64::Engine;
-use base64::engine::general_purpose::STANDARD as B64;
 use cloudfold::build::{BuildOptions, PartSpec, build};
 use cloudfold::merge::NoObserver;
 use cloudfold::merge::keyed::merge_fragments;
@@ -25,10 +23,8 @@ use cloudfold::userdata::{NoIncludes, UserDataOptions, render};
 use cloudfold::yaml::typed_json::{WalkLimits, canonical, to_typed_json};
 use cloudfold::yaml::value::Node;
 use cloudfold::yaml::{DumpOptions, dump};
-use common::rng::Rng;
-use serde_json::{Value as J, json};
-use std::io::{BufRead, Write};
-use std::process::{Command, Stdio};
+use common::{oracle_batch, rng::Rng};
+use serde_json::Value as J;
 
 fn merge(docs: &[String]) -> Option<Node> {
     let (roots, maps) = common::tagged_docs::load_docs(docs);
@@ -65,37 +61,18 @@ fn conformance_keyed_roundtrip_oracle() {
         let built = build(&[spec], &BuildOptions::default()).unwrap();
         cases.push((frags, want, built.bytes));
     }
-    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/scripts/oracle_batch.py");
-    let mut child = Command::new("python3")
-        .args([script, "--release", "trixie"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .expect("python3");
-    let feed: Vec<String> = cases
-        .iter()
-        .enumerate()
-        .map(|(i, (_, _, bytes))| {
-            json!({"id": i, "b64": B64.encode(bytes), "launch_index": null, "emit_file": false})
-                .to_string()
-        })
-        .collect();
-    let mut stdin = child.stdin.take().unwrap();
-    let writer = std::thread::spawn(move || {
-        for line in feed {
-            if writeln!(stdin, "{line}").is_err() {
-                break;
-            }
-        }
-    });
-    let out = std::io::BufReader::new(child.stdout.take().unwrap());
-    let (mut seen, mut bad) = (0, Vec::new());
-    for line in out.lines() {
-        let v: J = serde_json::from_str(&line.unwrap()).unwrap();
-        let i = v["id"].as_u64().unwrap() as usize;
-        let (frags, want, bytes) = &cases[i];
-        seen += 1;
-        let theirs = &v["doc"]["cloud_config"];
+    let docs = oracle_batch::docs(
+        "trixie",
+        cases.iter().map(|(_, _, bytes)| oracle_batch::Request {
+            payload: bytes,
+            launch_index: None,
+            emit_file: false,
+            summary: false,
+        }),
+    );
+    let mut bad = Vec::new();
+    for (i, ((frags, want, bytes), doc)) in cases.iter().zip(&docs).enumerate() {
+        let theirs = &doc["cloud_config"];
         let ours = render(bytes, &UserDataOptions::default(), &NoIncludes)
             .ok()
             .and_then(|f| f.config)
@@ -110,21 +87,9 @@ fn conformance_keyed_roundtrip_oracle() {
             ));
         }
     }
-    writer.join().unwrap();
-    let _ = child.wait();
-    assert_eq!(seen, n, "the oracle answered {seen} of {n} cases");
     eprintln!(
         "keyed cloud-config round trip vs oracle: {}/{n} merge results read back unchanged ({conflicts} generated sets were conflicts)",
         n - bad.len()
     );
-    assert!(
-        bad.is_empty(),
-        "{} disagreements:\n{}",
-        bad.len(),
-        bad.iter()
-            .take(10)
-            .cloned()
-            .collect::<Vec<_>>()
-            .join("\n\n")
-    );
+    oracle_batch::assert_none(&bad, 10);
 }

@@ -13,21 +13,14 @@
     clippy::indexing_slicing
 )]
 
+mod common;
+
 use cloudfold::merge::cloud_init::{Version, prepare_part};
 use cloudfold::yaml::value::{Map, Node, Value, py_float_repr};
 use cloudfold::yaml::{self, DumpOptions, LoadOptions};
 use serde_json::{Map as JMap, Value as J, json};
-use std::path::{Path, PathBuf};
 
 const VECTORS: &str = "conformance/cloud-init-generated/handler-vectors.json";
-
-/// `../shared` beside the repo, or `$CLOUDFOLD_SHARED` (for worktrees).
-fn shared_dir() -> PathBuf {
-    match std::env::var_os("CLOUDFOLD_SHARED") {
-        Some(p) => PathBuf::from(p),
-        None => Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared"),
-    }
-}
 
 /// Python's `json.dumps` view of a value (keys made strings as it does).
 fn plain_json(n: &Node) -> J {
@@ -84,16 +77,9 @@ fn header(headers: &J) -> Option<&str> {
 
 #[test]
 fn conformance_handler_vectors_yaml_parts() {
-    let path = shared_dir().join(VECTORS);
-    if !path.exists() {
-        assert!(
-            std::env::var("CI").as_deref() != Ok("true"),
-            "{} is missing (CI=true)",
-            path.display()
-        );
-        eprintln!("SKIPPED: {} is missing", path.display());
+    let Some(path) = common::shared(VECTORS) else {
         return;
-    }
+    };
     let doc: J = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
     let cases: Vec<&J> = doc["cases"]
         .as_array()

@@ -26,12 +26,7 @@ use std::path::PathBuf;
 use std::process::Command;
 
 fn oracle_ready() -> bool {
-    let shared = std::env::var("CLOUDFOLD_SHARED")
-        .map(PathBuf::from)
-        .ok()
-        .filter(|p| p.exists())
-        // `…/shared/oracle` → `…/shared` (a file path followed by `..` does not resolve).
-        .or_else(|| common::shared("oracle").and_then(|p| p.parent().map(PathBuf::from)));
+    let shared = common::shared(".");
     let Some(shared) = shared else { return false };
     let have = |cmd: &str| {
         Command::new("sh")

@@ -13,21 +13,14 @@
     clippy::indexing_slicing
 )]
 
+mod common;
 mod hiera_common;
 
 use serde_json::Value as J;
-use std::path::PathBuf;
 
 #[test]
 fn hiera_fixtures_match_puppet() {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("fixtures/merge-hiera");
-    let mut dirs: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.is_dir())
-        .collect();
-    dirs.sort();
-    assert!(dirs.len() >= 30, "fixtures missing");
+    let dirs = common::fixture_case_dirs("merge-hiera", 30);
     let mut failures = Vec::new();
     let mut lookups = 0;
     for d in &dirs {

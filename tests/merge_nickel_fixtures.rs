@@ -15,18 +15,10 @@ use cloudfold::merge::nickel;
 use cloudfold::source::SourceId;
 use cloudfold::yaml::typed_json::canonical;
 use common::plain_json::plain_json;
-use std::path::Path;
 
 #[test]
 fn nickel_fixtures_agree_with_nickel_export() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/merge-nickel");
-    let mut cases: Vec<_> = std::fs::read_dir(&root)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.is_dir())
-        .collect();
-    cases.sort();
-    assert!(cases.len() >= 20, "fixtures missing");
+    let cases = common::fixture_case_dirs("merge-nickel", 20);
     let mut bad = Vec::new();
     for case in &cases {
         let mut layers = Vec::new();

@@ -10,6 +10,8 @@
     clippy::indexing_slicing
 )]
 
+mod common;
+
 use cloudfold::merge::cloud_init::{Version, prepare_part};
 use cloudfold::yaml::typed_json::{WalkLimits, to_typed_json};
 use cloudfold::yaml::value::{Map, Node, Value, py_eq};
@@ -18,14 +20,6 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 const CORPUS: &str = "conformance/cloud-init-merge-sources";
-
-/// `../shared` beside the repo, or `$CLOUDFOLD_SHARED` (for worktrees).
-fn shared_dir() -> PathBuf {
-    match std::env::var_os("CLOUDFOLD_SHARED") {
-        Some(p) => PathBuf::from(p),
-        None => Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared"),
-    }
-}
 
 fn load_file(path: &Path) -> Node {
     let text = std::fs::read_to_string(path).unwrap();
@@ -45,16 +39,9 @@ fn case_number(name: &str) -> Option<u32> {
 
 #[test]
 fn conformance_merge_sources() {
-    let dir = shared_dir().join(CORPUS);
-    if !dir.exists() {
-        assert!(
-            std::env::var("CI").as_deref() != Ok("true"),
-            "{} is missing (CI=true)",
-            dir.display()
-        );
-        eprintln!("SKIPPED: {} is missing", dir.display());
+    let Some(dir) = common::shared(CORPUS) else {
         return;
-    }
+    };
     let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
         .unwrap()
         .map(|e| e.unwrap().path())

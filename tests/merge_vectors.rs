@@ -8,34 +8,18 @@
     clippy::indexing_slicing
 )]
 
+mod common;
+
 use cloudfold::merge::cloud_init::{MergeSpec, MergerStack, Options, SpecEntry, SpecName, Version};
 use cloudfold::merge::{MergeError, PyException};
 use cloudfold::yaml::typed_json::{WalkLimits, canonical, from_typed_json, to_typed_json};
 use cloudfold::yaml::value::{Node, py_eq};
 use serde_json::Value as J;
-use std::path::{Path, PathBuf};
 
 const VECTORS: &str = "conformance/cloud-init-generated/merge-vectors.json";
 
-/// `../shared` beside the repo, or `$CLOUDFOLD_SHARED` (for worktrees).
-fn shared_dir() -> PathBuf {
-    match std::env::var_os("CLOUDFOLD_SHARED") {
-        Some(p) => PathBuf::from(p),
-        None => Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared"),
-    }
-}
-
 fn load_vectors() -> Option<J> {
-    let path = shared_dir().join(VECTORS);
-    if !path.exists() {
-        assert!(
-            std::env::var("CI").as_deref() != Ok("true"),
-            "{} is missing (CI=true)",
-            path.display()
-        );
-        eprintln!("SKIPPED: {} is missing", path.display());
-        return None;
-    }
+    let path = common::shared(VECTORS)?;
     let text = std::fs::read_to_string(&path).unwrap();
     Some(serde_json::from_str(&text).unwrap())
 }

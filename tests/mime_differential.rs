@@ -537,42 +537,7 @@ fn document(rng: &mut Rng) -> String {
 
 #[test]
 fn differential_against_python_email() {
-    if !common::python_available() {
-        assert!(!common::in_ci(), "python3 is required in CI");
-        eprintln!("SKIPPED: python3 with the email package is not available");
-        return;
-    }
-    let cases: usize = std::env::var("CLOUDFOLD_DIFF_CASES")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(2000);
-    let seed: u64 = std::env::var("CLOUDFOLD_DIFF_SEED")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(0x5eed);
-    let mut rng = Rng(seed);
-    let docs: Vec<String> = (0..cases).map(|_| document(&mut rng)).collect();
-    let expected = common::oracle(&docs);
-    let mut failures = Vec::new();
-    for (i, (d, e)) in docs.iter().zip(&expected).enumerate() {
-        let ours = common::describe(d);
-        if ours != *e {
-            failures.push((i, d.clone(), common::first_diff(&ours, e, "")));
-        }
-    }
-    eprintln!(
-        "mime differential: {} cases, {} disagreements (seed {seed})",
-        cases,
-        failures.len()
-    );
-    for (i, d, diff) in failures.iter().take(5) {
-        eprintln!("case {i}: {d:?}\n  {diff:?}");
-    }
-    assert!(
-        failures.is_empty(),
-        "{} of {cases} documents differ from Python",
-        failures.len()
-    );
+    against_python("mime differential", 0x5eed, document);
 }
 
 /// Bodies from a nasty alphabet under every transfer encoding: exercises the
@@ -627,34 +592,7 @@ fn decoder_document(rng: &mut Rng) -> String {
 
 #[test]
 fn decoders_against_python() {
-    if !common::python_available() {
-        assert!(!common::in_ci(), "python3 is required in CI");
-        eprintln!("SKIPPED: python3 with the email package is not available");
-        return;
-    }
-    let cases: usize = std::env::var("CLOUDFOLD_DIFF_CASES")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(2000);
-    let seed: u64 = std::env::var("CLOUDFOLD_DIFF_SEED")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(0xdec0de);
-    let mut rng = Rng(seed);
-    let docs: Vec<String> = (0..cases).map(|_| decoder_document(&mut rng)).collect();
-    let expected = common::oracle(&docs);
-    let mut failures = 0;
-    for (d, e) in docs.iter().zip(&expected) {
-        let ours = common::describe(d);
-        if ours != *e {
-            failures += 1;
-            if failures <= 5 {
-                eprintln!("{d:?}\n  {:?}", common::first_diff(&ours, e, ""));
-            }
-        }
-    }
-    eprintln!("mime decoders: {cases} cases, {failures} disagreements");
-    assert_eq!(failures, 0);
+    against_python("mime decoders", 0xdec0de, decoder_document);
 }
 
 /// Line soup: documents assembled line by line from a pool of headers,
@@ -737,34 +675,7 @@ fn chaos_document(rng: &mut Rng) -> String {
 
 #[test]
 fn chaos_against_python() {
-    if !common::python_available() {
-        assert!(!common::in_ci(), "python3 is required in CI");
-        eprintln!("SKIPPED: python3 with the email package is not available");
-        return;
-    }
-    let cases: usize = std::env::var("CLOUDFOLD_DIFF_CASES")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(2000);
-    let seed: u64 = std::env::var("CLOUDFOLD_DIFF_SEED")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(0xc4a05);
-    let mut rng = Rng(seed);
-    let docs: Vec<String> = (0..cases).map(|_| chaos_document(&mut rng)).collect();
-    let expected = common::oracle(&docs);
-    let mut failures = 0;
-    for (d, e) in docs.iter().zip(&expected) {
-        let ours = common::describe(d);
-        if ours != *e {
-            failures += 1;
-            if failures <= 5 {
-                eprintln!("{d:?}\n  {:?}", common::first_diff(&ours, e, ""));
-            }
-        }
-    }
-    eprintln!("mime chaos: {cases} cases, {failures} disagreements");
-    assert_eq!(failures, 0);
+    against_python("mime chaos", 0xc4a05, chaos_document);
 }
 
 /// RFC 2231 filenames: charsets (with odd spellings), %-escapes of random
@@ -813,6 +724,22 @@ fn filename_document(rng: &mut Rng) -> String {
 
 #[test]
 fn filenames_against_python() {
+    against_python("mime filenames", 0xf11e, filename_document);
+}
+
+#[test]
+#[ignore = "debug helper: prints one generated case"]
+fn print_case() {
+    let n: usize = std::env::var("CASE").unwrap().parse().unwrap();
+    let mut rng = Rng(0x5eed);
+    let docs: Vec<String> = (0..=n).map(|_| document(&mut rng)).collect();
+    println!("{}", serde_json::to_string(&docs[n]).unwrap());
+}
+
+/// Generate `$CLOUDFOLD_DIFF_CASES` documents (default 2,000) from `$CLOUDFOLD_DIFF_SEED`
+/// (default `seed`), parse each with Python's `email` and with ours, and fail on any
+/// difference (the first five are printed with their documents).
+fn against_python(label: &str, seed: u64, generate: fn(&mut Rng) -> String) {
     if !common::python_available() {
         assert!(!common::in_ci(), "python3 is required in CI");
         eprintln!("SKIPPED: python3 with the email package is not available");
@@ -825,29 +752,27 @@ fn filenames_against_python() {
     let seed: u64 = std::env::var("CLOUDFOLD_DIFF_SEED")
         .ok()
         .and_then(|v| v.parse().ok())
-        .unwrap_or(0xf11e);
+        .unwrap_or(seed);
     let mut rng = Rng(seed);
-    let docs: Vec<String> = (0..cases).map(|_| filename_document(&mut rng)).collect();
+    let docs: Vec<String> = (0..cases).map(|_| generate(&mut rng)).collect();
     let expected = common::oracle(&docs);
-    let mut failures = 0;
-    for (d, e) in docs.iter().zip(&expected) {
+    let mut failures = Vec::new();
+    for (i, (d, e)) in docs.iter().zip(&expected).enumerate() {
         let ours = common::describe(d);
         if ours != *e {
-            failures += 1;
-            if failures <= 5 {
-                eprintln!("{d:?}\n  {:?}", common::first_diff(&ours, e, ""));
-            }
+            failures.push((i, d, common::first_diff(&ours, e, "")));
         }
     }
-    eprintln!("mime filenames: {cases} cases, {failures} disagreements");
-    assert_eq!(failures, 0);
-}
-
-#[test]
-#[ignore = "debug helper: prints one generated case"]
-fn print_case() {
-    let n: usize = std::env::var("CASE").unwrap().parse().unwrap();
-    let mut rng = Rng(0x5eed);
-    let docs: Vec<String> = (0..=n).map(|_| document(&mut rng)).collect();
-    println!("{}", serde_json::to_string(&docs[n]).unwrap());
+    eprintln!(
+        "{label}: {cases} cases, {} disagreements (seed {seed})",
+        failures.len()
+    );
+    for (i, d, diff) in failures.iter().take(5) {
+        eprintln!("case {i}: {d:?}\n  {diff:?}");
+    }
+    assert!(
+        failures.is_empty(),
+        "{} of {cases} documents differ from Python",
+        failures.len()
+    );
 }

@@ -1,8 +1,8 @@
 //! Robustness: big and deep inputs parse fast, without panics or stack overflow.
 
-// Test code: an out-of-range index is a failed test.
-#![allow(clippy::indexing_slicing)]
-use cloudfold::mime::{self, MAX_DEPTH, ParseError};
+// Test code: an out-of-range index or a failed unwrap is a failed test.
+#![allow(clippy::indexing_slicing, clippy::unwrap_used)]
+use cloudfold::mime::{self, MAX_DEPTH, MAX_MULTIPART_DEPTH, ParseError, PyError};
 use std::time::{Duration, Instant};
 
 fn quick<T>(limit: Duration, f: impl FnOnce() -> T) -> T {
@@ -66,45 +66,47 @@ fn nested(depth: usize) -> String {
     s
 }
 
-#[test]
-fn nesting_up_to_the_limit_parses() {
-    let doc = nested(MAX_DEPTH);
-    let m = std::thread::Builder::new()
-        .stack_size(2 << 20)
-        .spawn(move || mime::parse(&doc).map(|m| m.walk().count()))
-        .unwrap()
-        .join()
-        .unwrap();
-    assert_eq!(m, Ok(MAX_DEPTH + 1));
-}
-
-#[test]
-fn nesting_at_the_limit_fits_a_small_stack() {
-    // Margin check: the deepest accepted document parses on a 1 MiB stack (debug build).
-    let doc = nested(MAX_DEPTH);
-    let n = std::thread::Builder::new()
+/// Parse `doc` on a thread with a small stack (1 MiB): deep documents must not need
+/// the caller to have more (the parser moves them to a thread of its own).
+fn parse_on_small_stack(doc: String) -> Result<usize, ParseError> {
+    std::thread::Builder::new()
         .stack_size(1 << 20)
         .spawn(move || mime::parse(&doc).map(|m| m.walk().count()))
         .unwrap()
         .join()
-        .unwrap();
-    assert_eq!(n, Ok(MAX_DEPTH + 1));
+        .unwrap()
+}
+
+fn is_recursion_error(r: &Result<usize, ParseError>) -> bool {
+    matches!(
+        r,
+        Err(ParseError::Python {
+            error: PyError::RecursionError { .. },
+            ..
+        })
+    )
 }
 
 #[test]
-fn nesting_beyond_the_limit_is_an_error() {
+fn nesting_up_to_pythons_limit_parses_on_a_small_stack() {
+    // Multiparts at levels 0..=976, their leaf at 977.
+    let n = MAX_MULTIPART_DEPTH + 1;
+    assert_eq!(parse_on_small_stack(nested(n)), Ok(n + 1));
+    // message/rfc822 containers at levels 0..=980, their (empty) leaf at 981.
+    let doc = "Content-Type: message/rfc822\n\n".repeat(MAX_DEPTH);
+    assert_eq!(parse_on_small_stack(doc), Ok(MAX_DEPTH + 1));
+}
+
+#[test]
+fn nesting_beyond_pythons_limit_raises_its_recursion_error() {
     for doc in [
-        nested(MAX_DEPTH + 1),
+        nested(MAX_MULTIPART_DEPTH + 2),
         nested(100_000),
+        "Content-Type: message/rfc822\n\n".repeat(MAX_DEPTH + 1),
         "Content-Type: message/rfc822\n\n".repeat(10_000),
     ] {
-        let r = std::thread::Builder::new()
-            .stack_size(2 << 20)
-            .spawn(move || mime::parse(&doc).err())
-            .unwrap()
-            .join()
-            .unwrap();
-        assert!(matches!(r, Some(ParseError::TooDeep { .. })), "{r:?}");
+        let r = parse_on_small_stack(doc);
+        assert!(is_recursion_error(&r), "{r:?}");
     }
 }
 

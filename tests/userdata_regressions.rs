@@ -77,3 +77,22 @@ fn archive_container_content() {
         }
     }
 }
+
+/// `util.load_yaml` catches only `YAMLError`, `ValueError` and `TypeError`: an
+/// archive whose YAML raises anything else (`!!bool maybe` → KeyError,
+/// `!!timestamp junk` → AttributeError) aborts the whole processing, where a
+/// syntax error only makes cloud-init ignore the archive (both releases, oracle).
+#[test]
+fn archive_yaml_errors_that_escape_load_yaml_abort() {
+    for (doc, aborts) in [
+        ("#cloud-config-archive\n- !!bool maybe\n", true),
+        ("#cloud-config-archive\n- !!timestamp junk\n", true),
+        ("#cloud-config-archive\n- [unclosed\n", false),
+        ("#cloud-config-archive\n- !!int junk\n", false),
+    ] {
+        for r in [Release::V22_4, Release::V25_1] {
+            let out = render(doc.as_bytes(), &opts(r), &NoIncludes);
+            assert_eq!(out.is_err(), aborts, "{doc:?} under {r:?}: {:?}", out.err());
+        }
+    }
+}

@@ -19,10 +19,8 @@ use cloudfold::diagnostic::{Diagnostic, Severity};
 use cloudfold::source::SourceId;
 use cloudfold::userdata::{NoIncludes, Release, UserDataOptions, int_from_str};
 use cloudfold::validate::{Report, ValidateOptions, validate};
-use common::{payload_gen, rng::Rng};
+use common::{oracle_batch, payload_gen, rng::Rng};
 use serde_json::{Value as J, json};
-use std::io::{BufRead, Write};
-use std::process::{Command, Stdio};
 
 fn run_validate(input: &[u8], release: Release, launch_index: Option<i64>) -> Report {
     let opts = ValidateOptions {
@@ -238,41 +236,21 @@ fn oracle_check(r: &Report, doc: &J) -> Result<(), String> {
 
 /// Random payloads (tests/common/payload_gen.rs) through the oracle and `validate`.
 fn differential(release: Release, oracle_release: &str, n: usize, seed: u64) {
-    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/scripts/oracle_batch.py");
-    let mut child = Command::new("python3")
-        .args([script, "--release", oracle_release])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .expect("python3");
     let mut rng = Rng::new(seed);
     let cases: Vec<(Vec<u8>, Option<i64>)> =
         (0..n).map(|_| payload_gen::payload(&mut rng)).collect();
-    let mut stdin = child.stdin.take().unwrap();
-    let feed: Vec<String> = cases
-        .iter()
-        .enumerate()
-        .map(|(i, (b, li))| {
-            json!({"id": i, "b64": B64.encode(b), "launch_index": li, "emit_file": false})
-                .to_string()
-        })
-        .collect();
-    let writer = std::thread::spawn(move || {
-        for line in feed {
-            if writeln!(stdin, "{line}").is_err() {
-                break;
-            }
-        }
-    });
-    let out = std::io::BufReader::new(child.stdout.take().unwrap());
-    let (mut seen, mut clean, mut ignored) = (0, 0, 0);
+    let docs = oracle_batch::docs(
+        oracle_release,
+        cases.iter().map(|(b, li)| oracle_batch::Request {
+            payload: b,
+            launch_index: *li,
+            emit_file: false,
+            summary: false,
+        }),
+    );
+    let (mut clean, mut ignored) = (0, 0);
     let mut bad = Vec::new();
-    for line in out.lines() {
-        let v: J = serde_json::from_str(&line.unwrap()).unwrap();
-        let i = v["id"].as_u64().unwrap() as usize;
-        let (input, li) = &cases[i];
-        seen += 1;
-        let doc = &v["doc"];
+    for (i, ((input, li), doc)) in cases.iter().zip(&docs).enumerate() {
         if doc["warnings"].as_array().is_some_and(Vec::is_empty) && doc["error"].is_null() {
             clean += 1;
         }
@@ -290,19 +268,11 @@ fn differential(release: Release, oracle_release: &str, n: usize, seed: u64) {
             ));
         }
     }
-    writer.join().unwrap();
-    let _ = child.wait();
-    assert_eq!(seen, n, "the oracle answered {seen} of {n} cases");
     eprintln!(
         "validate vs oracle {oracle_release}: {}/{n} payloads agree ({clean} merged without warnings, {ignored} ignored parts)",
         n - bad.len()
     );
-    assert!(
-        bad.is_empty(),
-        "{} disagreements:\n{}",
-        bad.len(),
-        bad[..bad.len().min(20)].join("\n")
-    );
+    oracle_batch::assert_none(&bad, 20);
 }
 
 #[test]

@@ -8,6 +8,8 @@
     clippy::indexing_slicing
 )]
 
+mod common;
+
 use cloudfold::yaml::typed_json::{canonical, from_typed_json};
 use cloudfold::yaml::value::{Entries, Map, Node, Seq, Value, insert};
 use cloudfold::yaml::{DumpError, DumpOptions, dump};
@@ -19,22 +21,6 @@ use std::process::{Command, Stdio};
 
 fn repo() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
-
-/// The `../shared` folder (or `$CLOUDFOLD_SHARED`), or `None` (loudly) when
-/// absent outside CI.
-fn shared() -> Option<PathBuf> {
-    let p = std::env::var_os("CLOUDFOLD_SHARED")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| repo().join("../shared"));
-    if p.is_dir() {
-        return Some(p);
-    }
-    if std::env::var("CI").as_deref() == Ok("true") {
-        panic!("../shared is missing (required in CI)");
-    }
-    eprintln!("!!! SKIPPING: ../shared is missing");
-    None
 }
 
 /// Typed JSON plus `{"$def": name, "$value": v}` / `{"$ref": name}` for
@@ -377,7 +363,9 @@ fn check_recorded(buf: &J, txt: &str, label: &str, counts: &mut (usize, usize, u
 
 #[test]
 fn recorded_cloud_init_outputs() {
-    let Some(shared) = shared() else { return };
+    let Some(shared) = common::shared(".") else {
+        return;
+    };
     let mut counts = (0, 0, 0);
     let dir = shared.join("conformance/cloud-init-generated");
     let hv: J =

@@ -309,16 +309,10 @@ impl<R: Rules + ?Sized, O: MergeObserver + ?Sized> Walk<'_, R, O> {
             }
             self.leave();
         }
-        if !deleted.is_empty() {
-            deleted.sort_unstable();
-            entries = entries
-                .into_iter()
-                .enumerate()
-                .filter(|(i, _)| deleted.binary_search(i).is_err())
-                .map(|(_, e)| e)
-                .collect();
-        }
-        Ok(Node::new(Value::Map(Map::new(entries)), old.span()))
+        Ok(Node::new(
+            Value::Map(Map::new(without(entries, deleted))),
+            old.span(),
+        ))
     }
 
     /// The symmetric dialects' strategies, kept out of [`Walk::dispatch`]
@@ -405,16 +399,10 @@ impl<R: Rules + ?Sized, O: MergeObserver + ?Sized> Walk<'_, R, O> {
             }
             self.leave();
         }
-        if !deleted.is_empty() {
-            deleted.sort_unstable();
-            entries = entries
-                .into_iter()
-                .enumerate()
-                .filter(|(i, _)| deleted.binary_search(i).is_err())
-                .map(|(_, e)| e)
-                .collect();
-        }
-        Ok(Node::new(Value::Map(Map::new(entries)), old.span()))
+        Ok(Node::new(
+            Value::Map(Map::new(without(entries, deleted))),
+            old.span(),
+        ))
     }
 
     /// [`ListMode::ByIdentity`]: new items matching an old item's identity
@@ -988,4 +976,18 @@ fn rollback(
     }
     entries.truncate(len);
     Node::new(Value::Map(Map::new(entries)), span)
+}
+
+/// `entries` less the ones at the indices in `deleted` (any order; duplicates allowed).
+fn without(entries: Entries, mut deleted: Vec<usize>) -> Entries {
+    if deleted.is_empty() {
+        return entries;
+    }
+    deleted.sort_unstable();
+    entries
+        .into_iter()
+        .enumerate()
+        .filter(|(i, _)| deleted.binary_search(i).is_err())
+        .map(|(_, e)| e)
+        .collect()
 }

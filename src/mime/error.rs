@@ -26,6 +26,13 @@ pub enum PyError {
     /// An RFC 2231 charset containing a NUL character.
     #[error("ValueError: embedded null character in RFC 2231 charset")]
     NulInCharset,
+    /// Parts nested deeper than the parser's generator chain can go (see
+    /// [`MAX_DEPTH`](super::MAX_DEPTH) and [`MAX_MULTIPART_DEPTH`](super::MAX_MULTIPART_DEPTH)).
+    #[error("RecursionError: maximum recursion depth exceeded (a part nested {depth} levels deep)")]
+    RecursionError {
+        /// Nesting level of the part (the root is 0).
+        depth: usize,
+    },
 }
 
 impl PyError {
@@ -34,6 +41,7 @@ impl PyError {
         match self {
             PyError::MixedRfc2231Sections { .. } => "TypeError",
             PyError::SectionNumberTooLong { .. } | PyError::NulInCharset => "ValueError",
+            PyError::RecursionError { .. } => "RecursionError",
         }
     }
 }
@@ -49,12 +57,13 @@ pub enum ParseError {
         /// Start of the part whose header raised.
         at: Mark,
     },
-    /// Containers nested deeper than [`MAX_DEPTH`](super::MAX_DEPTH).
-    #[error("MIME parts nested more than {limit} levels deep (at {at})")]
-    TooDeep {
-        /// The limit.
-        limit: usize,
-        /// Start of the part that would exceed it.
+    /// The parsed parts could not be assembled into a tree. No input reaches this
+    /// (the root always exists); it stands where a panic would otherwise be.
+    #[error(
+        "internal error: the MIME tree could not be assembled (at {at}); please report this input"
+    )]
+    Internal {
+        /// Start of the document.
         at: Mark,
     },
 }

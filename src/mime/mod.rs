@@ -5,8 +5,9 @@
 //!
 //! Input is text (cloud-init decodes the document as strict UTF-8 first).
 //! [`parse`] never fails on malformed MIME; it records [`Defect`]s. It fails
-//! only where Python raises (see [`PyError`]) or beyond [`MAX_DEPTH`] levels of
-//! nesting.
+//! only where Python raises (see [`PyError`]), including its `RecursionError` on
+//! parts nested deeper than [`MAX_DEPTH`] (or a multipart deeper than
+//! [`MAX_MULTIPART_DEPTH`]).
 //!
 //! ```
 //! use cloudfold::mime;
@@ -21,9 +22,10 @@
 //! ```
 //!
 //! Limits and known differences from Python:
-//! * nesting deeper than [`MAX_DEPTH`] (200) containers is an error; CPython
-//!   parses up to roughly 980 levels and then raises `RecursionError` (the
-//!   exact depth depends on the caller's stack).
+//! * CPython's `RecursionError` on deep nesting is reproduced at the levels
+//!   measured against the oracle (CPython 3.11 under cloud-init, see
+//!   [`MAX_DEPTH`]); another Python, or a caller with a deeper stack, gives up
+//!   a few levels elsewhere.
 //! * RFC 2231 values in charsets other than UTF-8, ASCII and Latin-1 (and
 //!   their aliases) are returned undecoded, as Python does for unknown codecs
 //!   (Python would decode e.g. `cp1252`).
@@ -50,6 +52,6 @@ pub use error::{ParseError, PyError};
 pub use header::Header;
 pub use message::{Message, Payload};
 pub use param::{ParamValue, unquote};
-pub use parser::{MAX_DEPTH, parse};
+pub use parser::{MAX_DEPTH, MAX_MULTIPART_DEPTH, parse};
 pub use transfer_encoding::TransferEncoding;
 pub use walk::{Walk, WalkWithDepth};

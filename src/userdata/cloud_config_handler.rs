@@ -44,13 +44,7 @@ impl PartRejection {
     /// listed as a schema error in 25.1's `cloud-config.txt`).
     pub fn is_value_error(&self) -> bool {
         match self {
-            PartRejection::Yaml(e) => {
-                e.class.is_yaml_error()
-                    || matches!(
-                        e.class,
-                        crate::yaml::PyErrorClass::Value | crate::yaml::PyErrorClass::Type
-                    )
-            }
+            PartRejection::Yaml(e) => e.class.caught_by_load_yaml(),
             PartRejection::Empty | PartRejection::NotAMapping(_) => true,
             PartRejection::Merge(e) => e.is_value_error(),
             PartRejection::HeaderNotString(_) | PartRejection::Patch(_) => false,

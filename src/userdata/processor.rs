@@ -7,7 +7,7 @@ use super::part_type::{self, GZIP_TYPES, REDETECT_TYPES, type_from_starts_with};
 use super::py_int::{IntError, py_int};
 use super::raw_unicode_escape::raw_unicode_escape;
 use super::user_data_options::UserDataOptions;
-use super::yaml_text::load_py_text;
+use super::yaml_text::{LoadSite, load_py_text, load_py_text_at};
 use crate::yaml::EventKind;
 use crate::yaml::value::{Node, PyStr, Value, py_str};
 
@@ -345,7 +345,7 @@ impl Processor<'_> {
         if let Some(t) = archive.as_str() {
             self.check_scalars(t.as_bytes(), origin)?;
         }
-        let entries: Vec<Node> = match load_py_text(archive, self.opts) {
+        let entries: Vec<Node> = match load_py_text_at(archive, self.opts, LoadSite::Archive) {
             Ok(Some(root)) => match root.value() {
                 Value::Seq(s) => s.items().to_vec(),
                 Value::Set(m) => m.keys().cloned().collect(),
@@ -358,6 +358,16 @@ impl Processor<'_> {
                 }
             },
             Ok(None) => Vec::new(),
+            Err(e) if !e.class.caught_by_load_yaml() => {
+                // `util.load_yaml` lets it through: the whole processing stops.
+                return Err(ProcessError::ArchiveEntry {
+                    origin: origin.to_string(),
+                    reason: format!(
+                        "loading #cloud-config-archive raises {}: {e} (cloud-init's YAML loader does not catch it)",
+                        e.class.python_name()
+                    ),
+                });
+            }
             Err(e) => {
                 self.warn(
                     origin,

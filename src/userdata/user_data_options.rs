@@ -50,8 +50,8 @@ pub struct Limits {
     pub max_decompressed_size: u64,
     /// Number of parts after flattening. `--max-parts`.
     pub max_parts: usize,
-    /// Nesting depth of multiparts (fixed: the MIME reader's
-    /// [`crate::mime::MAX_DEPTH`]; kept for reference).
+    /// Nesting depth of MIME parts: Python's own `RecursionError` level applies
+    /// (reproduced, see [`crate::mime::MAX_DEPTH`]); kept for reference.
     pub max_mime_depth: usize,
     /// Nesting depth of `#include`s (cloud-init recurses without end).
     /// `--max-include-depth`.

@@ -5,9 +5,33 @@ use crate::source::SourceId;
 use crate::yaml::value::PyStr;
 use crate::yaml::{LoadOptions, Node, YamlError, check_printable, load};
 
-/// Load YAML text as cloud-init does (its release's loader). A string with
-/// lone surrogates (undecodable bytes) fails like PyYAML: "special
-/// characters are not allowed" at the first non-printable character.
+/// Where in cloud-init a document is loaded: its own call frames there come on
+/// top of PyYAML's, so Python's `RecursionError` comes earlier than under a
+/// plain `yaml.safe_load` ([`crate::yaml::PYYAML_MAX_DEPTH`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LoadSite {
+    /// The cloud-config part handler (also the launch-index pre-parse, whose
+    /// failures only matter through the handler's).
+    Handler,
+    /// `#cloud-config-archive` in the user-data processor.
+    Archive,
+}
+
+impl LoadSite {
+    /// Python frames cloud-init itself has on the stack when it calls
+    /// `safe_load` here, measured against the oracle (the same for 22.4 and
+    /// 25.1, `tests/yaml_depth_oracle.rs`): in a cloud-config part a flow list
+    /// nested 485 deep loads and 486 does not, a block one 484 and 485; in an
+    /// archive, 488 and 489 for a flow list in an entry.
+    pub fn frames(self) -> usize {
+        match self {
+            LoadSite::Handler => 13,
+            LoadSite::Archive => 6,
+        }
+    }
+}
+
+/// Loaded as by the cloud-config handler ([`LoadSite::Handler`]).
 pub fn load_py_text(text: &PyStr, opts: &UserDataOptions) -> Result<Option<Node>, YamlError> {
     load_py_text_in(text, opts, SourceId::UNKNOWN)
 }
@@ -18,9 +42,28 @@ pub fn load_py_text_in(
     opts: &UserDataOptions,
     source: SourceId,
 ) -> Result<Option<Node>, YamlError> {
+    load_with(text, opts, source, LoadSite::Handler)
+}
+
+/// As [`load_py_text`], loaded where `site` loads it.
+pub fn load_py_text_at(
+    text: &PyStr,
+    opts: &UserDataOptions,
+    site: LoadSite,
+) -> Result<Option<Node>, YamlError> {
+    load_with(text, opts, SourceId::UNKNOWN, site)
+}
+
+fn load_with(
+    text: &PyStr,
+    opts: &UserDataOptions,
+    source: SourceId,
+    site: LoadSite,
+) -> Result<Option<Node>, YamlError> {
     let load_opts = LoadOptions {
         source,
         python_unicode_tag: opts.release == Release::V22_4,
+        caller_frames: site.frames(),
         ..LoadOptions::default()
     };
     match text.as_str() {

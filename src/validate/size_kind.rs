@@ -65,14 +65,8 @@ impl fmt::Display for SizeKind {
                 platform,
                 size,
                 limit,
-            } => write!(
-                f,
-                "the payload is {size} bytes ({}), {}% of {} of {limit} bytes",
-                what(platform),
-                size * 100 / (*limit).max(1),
-                who(platform)
-            ),
-            SizeKind::Budget {
+            }
+            | SizeKind::Budget {
                 platform,
                 size,
                 limit,

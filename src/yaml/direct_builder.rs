@@ -136,7 +136,11 @@ impl<'a> Builder<'a> {
     pub(crate) fn new(opts: &LoadOptions) -> Self {
         Builder {
             source: opts.source,
-            max_depth: opts.max_depth,
+            // The caller's frames bring PyYAML's limit closer (by half as many
+            // levels, see the composer); give up a level early to stay clear of it.
+            max_depth: opts
+                .max_depth
+                .saturating_sub(opts.caller_frames.div_ceil(2) + 1),
             merge_budget: opts.max_merge_entries,
             stack: Vec::new(),
             items: Vec::new(),

@@ -49,6 +49,12 @@ impl PyErrorClass {
         )
     }
 
+    /// Whether cloud-init's `util.load_yaml` catches it (`yaml.YAMLError`,
+    /// `ValueError`, `TypeError`): anything else escapes to its caller.
+    pub fn caught_by_load_yaml(self) -> bool {
+        self.is_yaml_error() || matches!(self, PyErrorClass::Value | PyErrorClass::Type)
+    }
+
     /// The Python class name.
     pub fn python_name(self) -> &'static str {
         match self {

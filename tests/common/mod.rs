@@ -8,6 +8,7 @@ pub mod compose_gen;
 pub mod compose_oracle;
 pub mod keyed_gen;
 pub mod nickel_gen;
+pub mod oracle_batch;
 pub mod payload_gen;
 pub mod plain_json;
 pub mod rng;
@@ -15,13 +16,19 @@ pub mod tagged_docs;
 
 use std::path::PathBuf;
 
-/// `../shared/<rel>` next to the repository, or `None` (after a loud message)
-/// when it is missing outside CI. In CI (`CI=true`) a missing path fails the test.
+/// `../shared/<rel>` next to the repository (or under `$CLOUDFOLD_SHARED`, for
+/// worktrees that do not sit beside it), or `None` (after a loud message) when it is
+/// missing outside CI. In CI (`CI=true`) a missing path fails the test.
 pub fn shared(rel: &str) -> Option<PathBuf> {
-    let p = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("..")
-        .join("shared")
-        .join(rel);
+    let root = std::env::var_os("CLOUDFOLD_SHARED").map_or_else(
+        || {
+            PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+                .join("..")
+                .join("shared")
+        },
+        PathBuf::from,
+    );
+    let p = root.join(rel);
     if p.exists() {
         return Some(p);
     }
@@ -75,4 +82,25 @@ pub fn run_vector_file(
         failures.len(),
         failures.join("\n\n")
     );
+}
+
+/// The case directories of `fixtures/<area>/`, sorted; fails when fewer than `at_least`
+/// are there (a fixture set that silently vanished would make its test vacuous).
+pub fn fixture_case_dirs(area: &str, at_least: usize) -> Vec<PathBuf> {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("fixtures")
+        .join(area);
+    let mut dirs: Vec<PathBuf> = std::fs::read_dir(&root)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.is_dir())
+        .collect();
+    dirs.sort();
+    assert!(
+        dirs.len() >= at_least,
+        "fixtures missing from {}: {} case directories, expected at least {at_least}",
+        root.display(),
+        dirs.len()
+    );
+    dirs
 }

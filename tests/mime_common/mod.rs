@@ -70,7 +70,7 @@ fn part_json(depth: usize, m: &Message) -> Value {
 pub fn describe(text: &str) -> Value {
     match mime::parse(text) {
         Err(mime::ParseError::Python { error, .. }) => err(&error),
-        Err(e @ mime::ParseError::TooDeep { .. }) => json!({ "error": e.to_string() }),
+        Err(e @ mime::ParseError::Internal { .. }) => json!({ "error": e.to_string() }),
         Ok(m) => json!({
             "parts": m.walk().with_depth().map(|(d, p)| part_json(d, p)).collect::<Vec<_>>()
         }),

@@ -1,0 +1,114 @@
+//! One streaming run of the cloud-init oracle (`scripts/oracle_batch.py`) over many payloads.
+
+use base64::Engine;
+use base64::engine::general_purpose::STANDARD as B64;
+use serde_json::{Value as J, json};
+use std::io::{BufRead, Write};
+use std::process::{Command, Stdio};
+
+/// One payload for the oracle: its bytes, the launch index to fold for, and whether the
+/// oracle should also return the `cloud-config.txt` it writes.
+pub struct Request<'a> {
+    pub payload: &'a [u8],
+    pub launch_index: Option<i64>,
+    pub emit_file: bool,
+    /// Ask for the config's `{"$summary": [depth, nodes]}` instead of the config
+    /// itself (see [`summary`]), for values nested too deep for `serde_json`.
+    pub summary: bool,
+}
+
+/// `{"$summary": [depth, nodes]}` of a typed-JSON value, as the oracle batch
+/// script computes it for [`Request::summary`] (without recursion).
+pub fn summary(v: &J) -> J {
+    let (mut depth, mut nodes, mut stack) = (0, 0, vec![(v, 1)]);
+    while let Some((x, d)) = stack.pop() {
+        nodes += 1;
+        depth = depth.max(d);
+        match x {
+            J::Object(m) => stack.extend(m.values().map(|c| (c, d + 1))),
+            J::Array(a) => stack.extend(a.iter().map(|c| (c, d + 1))),
+            _ => {}
+        }
+    }
+    json!({ "$summary": [depth, nodes] })
+}
+
+/// The oracle's `doc` for every request, in request order, from one python process of
+/// `release` (`bookworm` = 22.4, `trixie` = 25.1). Fails the test when the oracle
+/// answers fewer requests than it was given.
+pub fn docs<'a>(release: &str, requests: impl IntoIterator<Item = Request<'a>>) -> Vec<J> {
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/scripts/oracle_batch.py");
+    let mut child = Command::new("python3")
+        .args([script, "--release", release])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("python3");
+    let feed: Vec<String> = requests
+        .into_iter()
+        .enumerate()
+        .map(|(id, r)| {
+            json!({"id": id, "b64": B64.encode(r.payload), "launch_index": r.launch_index,
+                   "emit_file": r.emit_file, "summary": r.summary})
+            .to_string()
+        })
+        .collect();
+    let n = feed.len();
+    let mut stdin = child.stdin.take().unwrap();
+    // A writer thread, so a full stdout pipe cannot deadlock against a full stdin pipe.
+    let writer = std::thread::spawn(move || {
+        for line in feed {
+            if writeln!(stdin, "{line}").is_err() {
+                break;
+            }
+        }
+    });
+    let mut docs = vec![None; n];
+    for line in std::io::BufReader::new(child.stdout.take().unwrap()).lines() {
+        let v: J = serde_json::from_str(&line.unwrap()).unwrap();
+        let id = v["id"].as_u64().unwrap() as usize;
+        docs[id] = Some(v["doc"].clone());
+    }
+    writer.join().unwrap();
+    let _ = child.wait();
+    let answered = docs.iter().filter(|d| d.is_some()).count();
+    assert_eq!(answered, n, "the oracle answered {answered} of {n} cases");
+    docs.into_iter().map(Option::unwrap_or_default).collect()
+}
+
+/// Fail the test listing the first `shown` disagreements, if there are any.
+pub fn assert_none(bad: &[String], shown: usize) {
+    assert!(
+        bad.is_empty(),
+        "{} disagreements:\n{}",
+        bad.len(),
+        bad.iter()
+            .take(shown)
+            .cloned()
+            .collect::<Vec<_>>()
+            .join("\n\n")
+    );
+}
+
+/// The releases a sweep runs under: both when `all`, else 25.1 (the default release).
+pub fn releases(all: bool) -> &'static [(cloudfold::userdata::Release, &'static str)] {
+    use cloudfold::userdata::Release;
+    if all {
+        &[(Release::V22_4, "bookworm"), (Release::V25_1, "trixie")]
+    } else {
+        &[(Release::V25_1, "trixie")]
+    }
+}
+
+/// The oracle's docs for named text payloads (no launch index, no file).
+pub fn docs_of_named(release: &str, cases: &[(String, String)], summary: bool) -> Vec<J> {
+    docs(
+        release,
+        cases.iter().map(|(_, doc)| Request {
+            payload: doc.as_bytes(),
+            launch_index: None,
+            emit_file: false,
+            summary,
+        }),
+    )
+}
