@@ -217,7 +217,7 @@ impl<'a> Constructor<'a> {
         if tag == Tag::Str {
             return Ok(Value::Str(match text {
                 ScalarText::Text(t) => PyStr::from(t.as_ref()),
-                ScalarText::Wide(p) => p.clone(),
+                ScalarText::Wide(p) => PyStr::clone(p),
             }));
         }
         let (s, wide): (Cow<'_, str>, bool) = match text {

@@ -194,8 +194,10 @@ impl<'a> Builder<'a> {
             return Some(());
         }
         let v = match (tag, value) {
-            (Tag::Str, ScalarText::Text(t)) => Value::Str(PyStr::from(t.as_ref())),
-            (Tag::Str, ScalarText::Wide(p)) => Value::Str(p),
+            (Tag::Str, ScalarText::Text(Cow::Borrowed(t))) => Value::Str(PyStr::from(t)),
+            // An owned text (unescaped, folded) becomes the string as it is.
+            (Tag::Str, ScalarText::Text(Cow::Owned(t))) => Value::Str(PyStr::from(t)),
+            (Tag::Str, ScalarText::Wide(p)) => Value::Str(*p),
             (Tag::Value, _) => return None,
             (tag, ScalarText::Text(t)) => scalar_value(tag, &t, start).ok()?,
             (_, ScalarText::Wide(_)) => return None,

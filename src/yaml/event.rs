@@ -25,8 +25,9 @@ pub enum ScalarStyle {
 pub enum ScalarText<'a> {
     /// Valid Unicode text.
     Text(Cow<'a, str>),
-    /// Text holding lone surrogates (from `\uD83D`-style escapes).
-    Wide(PyStr),
+    /// Text holding lone surrogates (from `\uD83D`-style escapes); boxed,
+    /// as it is rare, to keep events small.
+    Wide(Box<PyStr>),
 }
 
 impl ScalarText<'_> {
@@ -42,7 +43,7 @@ impl ScalarText<'_> {
     pub fn into_py(self) -> PyStr {
         match self {
             ScalarText::Text(t) => PyStr::from(t.as_ref()),
-            ScalarText::Wide(p) => p,
+            ScalarText::Wide(p) => *p,
         }
     }
 }

@@ -126,7 +126,7 @@ impl Buf {
                 let p = w.finish();
                 match p.as_str() {
                     Some(s) => ScalarText::Text(Cow::Owned(s.to_owned())),
-                    None => ScalarText::Wide(p),
+                    None => ScalarText::Wide(Box::new(p)),
                 }
             }
         }

@@ -16,10 +16,11 @@ use std::fmt;
 #[derive(Clone)]
 pub struct PyStr(Repr);
 
-/// Longest UTF-8 text kept inline: most keys and many values of a
-/// cloud-config are this short, and then cost no allocation of their own
-/// (the enum stays 24 bytes).
-const INLINE: usize = 22;
+/// Longest UTF-8 text kept inline: keys and most values of a cloud-config
+/// (package names, short commands, paths) are this short, and then cost no
+/// allocation of their own. A `PyStr` is then 72 bytes, the size of a `Map`,
+/// so a `Value` (and a node's allocation) is no larger than before.
+const INLINE: usize = 70;
 
 #[derive(Clone)]
 enum Repr {
@@ -381,8 +382,9 @@ mod tests {
     #[test]
     fn inline_and_boxed_forms_are_one_string() {
         use std::hash::{BuildHasher, RandomState};
-        let short = "0123456789012345678901"; // exactly INLINE bytes
-        let long = "01234567890123456789012";
+        let digits = "0123456789".repeat(8);
+        let short = digits.get(..INLINE).unwrap();
+        let long = digits.get(..=INLINE).unwrap();
         for t in [short, long, "", "é€😀"] {
             let a = PyStr::from(t);
             let b = PyStr::from(Box::<str>::from(t));
@@ -400,6 +402,7 @@ mod tests {
         }
         let (s, l) = (PyStr::from(short), PyStr::from(long));
         assert!(s < l);
-        assert_eq!(std::mem::size_of::<PyStr>(), 24);
+        assert_eq!(std::mem::size_of::<PyStr>(), 72);
+        assert_eq!(std::mem::size_of::<crate::yaml::Value>(), 80);
     }
 }
