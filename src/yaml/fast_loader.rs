@@ -17,6 +17,7 @@
 use super::direct_builder::Builder;
 use super::event::ScalarText;
 use super::load_options::LoadOptions;
+use super::scanner::is_indicator;
 use super::value::Node;
 use crate::source::Mark;
 use std::borrow::Cow;
@@ -453,7 +454,7 @@ impl<'a> FastLoader<'a> {
                 !is_blank(next)
             };
         }
-        !c_is_indicator(c) && c != 0 && c != b' ' && c != b'\n'
+        !is_indicator(c) && c != 0 && c != b' ' && c != b'\n'
     }
 
     /// Scan a plain scalar on one line from `s`: the end of its text and
@@ -817,29 +818,4 @@ impl<'a> FastLoader<'a> {
             end = self.mark(self.pos);
         }
     }
-}
-
-/// Characters that cannot start a plain scalar (`-` is handled apart).
-fn c_is_indicator(c: u8) -> bool {
-    matches!(
-        c,
-        b'-' | b'?'
-            | b':'
-            | b','
-            | b'['
-            | b']'
-            | b'{'
-            | b'}'
-            | b'#'
-            | b'&'
-            | b'*'
-            | b'!'
-            | b'|'
-            | b'>'
-            | b'\''
-            | b'"'
-            | b'%'
-            | b'@'
-            | b'`'
-    )
 }

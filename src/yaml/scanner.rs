@@ -550,27 +550,7 @@ impl<'a> Scanner<'a> {
 
     fn check_plain(&self) -> bool {
         let c = self.byte();
-        let indicator = matches!(
-            c,
-            b'-' | b'?'
-                | b':'
-                | b','
-                | b'['
-                | b']'
-                | b'{'
-                | b'}'
-                | b'#'
-                | b'&'
-                | b'*'
-                | b'!'
-                | b'|'
-                | b'>'
-                | b'\''
-                | b'"'
-                | b'%'
-                | b'@'
-                | b'`'
-        );
+        let indicator = is_indicator(c);
         if !(indicator || self.at_end() || is_blankz(self.peek())) {
             return true;
         }
@@ -1681,4 +1661,30 @@ fn push_piece(buf: &mut Buf, src: &str, p: Piece) {
         Piece::Src(s, e) => buf.push_src(src, s, e),
         Piece::Char(c) => buf.push_char(src, c),
     }
+}
+
+/// Characters that cannot start a plain scalar (PyYAML's indicators; `-`, `?`
+/// and `:` may, when a non-space follows).
+pub(crate) fn is_indicator(c: u8) -> bool {
+    matches!(
+        c,
+        b'-' | b'?'
+            | b':'
+            | b','
+            | b'['
+            | b']'
+            | b'{'
+            | b'}'
+            | b'#'
+            | b'&'
+            | b'*'
+            | b'!'
+            | b'|'
+            | b'>'
+            | b'\''
+            | b'"'
+            | b'%'
+            | b'@'
+            | b'`'
+    )
 }
