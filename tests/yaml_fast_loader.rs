@@ -9,12 +9,14 @@
     clippy::indexing_slicing
 )]
 
+mod common;
 mod support;
 
 #[path = "../benches/support/cloud_config_doc.rs"]
 mod cloud_config_doc;
 
 use cloudfold::yaml::{LoadOptions, load_fast, load_via_graph};
+use common::rng::Rng;
 use support::same_tree::same_tree;
 
 /// `text` is taken by the fast loader (`taken`) or left alone, and when
@@ -131,27 +133,6 @@ fn takes_the_bench_document() {
     check(&doc[..cut], true);
 }
 
-/// SplitMix64: small, seedable.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n.max(1) as u64) as usize
-    }
-
-    fn pick<'a>(&mut self, items: &[&'a str]) -> &'a str {
-        items[self.below(items.len())]
-    }
-}
-
 const SCALARS: &[&str] = &[
     "x",
     "a b",
@@ -198,20 +179,26 @@ fn block(r: &mut Rng, indent: usize, depth: usize, out: &mut String) {
     let pad = " ".repeat(indent);
     match r.below(if depth == 0 { 1 } else { 5 }) {
         0 => {
-            let s = r.pick(SCALARS);
+            let s = r.pick::<&str>(SCALARS);
             out.push(' ');
             out.push_str(s);
             out.push('\n');
             if s.starts_with(['|', '>']) {
                 for _ in 0..r.below(4) {
                     let extra = " ".repeat(r.below(3));
-                    out.push_str(&format!("{pad}  {extra}{}\n", r.pick(&["l", "m n", ""])));
+                    out.push_str(&format!(
+                        "{pad}  {extra}{}\n",
+                        r.pick::<&str>(&["l", "m n", ""])
+                    ));
                 }
             }
         }
         1 | 2 => {
-            out.push_str(r.pick(&["\n", " # c\n", " &a4\n", "\n\n"]));
-            let inner = indent + r.pick(&["2", "2", "4", "1", "0"]).parse::<usize>().unwrap();
+            out.push_str(r.pick::<&str>(&["\n", " # c\n", " &a4\n", "\n\n"]));
+            let inner = indent
+                + r.pick::<&str>(&["2", "2", "4", "1", "0"])
+                    .parse::<usize>()
+                    .unwrap();
             let ipad = " ".repeat(inner);
             for _ in 0..1 + r.below(3) {
                 out.push_str(&ipad);
@@ -219,7 +206,7 @@ fn block(r: &mut Rng, indent: usize, depth: usize, out: &mut String) {
                     out.push('-');
                     block(r, inner + 2, depth - 1, out);
                 } else {
-                    out.push_str(r.pick(&["k", "key", "'q k'", "\"d\"", "1", "<<", "k"]));
+                    out.push_str(r.pick::<&str>(&["k", "key", "'q k'", "\"d\"", "1", "<<", "k"]));
                     out.push(':');
                     block(r, inner + 2, depth - 1, out);
                 }
@@ -238,7 +225,7 @@ fn block(r: &mut Rng, indent: usize, depth: usize, out: &mut String) {
             for _ in 0..1 + r.below(3) {
                 out.push_str(&format!(
                     "{pad}  {}\n",
-                    r.pick(&["text", "  more", "", "# h"])
+                    r.pick::<&str>(&["text", "  more", "", "# h"])
                 ));
             }
         }
@@ -260,7 +247,7 @@ fn mutate(r: &mut Rng, doc: &str) -> String {
             0 if at < s.len() && s.is_char_boundary(at + 1) => {
                 s.remove(at);
             }
-            1 => s.insert_str(at, r.pick(NOISE)),
+            1 => s.insert_str(at, r.pick::<&str>(NOISE)),
             _ => s.truncate(at),
         }
     }
@@ -275,7 +262,7 @@ fn generated_documents_match_the_full_pipeline() {
         .ok()
         .and_then(|v| v.parse().ok())
         .unwrap_or(4000);
-    let mut r = Rng(7);
+    let mut r = Rng::new(7);
     let mut taken = 0;
     for i in 0..cases {
         let mut doc = String::new();
@@ -283,7 +270,7 @@ fn generated_documents_match_the_full_pipeline() {
             doc.push_str("#cloud-config\n");
         }
         for _ in 0..1 + r.below(4) {
-            doc.push_str(r.pick(&["k", "a1", "<<", "'x'", "k2"]));
+            doc.push_str(r.pick::<&str>(&["k", "a1", "<<", "'x'", "k2"]));
             doc.push(':');
             block(&mut r, 2, 3, &mut doc);
         }
