@@ -136,17 +136,15 @@ pub(crate) fn compose<'a>(
             && parent.open == Open::BlockMap
             && (children.len().saturating_sub(parent.base)).is_multiple_of(2);
         let empty = empty || key;
-        let in_flow_seq = |depth_below: usize| {
-            stack
-                .len()
-                .checked_sub(depth_below)
-                .and_then(|i| stack.get(i))
-                .is_some_and(|f| f.open == Open::FlowSeq)
-        };
+        let grandparent_is_flow_seq = stack
+            .len()
+            .checked_sub(2)
+            .and_then(|i| stack.get(i))
+            .is_some_and(|f| f.open == Open::FlowSeq);
         let spared = match parent.open {
             Open::FlowSeq => 3,
             // A flow mapping inside a flow sequence was scanned ahead further.
-            Open::FlowMap if !start && in_flow_seq(2) => 3,
+            Open::FlowMap if !start && grandparent_is_flow_seq => 3,
             Open::FlowMap if !start => 1,
             _ => 0,
         } + if empty { 2 } else { 0 };

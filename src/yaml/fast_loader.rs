@@ -213,26 +213,19 @@ impl<'a> FastLoader<'a> {
         let dash = self.dash_at(self.pos);
         if let Some(p) = self.pending.take() {
             let top = *self.ctx.last()?;
-            if col > top.indent {
+            // A mapping value's `- ` at the key's own indentation opens an
+            // indentless sequence.
+            let indentless = col == top.indent && dash && !top.seq;
+            if col > top.indent || indentless {
                 // The pending value is a block collection starting here.
                 let start = p.anchor.as_ref().map_or(here, |a| a.1);
                 self.builder.open(dash, p.anchor.map(|a| a.0), start)?;
                 self.ctx.push(Ctx {
                     indent: col,
                     seq: dash,
-                    indentless: false,
+                    indentless,
                 });
                 return self.entry(dash);
-            }
-            if col == top.indent && dash && !top.seq {
-                let start = p.anchor.as_ref().map_or(here, |a| a.1);
-                self.builder.open(true, p.anchor.map(|a| a.0), start)?;
-                self.ctx.push(Ctx {
-                    indent: col,
-                    seq: true,
-                    indentless: true,
-                });
-                return self.entry(true);
             }
             self.empty(p)?;
         }
