@@ -7,6 +7,11 @@
 #[path = "support/cloud_config_doc.rs"]
 mod cloud_config_doc;
 
+// Same allocator as the shipped binary (see the `mimalloc` feature in Cargo.toml).
+#[cfg(feature = "mimalloc")]
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 use cloud_config_doc::document;
 use std::hint::black_box;
 

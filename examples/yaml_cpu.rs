@@ -5,6 +5,11 @@
 #[path = "../benches/support/cloud_config_doc.rs"]
 mod cloud_config_doc;
 
+// Same allocator as the shipped binary (see the `mimalloc` feature in Cargo.toml).
+#[cfg(feature = "mimalloc")]
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 use cloudfold::yaml::{DumpOptions, LoadOptions, dump, load};
 use std::hint::black_box;
 
