@@ -4,6 +4,11 @@
 
 mod cli;
 
+// The value tree is many small nodes; see the `mimalloc` feature in Cargo.toml.
+#[cfg(feature = "mimalloc")]
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fn main() -> std::process::ExitCode {
     cli::main()
 }

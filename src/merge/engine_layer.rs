@@ -208,7 +208,7 @@ impl<R: Rules + ?Sized, O: MergeObserver + ?Sized> Walk<'_, R, O> {
         depth: Depth,
     ) -> Result<Node, MergeError> {
         self.charge(sm.len())?;
-        let mut entries = Entries::with_capacity(sm.len());
+        let mut entries = Entries::with_capacity_and_hasher(sm.len(), Default::default());
         for (i, (k, v)) in sm.iter().enumerate() {
             let nv = if (skip_first && i == 0) || !truthy(v) {
                 v.clone()

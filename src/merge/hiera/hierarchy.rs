@@ -52,7 +52,7 @@ pub struct HieraMerged {
 impl HieraMerged {
     /// The result as one mapping.
     pub fn to_node(&self) -> Node {
-        let mut entries = Entries::with_capacity(self.keys.len());
+        let mut entries = Entries::with_capacity_and_hasher(self.keys.len(), Default::default());
         for k in &self.keys {
             insert(&mut entries, k.key.clone(), k.value.clone());
         }
@@ -172,7 +172,7 @@ impl Hierarchy {
     /// All top-level keys a lookup can find (strings other than
     /// `lookup_options`), in order of first appearance from the lowest layer.
     pub fn keys(&self) -> Vec<Node> {
-        let mut seen: Entries = Entries::new();
+        let mut seen: Entries = Entries::default();
         for root in self.roots.iter().flatten() {
             if let Some(m) = root.as_map() {
                 for (k, _) in m.iter() {
