@@ -89,7 +89,7 @@ pub fn run(a: &RenderArgs) -> Result<Exit, String> {
         return super::explain_cmd::explain_payload(&a.payload, format, a.max_nodes, a.strict);
     }
     let limits = options(&a.payload)?.limits;
-    let folded = match fold(&a.payload)? {
+    let mut folded = match fold(&a.payload)? {
         Ok(f) => f,
         Err((code, msg)) => {
             eprintln!("error: {msg}");
@@ -98,7 +98,7 @@ pub fn run(a: &RenderArgs) -> Result<Exit, String> {
     };
     let warned = print_warnings(&folded);
     let out = match a.format {
-        RenderFormat::CloudInit => folded.cloud_config_txt.clone(),
+        RenderFormat::CloudInit => std::mem::take(&mut folded.cloud_config_txt),
         RenderFormat::Yaml => {
             let body = match &folded.config {
                 Some(c) => dump(c, &DumpOptions::readable()).map_err(|e| e.to_string())?,
