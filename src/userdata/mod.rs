@@ -34,7 +34,8 @@ pub use leaf::{Body, HeaderValue, Leaf, Origin, Payload};
 pub use mime_leaves::format_attachment;
 pub use part_type::{PartType, known_types, py_is_space, type_from_starts_with};
 pub use processor::{
-    Fetched, IncludeResolver, NoIncludes, ProcessError, ProcessWarning, Processed, process,
+    Fetched, IncludeResolver, NoIncludes, ProcessError, ProcessWarning, Processed, WarningKind,
+    process,
 };
 pub use py_int::{IntError, int_from_str, py_int};
 pub use raw_unicode_escape::raw_unicode_escape;

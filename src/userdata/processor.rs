@@ -109,6 +109,18 @@ pub struct ProcessWarning {
     pub origin: Origin,
     /// What.
     pub message: String,
+    /// Which kind.
+    pub kind: WarningKind,
+}
+
+/// What a [`ProcessWarning`] is about.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum WarningKind {
+    /// A `#cloud-config-archive` or one of its entries is skipped.
+    ArchiveIgnored,
+    /// The handlers get a part more than once, or get a part the processor
+    /// expanded, because message/rfc822 parts enclose it (cloud-init is silent).
+    HandedAgain,
 }
 
 /// The processed user-data: the accumulated message the handlers will walk.
@@ -701,6 +713,7 @@ impl Processor<'_> {
         self.out.warnings.push(ProcessWarning {
             origin: origin.clone(),
             message,
+            kind: WarningKind::ArchiveIgnored,
         });
     }
 }

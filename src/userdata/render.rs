@@ -5,7 +5,7 @@ use super::cloud_config_handler::{CloudConfigHandler, PartRejection};
 use super::fold_observer::FoldObserver;
 use super::leaf::{Leaf, Origin, Payload};
 use super::part_type::PartType;
-use super::processor::{IncludeResolver, ProcessError, ProcessWarning, process};
+use super::processor::{IncludeResolver, ProcessError, ProcessWarning, WarningKind, process};
 use super::user_data_options::UserDataOptions;
 use crate::merge::NoObserver;
 use crate::source::SourceId;
@@ -217,6 +217,7 @@ fn repetition_notes(walk: &HandlerWalk) -> Vec<ProcessWarning> {
                     "cloud-init hands this {} part to its handlers {times}: {why}",
                     leaf.content_type
                 ),
+                kind: WarningKind::HandedAgain,
             }
         })
         .collect()
