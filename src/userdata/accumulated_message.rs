@@ -10,8 +10,10 @@
 //! the attached list and the messages' subtrees, as Python shares the objects.
 
 use super::launch_index::selects;
+use super::leaf::Body;
 use super::leaf::Leaf;
 use super::processor::ProcessError;
+use super::user_data_options::Limits;
 use std::rc::Rc;
 
 /// One message object.
@@ -103,13 +105,17 @@ impl AccumulatedMessage {
     /// `handlers.walk`: depth first over the attached parts and, for a
     /// message part, the message inside it; multipart containers are passed
     /// over. The filter drops a non-matching object with everything inside it.
-    /// More than `max_parts` handled parts is an error (the repetition grows
-    /// with the square of the nesting depth).
+    /// The repetition grows with the square of the nesting depth, so it is
+    /// bounded: more than `limits.max_parts` handled parts is an error, and so
+    /// is handing over again (repeated parts, expanded originals) more than
+    /// `limits.max_input_size` payload bytes in total.
     pub fn handler_walk(
         &self,
         wanted: Option<i64>,
-        max_parts: usize,
+        limits: &Limits,
     ) -> Result<HandlerWalk, ProcessError> {
+        let max_parts = limits.max_parts;
+        let mut again_bytes: u64 = 0;
         let mut out = HandlerWalk::default();
         let mut seen = vec![0usize; self.nodes.len()];
         let mut is_attached = vec![false; self.nodes.len()];
@@ -148,13 +154,31 @@ impl AccumulatedMessage {
                 }
                 None => 1,
             };
+            let attached = is_attached.get(id).copied().unwrap_or(false);
+            if occurrence > 1 || !attached {
+                again_bytes = again_bytes.saturating_add(payload_len(&node.leaf));
+                if again_bytes > limits.max_input_size {
+                    return Err(ProcessError::Limit(format!(
+                        "parts inside message/rfc822 parts, handed to the handlers again, add up to more than the limit of {} bytes (raise it with --max-input-size)",
+                        limits.max_input_size
+                    )));
+                }
+            }
             out.parts.push(HandledPart {
                 node: id,
                 leaf: node.leaf.clone(),
                 occurrence,
-                attached: is_attached.get(id).copied().unwrap_or(false),
+                attached,
             });
         }
         Ok(out)
+    }
+}
+
+/// The bytes a handler reads from `leaf`.
+fn payload_len(leaf: &Leaf) -> u64 {
+    match &leaf.body {
+        Body::Bytes(b) => b.len() as u64,
+        Body::None => 0,
     }
 }

@@ -118,7 +118,7 @@ pub fn render_observed(
     let processed = process(payload, opts, includes)?;
     let walk = processed
         .message
-        .handler_walk(opts.launch_index, opts.limits.max_parts)?;
+        .handler_walk(opts.launch_index, &opts.limits)?;
     let mut warnings = processed.warnings;
     warnings.extend(repetition_notes(&walk));
     let filtered_out = walk.filtered_out.iter().map(|l| (**l).clone()).collect();
