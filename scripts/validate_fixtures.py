@@ -89,6 +89,10 @@ case("part-filtered-launch-index", mime(cc("#cloud-config\nruncmd: [ls]\n", "all
                                          cc("#cloud-config\nruncmd: [web]\n", "web.yaml",
                                             ["Launch-Index: 1"])),
      "--launch-index", "0")
+case("part-handed-again", mime((["Content-Type: message/rfc822"],
+                                 "Content-Type: text/cloud-config\n"
+                                 "Merge-Type: list(append)+dict(recurse_list)+str()\n\n"
+                                 "#cloud-config\nruncmd: [ls]\n")))
 # Merge specs
 case("merge-spec-syntax", "#cloud-config\nmerge_how: dict(replace\nruncmd: [ls]\n")
 case("merge-unknown-merger", "#cloud-config\nmerge_how: lists(append)+dict(recurse_list)\nruncmd: [ls]\n")

@@ -16,38 +16,11 @@ mod common;
 
 use base64::Engine;
 use base64::engine::general_purpose::STANDARD as B64;
-use cloudfold::userdata::{NoIncludes, PartOutcome, Release, UserDataOptions, render};
-use cloudfold::yaml::typed_json::{WalkLimits, canonical, to_typed_json};
+use cloudfold::userdata::Release;
+use cloudfold::yaml::typed_json::canonical;
+use common::fold_json::ours;
 use common::{oracle_batch, payload_gen, rng::Rng};
 use serde_json::{Value as J, json};
-
-fn ours(input: &[u8], release: Release, launch_index: Option<i64>) -> J {
-    let opts = UserDataOptions {
-        release,
-        launch_index,
-        ..UserDataOptions::default()
-    };
-    match render(input, &opts, &NoIncludes) {
-        Err(e) => json!({"error": true, "detail": e.to_string()}),
-        Ok(f) => {
-            let cfg = f.config.as_ref().map_or(J::Null, |c| {
-                to_typed_json(c, WalkLimits::default()).unwrap_or(J::Null)
-            });
-            let parts: Vec<J> = f.parts.iter().map(|p| json!({
-                "content_type": p.content_type,
-                "filename": p.filename,
-                "merge_type_header": p.merge_type_header,
-                "launch_index": p.launch_index,
-                "handler": p.part_type.handler_name(),
-                "merged": match &p.outcome { PartOutcome::Merged => J::Bool(true), PartOutcome::Rejected(_) => J::Bool(false), _ => J::Null },
-            })).collect();
-            // The oracle reads cloud-config.txt back in text mode (universal newlines):
-            // a CR in a listed filename comes back as LF. cloudfold gives the bytes written.
-            let txt = f.cloud_config_txt.replace("\r\n", "\n").replace('\r', "\n");
-            json!({"error": false, "cloud_config": cfg, "parts": parts, "cloud_config_txt": txt})
-        }
-    }
-}
 
 fn theirs(doc: &J) -> J {
     // `oracle_crash`: cloud-init raised outside `process()` (e.g. `Message.walk`

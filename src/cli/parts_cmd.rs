@@ -77,6 +77,7 @@ pub fn run(a: &PartsArgs) -> Result<Exit, String> {
                         "handler": p.part_type.handler_name(),
                         "action": action(p),
                         "origin": p.origin.to_string(),
+                        "occurrence": p.occurrence,
                     })
                 })
                 .collect();
@@ -91,6 +92,10 @@ pub fn run(a: &PartsArgs) -> Result<Exit, String> {
                 }
                 if let Some(l) = &p.launch_index {
                     extra.push_str(&format!("  launch-index={l}"));
+                }
+                if p.occurrence > 1 {
+                    // An enclosing message/rfc822 part hands it over again.
+                    extra.push_str(&format!("  (again: time {})", p.occurrence));
                 }
                 println!(
                     "{:>3}  {:<26} {:<20} {:>7} B  {}{}",

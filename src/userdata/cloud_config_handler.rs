@@ -37,6 +37,10 @@ pub enum PartRejection {
     /// The JSON patch did not apply.
     #[error("JSON patch failed: {0}")]
     Patch(PatchError),
+    /// The part is a message object (a message/rfc822 document that cloud-init
+    /// retyped like its last part): no payload, the handler raises.
+    #[error("the part is a message with no payload of its own (cloud-init's handler raises on it)")]
+    NoPayload,
 }
 
 impl PartRejection {
@@ -47,7 +51,9 @@ impl PartRejection {
             PartRejection::Yaml(e) => e.class.caught_by_load_yaml(),
             PartRejection::Empty | PartRejection::NotAMapping(_) => true,
             PartRejection::Merge(e) => e.is_value_error(),
-            PartRejection::HeaderNotString(_) | PartRejection::Patch(_) => false,
+            PartRejection::HeaderNotString(_)
+            | PartRejection::Patch(_)
+            | PartRejection::NoPayload => false,
             PartRejection::Json(e) => !e.recursion,
         }
     }
@@ -115,7 +121,11 @@ impl<'a> CloudConfigHandler<'a> {
         let payload = match leaf.payload() {
             Payload::Text(t) => t,
             Payload::Bytes(b) => PyStr::from_utf8_surrogateescape(&b),
-            Payload::None => PyStr::from(""),
+            Payload::None => {
+                // `load_yaml(None)` / `None.lstrip()`: not a ValueError.
+                self.buf = Some(acc);
+                return Err(PartRejection::NoPayload);
+            }
         };
         let result = if leaf.content_type == JSONP {
             self.merge_patch(&acc, &payload, source, observer)

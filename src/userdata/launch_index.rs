@@ -11,12 +11,16 @@ pub fn filter_launch_index(leaves: Vec<Leaf>, wanted: Option<i64>) -> (Vec<Leaf>
     let Some(wanted) = wanted else {
         return (leaves, Vec::new());
     };
-    leaves
-        .into_iter()
-        .partition(|leaf| match leaf.get("Launch-Index") {
-            None => true,
-            Some(v) => header_int(v) == Some(Int::Small(wanted)),
-        })
+    leaves.into_iter().partition(|leaf| selects(leaf, wanted))
+}
+
+/// The filter's `_select`: no `Launch-Index` header, or its first one is the
+/// integer `wanted`.
+pub fn selects(leaf: &Leaf, wanted: i64) -> bool {
+    match leaf.get("Launch-Index") {
+        None => true,
+        Some(v) => header_int(v) == Some(Int::Small(wanted)),
+    }
 }
 
 /// `int(header)` for a `Launch-Index` header value.

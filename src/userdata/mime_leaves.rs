@@ -1,5 +1,6 @@
 //! `mime_leaves`: a parsed MIME document as the flat leaves cloud-init's processor walks.
 
+use super::accumulated_message::AccumulatedMessage;
 use super::leaf::{Body, HeaderValue, Leaf, Origin};
 use super::processor::ProcessError;
 use super::user_data_options::Limits;
@@ -29,26 +30,41 @@ pub fn content_type_of(value: &str) -> String {
     crate::mime::content_type_of(Some(value), "text/plain")
 }
 
-/// Parse `text` as MIME and list its non-container parts in walk order.
+/// A document as cloud-init's processor walks it: its root and every
+/// message object in walk order (arena ids).
+#[derive(Debug, Clone)]
+pub struct WalkedDoc {
+    /// The base message (`base_msg`, whose Content-Type the processor rewrites).
+    pub root: usize,
+    /// Every object of `base_msg.walk()`, containers included.
+    pub walk: Vec<usize>,
+}
+
+/// Parse `text` as MIME into `msg`'s arena, keeping the tree (a message/*
+/// part holds the message inside it, which cloud-init's handlers walk again).
 pub fn mime_leaves(
     text: &str,
     origin: &Origin,
     limits: &Limits,
-) -> Result<Vec<Leaf>, ProcessError> {
-    let msg = crate::mime::parse(text).map_err(|e| ProcessError::Mime(e.to_string()))?;
-    let mut out = Vec::new();
-    for (index, part) in msg.walk().enumerate() {
-        if part
+    msg: &mut AccumulatedMessage,
+) -> Result<WalkedDoc, ProcessError> {
+    let doc = crate::mime::parse(text).map_err(|e| ProcessError::Mime(e.to_string()))?;
+    let mut walk = Vec::new();
+    // Ids by depth along the current path, to link each part to its parent.
+    let mut path: Vec<usize> = Vec::new();
+    let mut leaves = 0usize;
+    for (index, (depth, part)) in doc.walk().with_depth().enumerate() {
+        let container = part
             .get_content_maintype()
-            .eq_ignore_ascii_case("multipart")
-        {
-            continue;
-        }
-        if out.len() >= limits.max_parts {
-            return Err(ProcessError::Limit(format!(
-                "more than the limit of {} parts (raise it with --max-parts)",
-                limits.max_parts
-            )));
+            .eq_ignore_ascii_case("multipart");
+        if !container {
+            if leaves >= limits.max_parts {
+                return Err(ProcessError::Limit(format!(
+                    "more than the limit of {} parts (raise it with --max-parts)",
+                    limits.max_parts
+                )));
+            }
+            leaves += 1;
         }
         let headers = part
             .items()
@@ -68,13 +84,21 @@ pub fn mime_leaves(
             },
             o => o.clone(),
         };
-        out.push(Leaf {
+        let leaf = Leaf {
             headers,
             content_type: part.get_content_type().to_owned(),
             body,
             filename,
             origin,
-        });
+        };
+        let id = msg.push(leaf, Vec::new(), container);
+        path.truncate(depth);
+        if let Some(&parent) = path.last() {
+            msg.add_child(parent, id);
+        }
+        path.push(id);
+        walk.push(id);
     }
-    Ok(out)
+    let root = walk.first().copied().unwrap_or_default();
+    Ok(WalkedDoc { root, walk })
 }

@@ -5,6 +5,7 @@
 //! indexes), the launch-index filter, then dispatch to handlers, with the
 //! cloud-config parts merged by [`CloudConfigHandler`].
 
+mod accumulated_message;
 mod cloud_config_handler;
 mod fold_observer;
 mod gzip;
@@ -23,16 +24,18 @@ mod yaml_text;
 pub mod json_patch;
 pub mod py_json;
 
+pub use accumulated_message::{AccumulatedMessage, HandledPart, HandlerWalk, MessageNode};
 pub use cloud_config_handler::{CloudConfigHandler, PartRejection};
 pub use fold_observer::FoldObserver;
 pub use gzip::{GzipError, gunzip};
 pub use include::{IncludeLine, include_urls, py_splitlines};
-pub use launch_index::filter_launch_index;
+pub use launch_index::{filter_launch_index, selects};
 pub use leaf::{Body, HeaderValue, Leaf, Origin, Payload};
 pub use mime_leaves::format_attachment;
 pub use part_type::{PartType, known_types, py_is_space, type_from_starts_with};
 pub use processor::{
-    Fetched, IncludeResolver, NoIncludes, ProcessError, ProcessWarning, Processed, process,
+    Fetched, IncludeResolver, NoIncludes, ProcessError, ProcessWarning, Processed, WarningKind,
+    process,
 };
 pub use py_int::{IntError, int_from_str, py_int};
 pub use raw_unicode_escape::raw_unicode_escape;

@@ -1,8 +1,10 @@
 //! `Processor`: cloud-init's `UserDataProcessor` — raw blob to the flat list of typed, numbered parts.
 
+use super::accumulated_message::AccumulatedMessage;
 use super::gzip::{GzipError, gunzip};
 use super::include::include_urls;
 use super::leaf::{Body, HeaderValue, Leaf, Origin, Payload};
+use super::mime_leaves::WalkedDoc;
 use super::part_type::{self, GZIP_TYPES, REDETECT_TYPES, type_from_starts_with};
 use super::py_int::{IntError, py_int};
 use super::raw_unicode_escape::raw_unicode_escape;
@@ -107,13 +109,26 @@ pub struct ProcessWarning {
     pub origin: Origin,
     /// What.
     pub message: String,
+    /// Which kind.
+    pub kind: WarningKind,
 }
 
-/// The processed user-data: leaves in the order handlers will see them.
+/// What a [`ProcessWarning`] is about.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum WarningKind {
+    /// A `#cloud-config-archive` or one of its entries is skipped.
+    ArchiveIgnored,
+    /// The handlers get a part more than once, or get a part the processor
+    /// expanded, because message/rfc822 parts enclose it (cloud-init is silent).
+    HandedAgain,
+}
+
+/// The processed user-data: the accumulated message the handlers will walk.
 #[derive(Debug, Clone, Default)]
 pub struct Processed {
-    /// The attached parts, numbered `part-001`… in this order.
-    pub leaves: Vec<Leaf>,
+    /// The attached parts (numbered `part-001`… in order) and the message
+    /// objects they share.
+    pub message: AccumulatedMessage,
     /// Warnings from processing (archive YAML errors, dropped entries).
     pub warnings: Vec<ProcessWarning>,
 }
@@ -131,8 +146,8 @@ pub fn process(
         include_depth: 0,
         inflated: 0,
     };
-    let leaves = p.convert_string(blob, Origin::Whole)?;
-    p.process_msg(leaves)?;
+    let doc = p.convert_string(blob, Origin::Whole)?;
+    p.process_msg(&doc)?;
     Ok(p.out)
 }
 
@@ -187,7 +202,7 @@ fn str_payload_bytes(text: &str) -> Vec<u8> {
 impl Processor<'_> {
     /// `convert_string`: one gzip layer (silently kept when it fails), then
     /// MIME if `mime-version:` occurs in the first 4096 bytes.
-    fn convert_string(&mut self, raw: &[u8], origin: Origin) -> Result<Vec<Leaf>, ProcessError> {
+    fn convert_string(&mut self, raw: &[u8], origin: Origin) -> Result<WalkedDoc, ProcessError> {
         let max_input = self.opts.limits.max_input_size;
         if raw.len() as u64 > max_input {
             return Err(ProcessError::Limit(format!(
@@ -209,32 +224,40 @@ impl Processor<'_> {
         {
             let text = std::str::from_utf8(&data)
                 .map_err(|e| ProcessError::MimeNotUtf8(e.valid_up_to()))?;
-            return super::mime_leaves::mime_leaves(text, &origin, &self.opts.limits);
+            return super::mime_leaves::mime_leaves(
+                text,
+                &origin,
+                &self.opts.limits,
+                &mut self.out.message,
+            );
         }
-        Ok(vec![Leaf {
+        let leaf = Leaf {
             headers: base_headers(part_type::NOT_MULTIPART),
             content_type: part_type::NOT_MULTIPART.into(),
             body: Body::Bytes(data.into_owned()),
             filename: None,
             origin,
-        }])
+        };
+        let root = self.out.message.push(leaf, Vec::new(), false);
+        Ok(WalkedDoc {
+            root,
+            walk: vec![root],
+        })
     }
 
     /// `_process_msg`: type each leaf, expand gzip/include/archive, attach.
-    fn process_msg(&mut self, leaves: Vec<Leaf>) -> Result<(), ProcessError> {
-        for mut part in leaves {
-            if part.content_type.starts_with("message/") && matches!(part.body, Body::None) {
-                // Not modelled: cloud-init attaches the message object itself, so
-                // its handlers walk the parts inside it once more (and see its
-                // content type replaced by the last part's).
-                self.warn(
-                    &part.origin,
-                    format!(
-                        "{}: cloud-init hands the parts inside this message to its handlers once more for each enclosing message; cloudfold takes them once, so with appending merge rules the result can differ",
-                        part.content_type
-                    ),
-                );
+    /// Parts are objects shared with the messages holding them: a change made
+    /// here (type, filename, launch index) shows wherever the handlers meet it.
+    fn process_msg(&mut self, doc: &WalkedDoc) -> Result<(), ProcessError> {
+        for &id in &doc.walk {
+            let Some(node) = self.out.message.node(id) else {
+                continue;
+            };
+            if node.container {
+                continue;
             }
+            let mut part: Leaf = (*node.leaf).clone();
+            let mut part_id = id;
             let mut ctype_orig = Some(part.content_type.clone());
             let mut payload = part.payload();
             let mut was_compressed = false;
@@ -300,13 +323,26 @@ impl Processor<'_> {
                 part.replace_header("Content-Type", HeaderValue::Text(ctype.clone()));
                 part.content_type.clone_from(&ctype);
             }
+            if was_compressed {
+                // The decompressed copy is a new object; the original stays
+                // in its message untouched.
+                part_id = self.out.message.push(part, Vec::new(), false);
+            } else if let Some(slot) = self.out.message.leaf_mut(part_id) {
+                *slot = part;
+            }
+            let origin = self
+                .out
+                .message
+                .node(part_id)
+                .map(|n| n.leaf.origin.clone())
+                .unwrap_or(Origin::Whole);
             if ctype == part_type::INCLUDE || ctype == part_type::INCLUDE_ONCE {
                 let text = match &payload {
                     Payload::Text(t) => t.to_string_lossy().into_owned(),
                     Payload::Bytes(b) => String::from_utf8_lossy(b).into_owned(),
                     Payload::None => String::new(),
                 };
-                self.do_include(&text, &part.origin)?;
+                self.do_include(&text, &origin)?;
                 continue;
             }
             if ctype == part_type::ARCHIVE {
@@ -315,10 +351,17 @@ impl Processor<'_> {
                     Payload::Bytes(b) => PyStr::from_utf8_surrogateescape(b),
                     Payload::None => PyStr::from(""),
                 };
-                self.explode_archive(&text, &part.origin)?;
+                self.explode_archive(&text, &origin)?;
                 continue;
             }
-            self.attach(part)?;
+            // cloud-init sets the *base* message's type to each attached part's:
+            // a message/rfc822 document ends up typed like its last part, and
+            // the handlers take it (with no payload) as that type.
+            if let Some(base) = self.out.message.leaf_mut(doc.root) {
+                base.replace_header("Content-Type", HeaderValue::Text(ctype.clone()));
+                base.content_type.clone_from(&ctype);
+            }
+            self.attach(part_id)?;
         }
         Ok(())
     }
@@ -344,8 +387,8 @@ impl Processor<'_> {
                         url: line.url.clone(),
                         from: Box::new(origin.clone()),
                     };
-                    let leaves = self.convert_string(&bytes, from)?;
-                    self.process_msg(leaves)?;
+                    let doc = self.convert_string(&bytes, from)?;
+                    self.process_msg(&doc)?;
                     self.include_depth -= 1;
                 }
             }
@@ -553,7 +596,8 @@ impl Processor<'_> {
                     leaf.add_header(name, value);
                 }
             }
-            self.attach(leaf)?;
+            let id = self.out.message.push(leaf, Vec::new(), false);
+            self.attach(id)?;
         }
         Ok(())
     }
@@ -606,18 +650,25 @@ impl Processor<'_> {
         Ok(())
     }
 
-    fn attach(&mut self, mut part: Leaf) -> Result<(), ProcessError> {
+    fn attach(&mut self, id: usize) -> Result<(), ProcessError> {
+        let Some(node) = self.out.message.node(id) else {
+            return Ok(());
+        };
+        let mut part: Leaf = (*node.leaf).clone();
         if part.content_type == part_type::CLOUD_CONFIG
             && let Body::Bytes(b) = &part.body
         {
             self.check_scalars(b, &part.origin)?;
         }
-        let n = self.out.leaves.len() + 1;
+        let n = self.out.message.attached_count() + 1;
         if part.filename.as_deref().is_none_or(str::is_empty) {
             set_filename(&mut part, &format!("part-{n:03}"));
         }
         self.attach_launch_index(&mut part)?;
-        self.out.leaves.push(part);
+        if let Some(slot) = self.out.message.leaf_mut(id) {
+            *slot = part;
+        }
+        self.out.message.attach(id);
         Ok(())
     }
 
@@ -662,6 +713,7 @@ impl Processor<'_> {
         self.out.warnings.push(ProcessWarning {
             origin: origin.clone(),
             message,
+            kind: WarningKind::ArchiveIgnored,
         });
     }
 }

@@ -1,15 +1,16 @@
 //! `render`: the whole user-data fold — process, filter, dispatch, merge — with a report of every part.
 
+use super::accumulated_message::HandlerWalk;
 use super::cloud_config_handler::{CloudConfigHandler, PartRejection};
 use super::fold_observer::FoldObserver;
-use super::launch_index::filter_launch_index;
 use super::leaf::{Leaf, Origin, Payload};
 use super::part_type::PartType;
-use super::processor::{IncludeResolver, ProcessError, ProcessWarning, process};
+use super::processor::{IncludeResolver, ProcessError, ProcessWarning, WarningKind, process};
 use super::user_data_options::UserDataOptions;
 use crate::merge::NoObserver;
 use crate::source::SourceId;
 use crate::yaml::Node;
+use std::rc::Rc;
 
 /// What happened to one part.
 #[derive(Debug, Clone, PartialEq)]
@@ -52,8 +53,11 @@ pub struct PartReport {
     pub size: usize,
     /// The source id spans in this part's values carry.
     pub source: SourceId,
-    /// The part itself (headers and payload).
-    pub leaf: Leaf,
+    /// The part itself (headers and payload), shared by its occurrences.
+    pub leaf: Rc<Leaf>,
+    /// 1 the first time handlers get this part; 2… each time an enclosing
+    /// message/rfc822 part hands it to them again.
+    pub occurrence: usize,
 }
 
 /// A successful fold.
@@ -112,10 +116,16 @@ pub fn render_observed(
     observer: &mut dyn FoldObserver,
 ) -> Result<Folded, RenderError> {
     let processed = process(payload, opts, includes)?;
-    let (leaves, filtered_out) = filter_launch_index(processed.leaves, opts.launch_index);
+    let walk = processed
+        .message
+        .handler_walk(opts.launch_index, &opts.limits)?;
+    let mut warnings = processed.warnings;
+    warnings.extend(repetition_notes(&walk));
+    let filtered_out = walk.filtered_out.iter().map(|l| (**l).clone()).collect();
     let mut handler = CloudConfigHandler::new(opts);
-    let mut parts = Vec::with_capacity(leaves.len());
-    for (i, leaf) in leaves.into_iter().enumerate() {
+    let mut parts = Vec::with_capacity(walk.parts.len());
+    for (i, handled) in walk.parts.into_iter().enumerate() {
+        let leaf = handled.leaf;
         let source = SourceId(i as u32);
         let part_type = PartType::of(&leaf.content_type);
         let payload = leaf.payload();
@@ -140,9 +150,11 @@ pub fn render_observed(
         parts.push(PartReport {
             number: i + 1,
             content_type: leaf.content_type.clone(),
+            // `if not filename`: the walk's own count names the part.
             filename: leaf
                 .filename
                 .clone()
+                .filter(|f| !f.is_empty())
                 .unwrap_or_else(|| format!("part-{i:03}")),
             merge_type_header: leaf
                 .merge_type_header()
@@ -159,6 +171,7 @@ pub fn render_observed(
             },
             source,
             leaf,
+            occurrence: handled.occurrence,
         });
     }
     let cloud_config_txt = handler
@@ -168,9 +181,44 @@ pub fn render_observed(
         config: handler.config().cloned(),
         parts,
         filtered_out,
-        warnings: processed.warnings,
+        warnings,
         cloud_config_txt,
         file_names: handler.file_names().to_vec(),
         error_file_names: handler.error_file_names().to_vec(),
     })
+}
+
+/// What cloud-init does silently with message/rfc822 parts, said once per
+/// part: handed over more than once, or handed over although the processor
+/// already expanded it (the original of a gzip, include or archive part).
+fn repetition_notes(walk: &HandlerWalk) -> Vec<ProcessWarning> {
+    let mut times: indexmap::IndexMap<usize, (usize, bool, &Leaf)> = indexmap::IndexMap::new();
+    for p in &walk.parts {
+        let e = times.entry(p.node).or_insert((0, p.attached, &p.leaf));
+        e.0 += 1;
+    }
+    times
+        .values()
+        .filter(|(n, attached, _)| *n > 1 || !attached)
+        .map(|&(n, attached, leaf)| {
+            let times = if n == 1 {
+                "once".to_owned()
+            } else {
+                format!("{n} times")
+            };
+            let why = if attached {
+                "once for itself and once more for each message/rfc822 part enclosing it"
+            } else {
+                "as a part of the message/rfc822 part(s) enclosing it, although the processor already expanded it (gzip, #include or archive)"
+            };
+            ProcessWarning {
+                origin: leaf.origin.clone(),
+                message: format!(
+                    "cloud-init hands this {} part to its handlers {times}: {why}",
+                    leaf.content_type
+                ),
+                kind: WarningKind::HandedAgain,
+            }
+        })
+        .collect()
 }

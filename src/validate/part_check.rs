@@ -74,6 +74,10 @@ pub fn part_diagnostics(report: &PartReport, ps: &PartSource, version: Version) 
                 }
                 d.with_note(logs(Some("empty cloud config")))
             }
+            PartRejection::NoPayload => Diagnostic::new(&PartKind::Empty { part: n })
+                .with_primary(whole)
+                .with_note("this part is a message/rfc822 document: cloud-init sets its type to that of the last part inside it and hands it over with no payload of its own; the handler raises".to_owned())
+                .with_note(logs(None)),
             PartRejection::Empty => Diagnostic::new(&PartKind::Empty { part: n })
                 .with_primary(whole)
                 .with_note(logs(Some("empty cloud config"))),

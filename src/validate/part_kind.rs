@@ -85,6 +85,13 @@ pub enum PartKind {
         /// What the processor saw.
         message: String,
     },
+    /// `part-handed-again` (warning: cloud-init does it without a word): a part inside
+    /// message/rfc822 parts, which cloud-init's handlers get once for itself and once
+    /// more per enclosing message (with appending merge rules its lists grow each time).
+    HandedAgain {
+        /// How often, and why.
+        message: String,
+    },
     /// `part-filtered-launch-index` (note): with `--launch-index N`, a part for another
     /// launch index (`Launch-Index: 1` header when N is 0).
     FilteredByLaunchIndex {
@@ -123,7 +130,9 @@ impl fmt::Display for PartKind {
             PartKind::IncludeNotFetched { url, reason } => {
                 write!(f, "#include {url} is not checked: {reason}")
             }
-            PartKind::ArchiveIgnored { message } => f.write_str(message),
+            PartKind::ArchiveIgnored { message } | PartKind::HandedAgain { message } => {
+                f.write_str(message)
+            }
             PartKind::FilteredByLaunchIndex { filename } => write!(
                 f,
                 "{filename} is for another launch index: this instance does not see it"
@@ -144,6 +153,7 @@ impl DiagnosticKind for PartKind {
             PartKind::JinjaNotRendered { .. } => "part-jinja-not-rendered",
             PartKind::IncludeNotFetched { .. } => "include-not-fetched",
             PartKind::ArchiveIgnored { .. } => "archive-ignored",
+            PartKind::HandedAgain { .. } => "part-handed-again",
             PartKind::FilteredByLaunchIndex { .. } => "part-filtered-launch-index",
         }
     }
@@ -152,6 +162,7 @@ impl DiagnosticKind for PartKind {
         match self {
             PartKind::Empty { .. }
             | PartKind::ArchiveIgnored { .. }
+            | PartKind::HandedAgain { .. }
             | PartKind::JinjaNotRendered { .. }
             | PartKind::IncludeNotFetched { .. } => Severity::Warning,
             PartKind::FilteredByLaunchIndex { .. } => Severity::Note,

@@ -13,8 +13,8 @@ use crate::merge::cloud_init::Version;
 use crate::mime::Message;
 use crate::source::SourceId;
 use crate::userdata::{
-    Fetched, IncludeResolver, Origin, PartType, ProcessError, Release, RenderError, gunzip,
-    load_py_text_in, render,
+    Fetched, IncludeResolver, Origin, PartType, ProcessError, Release, RenderError, WarningKind,
+    gunzip, load_py_text_in, render,
 };
 use crate::yaml::value::PyStr;
 use std::cell::RefCell;
@@ -125,9 +125,11 @@ pub fn validate(payload: &[u8], opts: &ValidateOptions, includes: &dyn IncludeRe
     };
     sources.insert(DOCUMENT, SourceFile::new(name, doc_text.clone()));
     for w in &folded.warnings {
-        head.push(Diagnostic::new(&PartKind::ArchiveIgnored {
-            message: format!("{}: {}", w.origin, w.message),
-        }));
+        let message = format!("{}: {}", w.origin, w.message);
+        head.push(match w.kind {
+            WarningKind::ArchiveIgnored => Diagnostic::new(&PartKind::ArchiveIgnored { message }),
+            WarningKind::HandedAgain => Diagnostic::new(&PartKind::HandedAgain { message }),
+        });
     }
     for leaf in &folded.filtered_out {
         head.push(Diagnostic::new(&PartKind::FilteredByLaunchIndex {

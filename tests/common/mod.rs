@@ -6,6 +6,7 @@
 
 pub mod compose_gen;
 pub mod compose_oracle;
+pub mod fold_json;
 pub mod keyed_gen;
 pub mod nickel_gen;
 pub mod oracle_batch;

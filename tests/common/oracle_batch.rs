@@ -64,8 +64,12 @@ pub fn docs<'a>(release: &str, requests: impl IntoIterator<Item = Request<'a>>) 
         }
     });
     let mut docs = vec![None; n];
-    for line in std::io::BufReader::new(child.stdout.take().unwrap()).lines() {
-        let v: J = serde_json::from_str(&line.unwrap()).unwrap();
+    // Lossy: a lone surrogate in the oracle's answer (a header Python kept
+    // surrogate-escaped) is written as invalid UTF-8; it becomes U+FFFD and
+    // shows up as a disagreement with its payload instead of aborting the run.
+    for line in std::io::BufReader::new(child.stdout.take().unwrap()).split(b'\n') {
+        let line = String::from_utf8_lossy(&line.unwrap()).into_owned();
+        let v: J = serde_json::from_str(&line).unwrap();
         let id = v["id"].as_u64().unwrap() as usize;
         docs[id] = Some(v["doc"].clone());
     }

@@ -678,6 +678,10 @@ fn mime_part(r: &mut Rng, n: usize, depth: usize) -> String {
     if depth < 2 && r.chance(8) {
         return multipart(r, depth + 1, false);
     }
+    if depth < 3 && r.chance(5) {
+        let levels = 1 + r.below(4);
+        return rfc822(r, n, depth + 1, levels);
+    }
     let mut headers = Vec::new();
     let ctype = *r.pick(CTYPES);
     let mut body = body_for(r, ctype).into_bytes();
@@ -807,6 +811,46 @@ fn mime_part(r: &mut Rng, n: usize, depth: usize) -> String {
     String::from_utf8_lossy(&s).into_owned()
 }
 
+/// A `message/rfc822` part around `levels` nested messages, the innermost a
+/// part or a multipart (cloud-init hands the parts inside once per level).
+fn rfc822(r: &mut Rng, n: usize, depth: usize, levels: usize) -> String {
+    let mut s = format!(
+        "{}\n",
+        r.pick(&[
+            "Content-Type: message/rfc822",
+            "Content-Type: message/rfc822",
+            "content-type: Message/RFC822",
+        ])
+    );
+    if r.chance(30) {
+        s.push_str("MIME-Version: 1.0\n");
+    }
+    if r.chance(10) {
+        s.push_str(&format!("Launch-Index: {}\n", r.pick(&["0", "1", "x"])));
+    }
+    if r.chance(15) {
+        s.push_str(&format!("Merge-Type: {}\n", spec(r)));
+    }
+    if r.chance(10) {
+        s.push_str(&format!(
+            "Content-Disposition: attachment; filename=\"msg{n}.eml\"\n"
+        ));
+    }
+    if r.chance(5) {
+        // An empty message: the inner message has no headers and no body.
+        return s + "\n";
+    }
+    s.push('\n');
+    let inner = if levels > 1 {
+        rfc822(r, n, depth, levels - 1)
+    } else if depth < 3 && r.chance(30) {
+        multipart(r, depth + 1, false)
+    } else {
+        mime_part(r, n, 3)
+    };
+    s + &inner
+}
+
 /// A multipart document (`top`: with the MIME-Version header usually).
 fn multipart(r: &mut Rng, depth: usize, top: bool) -> String {
     let b = boundary(r);
@@ -924,6 +968,10 @@ pub fn payload(r: &mut Rng) -> (Vec<u8>, Option<i64>) {
     let mut bytes = match r.below(10) {
         0..=3 => plain(r),
         4..=8 => multipart(r, 0, true).into_bytes(),
+        _ if r.chance(30) => {
+            let levels = 1 + r.below(4);
+            format!("MIME-Version: 1.0\n{}", rfc822(r, 0, 1, levels)).into_bytes()
+        }
         _ => single_mime(r).into_bytes(),
     };
     if r.chance(8) {

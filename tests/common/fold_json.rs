@@ -1,0 +1,46 @@
+//! A fold as the JSON the oracle reports (`cloud_config`, `parts`, `cloud-config.txt`), for comparing with it.
+
+use cloudfold::userdata::{
+    IncludeResolver, NoIncludes, PartOutcome, Release, UserDataOptions, render,
+};
+use cloudfold::yaml::typed_json::{WalkLimits, to_typed_json};
+use serde_json::{Value as J, json};
+
+/// cloudfold's fold of `input` in the oracle's shape (`{"error": true, "detail"}` when it aborts).
+pub fn ours(input: &[u8], release: Release, launch_index: Option<i64>) -> J {
+    ours_with(input, release, launch_index, &NoIncludes)
+}
+
+/// [`ours`] with `#include`s resolved by `includes`.
+pub fn ours_with(
+    input: &[u8],
+    release: Release,
+    launch_index: Option<i64>,
+    includes: &dyn IncludeResolver,
+) -> J {
+    let opts = UserDataOptions {
+        release,
+        launch_index,
+        ..UserDataOptions::default()
+    };
+    match render(input, &opts, includes) {
+        Err(e) => json!({"error": true, "detail": e.to_string()}),
+        Ok(f) => {
+            let cfg = f.config.as_ref().map_or(J::Null, |c| {
+                to_typed_json(c, WalkLimits::default()).unwrap_or(J::Null)
+            });
+            let parts: Vec<J> = f.parts.iter().map(|p| json!({
+                "content_type": p.content_type,
+                "filename": p.filename,
+                "merge_type_header": p.merge_type_header,
+                "launch_index": p.launch_index,
+                "handler": p.part_type.handler_name(),
+                "merged": match &p.outcome { PartOutcome::Merged => J::Bool(true), PartOutcome::Rejected(_) => J::Bool(false), _ => J::Null },
+            })).collect();
+            // The oracle reads cloud-config.txt back in text mode (universal newlines):
+            // a CR in a listed filename comes back as LF. cloudfold gives the bytes written.
+            let txt = f.cloud_config_txt.replace("\r\n", "\n").replace('\r', "\n");
+            json!({"error": false, "cloud_config": cfg, "parts": parts, "cloud_config_txt": txt})
+        }
+    }
+}
