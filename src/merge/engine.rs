@@ -27,6 +27,12 @@ struct Depth {
 }
 
 impl Depth {
+    /// The top-level merge call.
+    const ROOT: Depth = Depth {
+        frames: 0,
+        level: 0,
+    };
+
     fn deeper(self, frames: usize) -> Depth {
         Depth {
             frames: self.frames.saturating_add(frames),
@@ -51,24 +57,9 @@ where
     R: Rules + ?Sized,
     O: MergeObserver + ?Sized,
 {
-    let track = observer.enabled() || rules.uses_path();
-    let mut walk = Walk {
-        rules,
-        observer,
-        track,
-        path: Path::root(),
-        limits: *limits,
-        work: 0,
-    };
-    walk.merge(
-        old,
-        new,
-        Depth {
-            frames: 0,
-            level: 0,
-        },
-    )
-    .map_err(MergeError::rooted)
+    let mut walk = Walk::new(rules, observer, limits);
+    walk.merge(old, new, Depth::ROOT)
+        .map_err(MergeError::rooted)
 }
 
 /// [`merge_with`] consuming `old`: what nobody else refers to in `old` is
@@ -87,20 +78,8 @@ where
     R: Rules + ?Sized,
     O: MergeObserver + ?Sized,
 {
-    let track = observer.enabled() || rules.uses_path();
-    let mut walk = Walk {
-        rules,
-        observer,
-        track,
-        path: Path::root(),
-        limits: *limits,
-        work: 0,
-    };
-    let depth = Depth {
-        frames: 0,
-        level: 0,
-    };
-    match walk.merge_owned(old, new, depth) {
+    let mut walk = Walk::new(rules, observer, limits);
+    match walk.merge_owned(old, new, Depth::ROOT) {
         Ok((merged, _)) => Ok(merged),
         Err((e, old)) => Err((MergeError::rooted(e), old)),
     }
@@ -115,7 +94,20 @@ struct Walk<'a, R: ?Sized, O: ?Sized> {
     work: usize,
 }
 
-impl<R: Rules + ?Sized, O: MergeObserver + ?Sized> Walk<'_, R, O> {
+impl<'a, R: Rules + ?Sized, O: MergeObserver + ?Sized> Walk<'a, R, O> {
+    /// A walk from the root; paths are tracked only when someone reads them.
+    fn new(rules: &'a R, observer: &'a mut O, limits: &Limits) -> Self {
+        let track = observer.enabled() || rules.uses_path();
+        Walk {
+            rules,
+            observer,
+            track,
+            path: Path::root(),
+            limits: *limits,
+            work: 0,
+        }
+    }
+
     fn emit(&mut self, decision: Decision, old: Option<&Node>, new: Option<&Node>) {
         if self.track {
             self.observer.event(&MergeEvent {
@@ -156,6 +148,20 @@ impl<R: Rules + ?Sized, O: MergeObserver + ?Sized> Walk<'_, R, O> {
     fn merge(&mut self, old: &Node, new: &Node, depth: Depth) -> Result<Node, MergeError> {
         let strategy = self.begin(old, new, depth)?;
         self.dispatch(strategy, old, new, depth)
+    }
+
+    /// Reports `Recursed` and merges `new` into `old` at `depth`; an error
+    /// is placed under `seg` (the entry's key or index).
+    #[inline]
+    fn recurse(
+        &mut self,
+        old: &Node,
+        new: &Node,
+        depth: Depth,
+        seg: impl FnOnce() -> PathSeg,
+    ) -> Result<Node, MergeError> {
+        self.emit(Decision::Recursed, Some(old), Some(new));
+        self.merge(old, new, depth).map_err(|e| e.under(&seg()))
     }
 
     /// What every merge call does first: count it, pick the strategy, check depth.
@@ -284,16 +290,15 @@ impl<R: Rules + ?Sized, O: MergeObserver + ?Sized> Walk<'_, R, O> {
                             v.clone()
                         }
                         DictMode::Merge => {
-                            self.emit(Decision::Recursed, Some(&old_v), Some(v));
-                            self.merge(&old_v, v, depth.deeper(DICT_LEVEL))
-                                .map_err(|e| e.under(&PathSeg::Key(k.clone())))?
+                            self.recurse(&old_v, v, depth.deeper(DICT_LEVEL), || {
+                                PathSeg::Key(k.clone())
+                            })?
                         }
                         // Symmetric maps go to `dict_symmetric`; not reached.
-                        DictMode::Keep | DictMode::Symmetric if s.recurse.wants(v) => {
-                            self.emit(Decision::Recursed, Some(&old_v), Some(v));
-                            self.merge(&old_v, v, depth.deeper(DICT_LEVEL))
-                                .map_err(|e| e.under(&PathSeg::Key(k.clone())))?
-                        }
+                        DictMode::Keep | DictMode::Symmetric if s.recurse.wants(v) => self
+                            .recurse(&old_v, v, depth.deeper(DICT_LEVEL), || {
+                                PathSeg::Key(k.clone())
+                            })?,
                         DictMode::Keep | DictMode::Symmetric => {
                             self.emit(
                                 Decision::KeptOld(KeepReason::NotRecursed),
@@ -389,10 +394,9 @@ impl<R: Rules + ?Sized, O: MergeObserver + ?Sized> Walk<'_, R, O> {
                     deleted.push(i);
                 }
                 (Some((_, old_v)), Precedence::Merge) => {
-                    self.emit(Decision::Recursed, Some(&old_v), Some(v));
-                    let merged = self
-                        .merge(&old_v, v, depth.deeper(DICT_LEVEL))
-                        .map_err(|e| e.under(&PathSeg::Key(k.clone())))?;
+                    let merged = self.recurse(&old_v, v, depth.deeper(DICT_LEVEL), || {
+                        PathSeg::Key(k.clone())
+                    })?;
                     self.rules.merged(&old_v, v, &merged);
                     insert(&mut entries, k.clone(), merged);
                 }
@@ -442,10 +446,8 @@ impl<R: Rules + ?Sized, O: MergeObserver + ?Sized> Walk<'_, R, O> {
                             continue;
                         };
                         self.enter(|| PathSeg::Index(i));
-                        self.emit(Decision::Recursed, Some(&slot), Some(nv));
                         let merged = self
-                            .merge(&slot, nv, depth.deeper(LIST_LEVEL))
-                            .map_err(|e| e.under(&PathSeg::Index(i)))?;
+                            .recurse(&slot, nv, depth.deeper(LIST_LEVEL), || PathSeg::Index(i))?;
                         self.rules.merged(&slot, nv, &merged);
                         if let Some(s) = items.get_mut(i) {
                             *s = merged;
@@ -571,10 +573,8 @@ impl<R: Rules + ?Sized, O: MergeObserver + ?Sized> Walk<'_, R, O> {
                             Some(&nv),
                         );
                     } else if s.recurse.wants(&nv) {
-                        self.emit(Decision::Recursed, Some(slot), Some(&nv));
-                        *slot = self
-                            .merge(slot, &nv, depth.deeper(step))
-                            .map_err(|e| e.under(&PathSeg::Index(i)))?;
+                        *slot =
+                            self.recurse(slot, &nv, depth.deeper(step), || PathSeg::Index(i))?;
                     } else {
                         self.emit(Decision::Replaced, Some(slot), Some(&nv));
                         *slot = nv;
@@ -769,9 +769,7 @@ impl<R: Rules + ?Sized, O: MergeObserver + ?Sized> Walk<'_, R, O> {
                     };
                     self.enter(|| PathSeg::Index(j));
                     let merged = if s.recurse.wants(item) {
-                        self.emit(Decision::Recursed, Some(&slot), Some(item));
-                        self.merge(&slot, item, depth.deeper(LIST_LEVEL))
-                            .map_err(|e| e.under(&PathSeg::Index(j)))?
+                        self.recurse(&slot, item, depth.deeper(LIST_LEVEL), || PathSeg::Index(j))?
                     } else {
                         self.emit(Decision::Replaced, Some(&slot), Some(item));
                         item.clone()

@@ -275,18 +275,8 @@ impl<'a> FastLoader<'a> {
         if !seq {
             return self.map_entry();
         }
-        self.pos += 1;
-        let empty_at = self.mark(self.pos);
-        self.skip_spaces();
-        match self.at(self.pos) {
-            0 | b'\n' | b'#' => {
-                self.pending = Some(Pending {
-                    anchor: None,
-                    empty_at,
-                });
-                return self.end_of_line();
-            }
-            _ => {}
+        if self.indicator_then_empty() {
+            return self.end_of_line();
         }
         if self.dash_at(self.pos) {
             return None;
@@ -351,19 +341,28 @@ impl<'a> FastLoader<'a> {
         }
         self.builder
             .scalar(ScalarText::Text(text), plain, None, start, end)?;
+        if self.indicator_then_empty() {
+            return self.end_of_line();
+        }
+        self.value()
+    }
+
+    /// Steps over the `-` or `:` at `pos` and the spaces after it. When the
+    /// line ends there (or a comment starts), the value is empty: it is left
+    /// pending at the indicator's end and `true` is returned.
+    #[inline]
+    fn indicator_then_empty(&mut self) -> bool {
         self.pos += 1;
         let empty_at = self.mark(self.pos);
         self.skip_spaces();
-        match self.at(self.pos) {
-            0 | b'\n' | b'#' => {
-                self.pending = Some(Pending {
-                    anchor: None,
-                    empty_at,
-                });
-                self.end_of_line()
-            }
-            _ => self.value(),
+        if !matches!(self.at(self.pos), 0 | b'\n' | b'#') {
+            return false;
         }
+        self.pending = Some(Pending {
+            anchor: None,
+            empty_at,
+        });
+        true
     }
 
     /// A value after `key: ` or `- ` (`pos` at its first character).

@@ -263,6 +263,96 @@ impl<'a> Parser<'a> {
         Event { kind, start, end }
     }
 
+    /// Takes an indicator token; then a node follows (parsed with `block` and
+    /// `indentless`) unless the next token is one of `empty_before`, which
+    /// makes it an empty scalar at the indicator's end. Either way the parser
+    /// goes on in state `next` after it.
+    #[inline]
+    fn node_or_empty(
+        &mut self,
+        empty_before: &[K],
+        next: State,
+        block: bool,
+        indentless: bool,
+    ) -> Res<Event<'a>> {
+        let t = self.skip_marks()?;
+        if !self.check(empty_before)? {
+            self.states.push(next);
+            return self.node(block, indentless);
+        }
+        self.state = next;
+        Ok(Self::empty_scalar(t.end))
+    }
+
+    /// A mapping value: after a `:` token as [`Self::node_or_empty`] does;
+    /// without one, an empty scalar where the next token starts.
+    #[inline]
+    fn value_or_empty(
+        &mut self,
+        empty_before: &[K],
+        next: State,
+        block: bool,
+        indentless: bool,
+    ) -> Res<Event<'a>> {
+        let p = self.peek()?;
+        if p.k == K::Value {
+            return self.node_or_empty(empty_before, next, block, indentless);
+        }
+        self.state = next;
+        Ok(Self::empty_scalar(p.start))
+    }
+
+    /// Takes a collection's start token, keeping its mark as the context of
+    /// the collection's errors.
+    #[inline]
+    fn collection_start(&mut self) -> Res<()> {
+        let t = self.skip_marks()?;
+        self.marks.push(t.start);
+        Ok(())
+    }
+
+    /// The innermost open collection's start mark (the context of its errors).
+    fn collection_mark(&self) -> Mark {
+        self.marks.last().copied().unwrap_or_default()
+    }
+
+    /// Takes the closing token of the innermost collection and emits `kind`
+    /// (its end event) over it, returning to the enclosing state.
+    #[inline]
+    fn collection_end(&mut self, kind: EventKind<'a>) -> Res<Event<'a>> {
+        let t = self.skip_marks()?;
+        self.state = self.pop_state();
+        self.marks.pop();
+        Ok(Self::ev(kind, t.start, t.end))
+    }
+
+    /// Takes the `,` between flow entries; anything else is an error naming
+    /// the collection (`context`) and its `closer`.
+    #[inline]
+    fn flow_entry_separator(&mut self, context: &str, closer: char) -> Res<()> {
+        let p = self.peek()?;
+        if p.k != K::FlowEntry {
+            return Err(parser_error_ctx(
+                context,
+                self.collection_mark(),
+                format!("expected ',' or '{closer}', but got '{}'", p.id),
+                p.start,
+            ));
+        }
+        self.skip()?;
+        Ok(())
+    }
+
+    /// A block collection's error when `p` is neither an entry nor its end.
+    fn expected_block_end(&self, context: &str, p: Peeked) -> Box<YamlError> {
+        parser_error_ctx(
+            context,
+            self.collection_mark(),
+            format!("expected <block end>, but found '{}'", p.id),
+            p.start,
+        )
+    }
+
     // ----- states -----
 
     fn step(&mut self) -> Res<Event<'a>> {
@@ -317,99 +407,67 @@ impl<'a> Parser<'a> {
             }
             State::BlockNode => self.node(true, false),
             State::BlockSequenceFirstEntry => {
-                let t = self.skip_marks()?;
-                self.marks.push(t.start);
+                self.collection_start()?;
                 self.block_sequence_entry()
             }
             State::BlockSequenceEntry => self.block_sequence_entry(),
             State::IndentlessSequenceEntry => {
                 let p = self.peek()?;
                 if p.k == K::BlockEntry {
-                    let t = self.skip_marks()?;
-                    if !self.check(&[K::BlockEntry, K::Key, K::Value, K::BlockEnd])? {
-                        self.states.push(State::IndentlessSequenceEntry);
-                        return self.node(true, false);
-                    }
-                    self.state = State::IndentlessSequenceEntry;
-                    return Ok(Self::empty_scalar(t.end));
+                    return self.node_or_empty(
+                        &[K::BlockEntry, K::Key, K::Value, K::BlockEnd],
+                        State::IndentlessSequenceEntry,
+                        true,
+                        false,
+                    );
                 }
                 self.state = self.pop_state();
                 Ok(Self::ev(EventKind::SequenceEnd, p.start, p.start))
             }
             State::BlockMappingFirstKey => {
-                let t = self.skip_marks()?;
-                self.marks.push(t.start);
+                self.collection_start()?;
                 self.block_mapping_key()
             }
             State::BlockMappingKey => self.block_mapping_key(),
-            State::BlockMappingValue => {
-                let p = self.peek()?;
-                if p.k == K::Value {
-                    let t = self.skip_marks()?;
-                    if !self.check(&[K::Key, K::Value, K::BlockEnd])? {
-                        self.states.push(State::BlockMappingKey);
-                        return self.node(true, true);
-                    }
-                    self.state = State::BlockMappingKey;
-                    return Ok(Self::empty_scalar(t.end));
-                }
-                self.state = State::BlockMappingKey;
-                Ok(Self::empty_scalar(p.start))
-            }
+            State::BlockMappingValue => self.value_or_empty(
+                &[K::Key, K::Value, K::BlockEnd],
+                State::BlockMappingKey,
+                true,
+                true,
+            ),
             State::FlowSequenceFirstEntry => {
-                let t = self.skip_marks()?;
-                self.marks.push(t.start);
+                self.collection_start()?;
                 self.flow_sequence_entry(true)
             }
             State::FlowSequenceEntry => self.flow_sequence_entry(false),
-            State::FlowSequenceEntryMappingKey => {
-                let t = self.skip_marks()?;
-                if !self.check(&[K::Value, K::FlowEntry, K::FlowSequenceEnd])? {
-                    self.states.push(State::FlowSequenceEntryMappingValue);
-                    return self.node(false, false);
-                }
-                self.state = State::FlowSequenceEntryMappingValue;
-                Ok(Self::empty_scalar(t.end))
-            }
-            State::FlowSequenceEntryMappingValue => {
-                let p = self.peek()?;
-                if p.k == K::Value {
-                    let t = self.skip_marks()?;
-                    if !self.check(&[K::FlowEntry, K::FlowSequenceEnd])? {
-                        self.states.push(State::FlowSequenceEntryMappingEnd);
-                        return self.node(false, false);
-                    }
-                    self.state = State::FlowSequenceEntryMappingEnd;
-                    return Ok(Self::empty_scalar(t.end));
-                }
-                self.state = State::FlowSequenceEntryMappingEnd;
-                Ok(Self::empty_scalar(p.start))
-            }
+            State::FlowSequenceEntryMappingKey => self.node_or_empty(
+                &[K::Value, K::FlowEntry, K::FlowSequenceEnd],
+                State::FlowSequenceEntryMappingValue,
+                false,
+                false,
+            ),
+            State::FlowSequenceEntryMappingValue => self.value_or_empty(
+                &[K::FlowEntry, K::FlowSequenceEnd],
+                State::FlowSequenceEntryMappingEnd,
+                false,
+                false,
+            ),
             State::FlowSequenceEntryMappingEnd => {
                 self.state = State::FlowSequenceEntry;
                 let p = self.peek()?;
                 Ok(Self::ev(EventKind::MappingEnd, p.start, p.start))
             }
             State::FlowMappingFirstKey => {
-                let t = self.skip_marks()?;
-                self.marks.push(t.start);
+                self.collection_start()?;
                 self.flow_mapping_key(true)
             }
             State::FlowMappingKey => self.flow_mapping_key(false),
-            State::FlowMappingValue => {
-                let p = self.peek()?;
-                if p.k == K::Value {
-                    let t = self.skip_marks()?;
-                    if !self.check(&[K::FlowEntry, K::FlowMappingEnd])? {
-                        self.states.push(State::FlowMappingKey);
-                        return self.node(false, false);
-                    }
-                    self.state = State::FlowMappingKey;
-                    return Ok(Self::empty_scalar(t.end));
-                }
-                self.state = State::FlowMappingKey;
-                Ok(Self::empty_scalar(p.start))
-            }
+            State::FlowMappingValue => self.value_or_empty(
+                &[K::FlowEntry, K::FlowMappingEnd],
+                State::FlowMappingKey,
+                false,
+                false,
+            ),
             State::FlowMappingEmptyValue => {
                 self.state = State::FlowMappingKey;
                 let p = self.peek()?;
@@ -709,70 +767,39 @@ impl<'a> Parser<'a> {
     fn block_sequence_entry(&mut self) -> Res<Event<'a>> {
         let p = self.peek()?;
         if p.k == K::BlockEntry {
-            let t = self.skip_marks()?;
-            if !self.check(&[K::BlockEntry, K::BlockEnd])? {
-                self.states.push(State::BlockSequenceEntry);
-                return self.node(true, false);
-            }
-            self.state = State::BlockSequenceEntry;
-            return Ok(Self::empty_scalar(t.end));
+            return self.node_or_empty(
+                &[K::BlockEntry, K::BlockEnd],
+                State::BlockSequenceEntry,
+                true,
+                false,
+            );
         }
         if p.k != K::BlockEnd {
-            let m = self.marks.last().copied().unwrap_or_default();
-            return Err(parser_error_ctx(
-                "while parsing a block collection",
-                m,
-                format!("expected <block end>, but found '{}'", p.id),
-                p.start,
-            ));
+            return Err(self.expected_block_end("while parsing a block collection", p));
         }
-        let t = self.skip_marks()?;
-        self.state = self.pop_state();
-        self.marks.pop();
-        Ok(Self::ev(EventKind::SequenceEnd, t.start, t.end))
+        self.collection_end(EventKind::SequenceEnd)
     }
 
     fn block_mapping_key(&mut self) -> Res<Event<'a>> {
         let p = self.peek()?;
         if p.k == K::Key {
-            let t = self.skip_marks()?;
-            if !self.check(&[K::Key, K::Value, K::BlockEnd])? {
-                self.states.push(State::BlockMappingValue);
-                return self.node(true, true);
-            }
-            self.state = State::BlockMappingValue;
-            return Ok(Self::empty_scalar(t.end));
+            return self.node_or_empty(
+                &[K::Key, K::Value, K::BlockEnd],
+                State::BlockMappingValue,
+                true,
+                true,
+            );
         }
         if p.k != K::BlockEnd {
-            let m = self.marks.last().copied().unwrap_or_default();
-            return Err(parser_error_ctx(
-                "while parsing a block mapping",
-                m,
-                format!("expected <block end>, but found '{}'", p.id),
-                p.start,
-            ));
+            return Err(self.expected_block_end("while parsing a block mapping", p));
         }
-        let t = self.skip_marks()?;
-        self.state = self.pop_state();
-        self.marks.pop();
-        Ok(Self::ev(EventKind::MappingEnd, t.start, t.end))
+        self.collection_end(EventKind::MappingEnd)
     }
 
     fn flow_sequence_entry(&mut self, first: bool) -> Res<Event<'a>> {
         if !self.check(&[K::FlowSequenceEnd])? {
             if !first {
-                let p = self.peek()?;
-                if p.k == K::FlowEntry {
-                    self.skip()?;
-                } else {
-                    let m = self.marks.last().copied().unwrap_or_default();
-                    return Err(parser_error_ctx(
-                        "while parsing a flow sequence",
-                        m,
-                        format!("expected ',' or ']', but got '{}'", p.id),
-                        p.start,
-                    ));
-                }
+                self.flow_entry_separator("while parsing a flow sequence", ']')?;
             }
             let p = self.peek()?;
             if p.k == K::Key {
@@ -792,46 +819,28 @@ impl<'a> Parser<'a> {
                 return self.node(false, false);
             }
         }
-        let t = self.skip_marks()?;
-        self.state = self.pop_state();
-        self.marks.pop();
-        Ok(Self::ev(EventKind::SequenceEnd, t.start, t.end))
+        self.collection_end(EventKind::SequenceEnd)
     }
 
     fn flow_mapping_key(&mut self, first: bool) -> Res<Event<'a>> {
         if !self.check(&[K::FlowMappingEnd])? {
             if !first {
-                let p = self.peek()?;
-                if p.k == K::FlowEntry {
-                    self.skip()?;
-                } else {
-                    let m = self.marks.last().copied().unwrap_or_default();
-                    return Err(parser_error_ctx(
-                        "while parsing a flow mapping",
-                        m,
-                        format!("expected ',' or '}}', but got '{}'", p.id),
-                        p.start,
-                    ));
-                }
+                self.flow_entry_separator("while parsing a flow mapping", '}')?;
             }
             let p = self.peek()?;
             if p.k == K::Key {
-                let t = self.skip_marks()?;
-                if !self.check(&[K::Value, K::FlowEntry, K::FlowMappingEnd])? {
-                    self.states.push(State::FlowMappingValue);
-                    return self.node(false, false);
-                }
-                self.state = State::FlowMappingValue;
-                return Ok(Self::empty_scalar(t.end));
+                return self.node_or_empty(
+                    &[K::Value, K::FlowEntry, K::FlowMappingEnd],
+                    State::FlowMappingValue,
+                    false,
+                    false,
+                );
             }
             if p.k != K::FlowMappingEnd {
                 self.states.push(State::FlowMappingEmptyValue);
                 return self.node(false, false);
             }
         }
-        let t = self.skip_marks()?;
-        self.state = self.pop_state();
-        self.marks.pop();
-        Ok(Self::ev(EventKind::MappingEnd, t.start, t.end))
+        self.collection_end(EventKind::MappingEnd)
     }
 }

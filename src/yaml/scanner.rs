@@ -443,6 +443,33 @@ impl<'a> Scanner<'a> {
         self.tokens.push_back(Token { kind, start, end });
     }
 
+    /// Takes the one-character indicator at the cursor as a `kind` token.
+    #[inline]
+    fn push_indicator(&mut self, kind: TokenKind<'a>) {
+        let start = self.mark();
+        self.forward();
+        let end = self.mark();
+        self.push(kind, start, end);
+    }
+
+    /// In block context, the checks of an indicator that may open a
+    /// collection (`-`, `?`, `:`): refused (`problem`) where no simple key
+    /// is allowed; a deeper column opens the collection with a `start` token.
+    #[inline]
+    fn block_indicator(&mut self, problem: &str, start: TokenKind<'a>) -> Res<()> {
+        if self.flow_level != 0 {
+            return Ok(());
+        }
+        if !self.allow_simple_key {
+            return Err(scanner_problem(problem, self.mark()));
+        }
+        if self.add_indent(i64::from(self.column)) {
+            let m = self.mark();
+            self.push(start, m, m);
+        }
+        Ok(())
+    }
+
     // ----- the token queue -----
 
     /// The next token without taking it (`None` once the stream end was taken).
@@ -672,10 +699,7 @@ impl<'a> Scanner<'a> {
         self.save_possible_simple_key()?;
         self.flow_level += 1;
         self.allow_simple_key = true;
-        let start = self.mark();
-        self.forward();
-        let end = self.mark();
-        self.push(kind, start, end);
+        self.push_indicator(kind);
         Ok(())
     }
 
@@ -683,64 +707,36 @@ impl<'a> Scanner<'a> {
         self.remove_possible_simple_key()?;
         self.flow_level -= 1;
         self.allow_simple_key = false;
-        let start = self.mark();
-        self.forward();
-        let end = self.mark();
-        self.push(kind, start, end);
+        self.push_indicator(kind);
         Ok(())
     }
 
     fn fetch_flow_entry(&mut self) -> Res<()> {
         self.allow_simple_key = true;
         self.remove_possible_simple_key()?;
-        let start = self.mark();
-        self.forward();
-        let end = self.mark();
-        self.push(TokenKind::FlowEntry, start, end);
+        self.push_indicator(TokenKind::FlowEntry);
         Ok(())
     }
 
     fn fetch_block_entry(&mut self) -> Res<()> {
-        if self.flow_level == 0 {
-            if !self.allow_simple_key {
-                return Err(scanner_problem(
-                    "sequence entries are not allowed here",
-                    self.mark(),
-                ));
-            }
-            if self.add_indent(i64::from(self.column)) {
-                let m = self.mark();
-                self.push(TokenKind::BlockSequenceStart, m, m);
-            }
-        }
+        self.block_indicator(
+            "sequence entries are not allowed here",
+            TokenKind::BlockSequenceStart,
+        )?;
         self.allow_simple_key = true;
         self.remove_possible_simple_key()?;
-        let start = self.mark();
-        self.forward();
-        let end = self.mark();
-        self.push(TokenKind::BlockEntry, start, end);
+        self.push_indicator(TokenKind::BlockEntry);
         Ok(())
     }
 
     fn fetch_key(&mut self) -> Res<()> {
-        if self.flow_level == 0 {
-            if !self.allow_simple_key {
-                return Err(scanner_problem(
-                    "mapping keys are not allowed here",
-                    self.mark(),
-                ));
-            }
-            if self.add_indent(i64::from(self.column)) {
-                let m = self.mark();
-                self.push(TokenKind::BlockMappingStart, m, m);
-            }
-        }
+        self.block_indicator(
+            "mapping keys are not allowed here",
+            TokenKind::BlockMappingStart,
+        )?;
         self.allow_simple_key = self.flow_level == 0;
         self.remove_possible_simple_key()?;
-        let start = self.mark();
-        self.forward();
-        let end = self.mark();
-        self.push(TokenKind::Key, start, end);
+        self.push_indicator(TokenKind::Key);
         Ok(())
     }
 
@@ -775,25 +771,14 @@ impl<'a> Scanner<'a> {
             }
             self.allow_simple_key = false;
         } else {
-            if self.flow_level == 0 {
-                if !self.allow_simple_key {
-                    return Err(scanner_problem(
-                        "mapping values are not allowed here",
-                        self.mark(),
-                    ));
-                }
-                if self.add_indent(i64::from(self.column)) {
-                    let m = self.mark();
-                    self.push(TokenKind::BlockMappingStart, m, m);
-                }
-            }
+            self.block_indicator(
+                "mapping values are not allowed here",
+                TokenKind::BlockMappingStart,
+            )?;
             self.allow_simple_key = self.flow_level == 0;
             self.remove_possible_simple_key()?;
         }
-        let start = self.mark();
-        self.forward();
-        let end = self.mark();
-        self.push(TokenKind::Value, start, end);
+        self.push_indicator(TokenKind::Value);
         Ok(())
     }
 

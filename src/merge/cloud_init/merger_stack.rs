@@ -251,12 +251,7 @@ impl fmt::Display for MergerStack {
                     if d.allow_delete {
                         opts.push("allow_delete");
                     }
-                    if d.recurse.list {
-                        opts.push("recurse_list");
-                    }
-                    if d.recurse.str {
-                        opts.push("recurse_str");
-                    }
+                    push_recurse(&mut opts, &d.recurse, false);
                     "dict"
                 }
                 Strategy::List(l) => {
@@ -268,15 +263,7 @@ impl fmt::Display for MergerStack {
                         ListMode::Union => "union",
                         ListMode::ByIdentity { .. } => "by_identity",
                     });
-                    if l.recurse.dict {
-                        opts.push("recurse_dict");
-                    }
-                    if l.recurse.list {
-                        opts.push("recurse_list");
-                    }
-                    if l.recurse.str {
-                        opts.push("recurse_str");
-                    }
+                    push_recurse(&mut opts, &l.recurse, true);
                     "list"
                 }
                 Strategy::Str(s) => {
@@ -297,4 +284,15 @@ impl fmt::Display for MergerStack {
         }
         Ok(())
     }
+}
+
+/// The `recurse_*` options `r` sets, in spec order; `recurse_dict` only
+/// where the merger has that option (`with_dict`: lists, not dicts).
+fn push_recurse(opts: &mut Vec<&str>, r: &Recurse, with_dict: bool) {
+    let flags = [
+        (with_dict && r.dict, "recurse_dict"),
+        (r.list, "recurse_list"),
+        (r.str, "recurse_str"),
+    ];
+    opts.extend(flags.into_iter().filter(|f| f.0).map(|f| f.1));
 }
