@@ -7,7 +7,7 @@
 //! tuple) get a fresh node at every occurrence. The walk keeps its own stack,
 //! so depth is bounded only by `DumpOptions::max_depth`.
 
-use super::py_order::sort_like_python;
+use super::py_order::{StrSortKey, sort_like_python_fast};
 use super::repr_graph::{MapTag, NodeIx, ReprGraph, ReprNode, ScalarTag, SeqTag, Text};
 use super::{DumpError, DumpOptions};
 use crate::yaml::value::{Int, Node, Value, py_float_repr};
@@ -48,6 +48,8 @@ struct Representer<'a, 'o> {
     /// Entries of the mappings being represented, innermost last (one
     /// buffer for all, so a mapping costs no allocation).
     pending: Vec<(&'a Node, Option<&'a Node>)>,
+    /// Scratch space for sorting keys.
+    sort_buf: Vec<StrSortKey<'a, (&'a Node, Option<&'a Node>)>>,
 }
 
 /// Build the graph for `root` (node 0).
@@ -59,6 +61,7 @@ pub(super) fn represent<'a>(root: &'a Node, opts: &DumpOptions) -> Result<ReprGr
         overflow: false,
         opts,
         pending: Vec::new(),
+        sort_buf: Vec::new(),
     };
     let mut stack: Vec<Frame<'a>> = Vec::new();
     let (_, frame) = r.visit(Some(root), false)?;
@@ -297,7 +300,7 @@ impl<'a> Representer<'a, '_> {
         if self.opts.sort_keys
             && let Some(seg) = self.pending.get_mut(start..)
         {
-            sort_like_python(seg, |e| e.0);
+            sort_like_python_fast(seg, |e| e.0, &mut self.sort_buf);
         }
         self.collection(
             |s| ReprNode::Map {
