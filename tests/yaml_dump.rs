@@ -12,7 +12,7 @@ mod common;
 
 use cloudfold::yaml::typed_json::{canonical, from_typed_json};
 use cloudfold::yaml::value::{Entries, Map, Node, Seq, Value, insert};
-use cloudfold::yaml::{DumpError, DumpOptions, dump};
+use cloudfold::yaml::{DumpError, DumpOptions, dump, dump_via_graph};
 use serde_json::{Value as J, json};
 use std::collections::HashMap;
 use std::io::Write;
@@ -234,6 +234,13 @@ fn differential_against_pyyaml() {
         let case: J = serde_json::from_str(line).unwrap();
         let node = decode_shared(&case["value"]);
         let ci = dump(&node, &DumpOptions::cloud_init()).unwrap();
+        // The one walk agrees with the two-pass reference (shared nodes,
+        // recursion and all).
+        assert_eq!(
+            ci,
+            dump_via_graph(&node, &DumpOptions::cloud_init()).unwrap(),
+            "case {i}"
+        );
         if let Some(want) = case["cloud_init"].as_str() {
             if ci == want {
                 ci_ok += 1;
@@ -246,6 +253,11 @@ fn differential_against_pyyaml() {
             }
         }
         let rd = dump(&node, &DumpOptions::readable()).unwrap();
+        assert_eq!(
+            rd,
+            dump_via_graph(&node, &DumpOptions::readable()).unwrap(),
+            "case {i}"
+        );
         if let Some(want) = case["readable"].as_str() {
             if rd == want {
                 rd_ok += 1;

@@ -8,9 +8,10 @@
 
 use super::implicit_resolver::resolves_to_str;
 use super::output::Output;
-use super::repr_graph::{MapTag, NodeIx, ReprGraph, ReprNode, ScalarTag, SeqTag, Text};
+use super::repr_graph::{MapTag, ScalarTag, SeqTag};
 use super::scalar_analysis::ScalarAnalysis;
 use super::text_unit::{TextUnit, decode_wtf8};
+use super::tree::{Enter, Tree, View};
 use super::{DumpError, DumpOptions};
 use std::fmt::Write;
 
@@ -53,8 +54,7 @@ enum Frame {
     },
 }
 
-struct DocumentEmitter<'g, 'o> {
-    g: &'g ReprGraph,
+struct DocumentEmitter<'o, Ix> {
     opts: &'o DumpOptions,
     o: Output,
     /// Per anchor number: whether the anchored node was written already.
@@ -64,31 +64,59 @@ struct DocumentEmitter<'g, 'o> {
     stack: Vec<Frame>,
     /// The analysis of the last key checked for simplicity, reused when it
     /// is written right after.
-    key_analysis: Option<(NodeIx, ScalarAnalysis)>,
+    key_analysis: Option<(Ix, ScalarAnalysis)>,
+    /// First occurrences of objects that may recur, oldest first.
+    checkpoints: Vec<Checkpoint<Ix>>,
+    /// Open collections with a checkpoint: (stack depth, checkpoint).
+    marks: Vec<(usize, usize)>,
+    /// A subtree is being written again (see [`Self::splice`]).
+    replaying: bool,
+    /// Where each anchored object was first written: (anchor, offset).
+    anchored_at: Vec<(u32, usize)>,
 }
 
-/// Write the document for `g` (root node 0).
-pub(super) fn emit(g: &ReprGraph, opts: &DumpOptions) -> Result<String, DumpError> {
-    let anchors = g.anchors.iter().copied().max().unwrap_or(0) as usize;
+/// Where the first occurrence of an object that may recur was written, so
+/// that it can be written again with an anchor once it does recur.
+#[derive(Debug)]
+struct Checkpoint<Ix> {
+    id: usize,
+    ix: Ix,
+    ctx: Ctx,
+    /// Output offset and layout state before the object.
+    start: usize,
+    state: Output,
+
+    /// Output offset and layout state after it (once written).
+    end: Option<(usize, Output)>,
+    /// Still usable (false once the text it describes was replaced).
+    valid: bool,
+}
+
+/// Checkpoints kept at most (each copies a little state).
+const MAX_CHECKPOINTS: usize = 64;
+
+/// Write the document for the tree `g` (stops early, with unusable text,
+/// once `g.failed()`).
+pub(super) fn emit<G: Tree>(g: &mut G, opts: &DumpOptions) -> Result<String, DumpError> {
     let mut e = DocumentEmitter {
-        g,
         opts,
-        o: Output::new(
-            opts.best_indent(),
-            opts.best_width(),
-            g.scratch.len() * 2 + 64,
-        ),
-        written: vec![false; anchors + 1],
+        o: Output::new(opts.best_indent(), opts.best_width(), g.size_hint()),
+        written: vec![false; g.anchors() as usize + 1],
         cps: Vec::new(),
         stack: Vec::new(),
         key_analysis: None,
+        checkpoints: Vec::new(),
+        marks: Vec::new(),
+        replaying: false,
+        anchored_at: Vec::new(),
     };
     if opts.explicit_start {
         e.o.write_indent();
         e.o.write_indicator("---", true, false, false);
     }
-    e.node(0, Ctx::Root);
-    e.run()?;
+    let root = g.root();
+    e.node(g, root, Ctx::Root);
+    e.run(g)?;
     e.o.write_indent();
     if opts.explicit_end {
         e.o.write_indicator("...", true, false, false);
@@ -103,19 +131,16 @@ pub(super) fn emit(g: &ReprGraph, opts: &DumpOptions) -> Result<String, DumpErro
         .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned()))
 }
 
-/// The scalar's text as ASCII bytes, when it is ASCII.
-fn ascii_text<'t>(g: &'t ReprGraph, text: &Text) -> Option<&'t [u8]> {
-    text.ascii.then(|| g.text_bytes(text))
-}
-
-impl DocumentEmitter<'_, '_> {
-    fn run(&mut self) -> Result<(), DumpError> {
+impl<Ix: Copy + PartialEq> DocumentEmitter<'_, Ix> {
+    fn run<G: Tree<Ix = Ix>>(&mut self, g: &mut G) -> Result<(), DumpError> {
         while let Some(&top) = self.stack.last() {
+            if g.failed() {
+                return Ok(());
+            }
             let next = match top {
                 Frame::Seq { start, len, pos } => {
                     if pos >= len {
-                        self.stack.pop();
-                        self.o.decrease_indent();
+                        self.pop_frame(g, start);
                         continue;
                     }
                     self.set_top(Frame::Seq {
@@ -125,7 +150,7 @@ impl DocumentEmitter<'_, '_> {
                     });
                     self.o.write_indent();
                     self.o.write_indicator("-", true, false, true);
-                    self.g.kid(start, pos).map(|c| (c, Ctx::SeqItem))
+                    g.kid(start, pos).map(|c| (c, Ctx::SeqItem))
                 }
                 Frame::Map {
                     start,
@@ -134,12 +159,14 @@ impl DocumentEmitter<'_, '_> {
                     step: MapStep::Key,
                 } => {
                     if pos >= len {
-                        self.stack.pop();
-                        self.o.decrease_indent();
+                        self.pop_frame(g, start);
                         continue;
                     }
-                    let key = self.g.kid(start, 2 * pos);
-                    let simple = key.is_some_and(|k| self.is_simple_key(k));
+                    let key = g.kid(start, 2 * pos);
+                    if let Some(k) = key {
+                        g.key(k);
+                    }
+                    let simple = key.is_some_and(|k| self.is_simple_key(g, k));
                     let step = if simple {
                         MapStep::SimpleValue
                     } else {
@@ -175,17 +202,124 @@ impl DocumentEmitter<'_, '_> {
                     } else {
                         self.o.write_indicator(":", false, false, false);
                     }
-                    self.g.kid(start, 2 * pos + 1).map(|v| (v, Ctx::Mapping))
+                    g.kid(start, 2 * pos + 1).map(|v| (v, Ctx::Mapping))
                 }
             };
             if let Some((ix, ctx)) = next {
-                self.node(ix, ctx);
+                self.node(g, ix, ctx);
             }
             if self.o.out.len() > self.opts.max_output_bytes {
                 return Err(DumpError::TooLarge(self.opts.max_output_bytes));
             }
         }
         Ok(())
+    }
+
+    /// Close the innermost collection.
+    fn pop_frame<G: Tree<Ix = Ix>>(&mut self, g: &mut G, start: u32) {
+        self.stack.pop();
+        g.close(start);
+        self.o.decrease_indent();
+        if !self.replaying
+            && let Some(&(depth, k)) = self.marks.last()
+            && depth > self.stack.len()
+        {
+            self.marks.pop();
+            self.end_checkpoint(k);
+        }
+    }
+
+    fn end_checkpoint(&mut self, k: usize) {
+        let end = (self.o.out.len(), self.o.state());
+        if let Some(c) = self.checkpoints.get_mut(k) {
+            c.end = Some(end);
+        }
+    }
+
+    /// The object `id` recurs: write its first occurrence again with an
+    /// anchor in place of the text written for it. Done only when the
+    /// layout after it comes out the same (an anchor changes only the
+    /// object's own first line), so the text that follows stays valid.
+    fn splice<G: Tree<Ix = Ix>>(&mut self, g: &mut G, id: usize) -> bool {
+        let Some(k) = self.checkpoints.iter().rposition(|c| c.id == id && c.valid) else {
+            return false;
+        };
+        let Some(cp) = self.checkpoints.get(k) else {
+            return false;
+        };
+        let Some((end, end_state)) = cp.end.clone() else {
+            return false; // still open: it contains itself
+        };
+        let (start, ix, ctx) = (cp.start, cp.ix, cp.ctx);
+        let a = g.learn(id);
+        // Anchored objects first written inside it are written again.
+        let mut written = self.written.clone();
+        written.resize(written.len().max(a as usize + 1), false);
+        for &(b, at) in &self.anchored_at {
+            if at >= start
+                && at < end
+                && let Some(w) = written.get_mut(b as usize)
+            {
+                *w = false;
+            }
+        }
+        if let Some(w) = written.get_mut(a as usize) {
+            *w = false;
+        }
+        let saved_o = std::mem::replace(&mut self.o, cp.state.clone());
+        let saved_stack = std::mem::take(&mut self.stack);
+        let saved_written = std::mem::replace(&mut self.written, written);
+        let saved_key = self.key_analysis.take();
+        self.replaying = true;
+        g.replay(true);
+        self.node(g, ix, ctx);
+        let done = self.run(g).is_ok() && !g.failed();
+        g.replay(false);
+        self.replaying = false;
+        let sub = std::mem::replace(&mut self.o, saved_o);
+        self.stack = saved_stack;
+        self.written = saved_written;
+        self.key_analysis = saved_key;
+        if !done || sub.state() != end_state || start > end || end > self.o.out.len() {
+            return false;
+        }
+        let new_len = sub.out.len();
+        self.o.out.splice(start..end, sub.out);
+        let shift = |at: usize| at + new_len - (end - start);
+        for c in &mut self.checkpoints {
+            if c.start >= start && c.start < end {
+                // Inside the replaced text: only its anchor still matters.
+                c.valid = false;
+                c.start = start;
+            } else if c.start >= end {
+                c.start = shift(c.start);
+            }
+            if let Some((e, _)) = &mut c.end
+                && *e >= end
+            {
+                *e = shift(*e);
+            }
+        }
+        for (_, at) in &mut self.anchored_at {
+            if *at >= start && *at < end {
+                *at = start;
+            } else if *at >= end {
+                *at = shift(*at);
+            }
+        }
+        self.anchored_at.push((a, start));
+        self.mark_written(a);
+        true
+    }
+
+    fn mark_written(&mut self, a: u32) {
+        let a = a as usize;
+        if a >= self.written.len() {
+            self.written.resize(a + 1, false);
+        }
+        if let Some(w) = self.written.get_mut(a) {
+            *w = true;
+        }
     }
 
     fn set_top(&mut self, f: Frame) {
@@ -195,8 +329,8 @@ impl DocumentEmitter<'_, '_> {
     }
 
     /// The anchor of a node, and whether it was written before (an alias now).
-    fn anchor_of(&self, ix: NodeIx) -> (u32, bool) {
-        let a = self.g.anchors.get(ix as usize).copied().unwrap_or(0);
+    fn anchor_of<G: Tree<Ix = Ix>>(&self, g: &G, ix: Ix) -> (u32, bool) {
+        let a = g.anchor(ix);
         (
             a,
             a != 0 && self.written.get(a as usize).copied().unwrap_or(false),
@@ -221,19 +355,18 @@ impl DocumentEmitter<'_, '_> {
     /// Whether a key fits on one line before `:` (PyYAML's simple key: under
     /// 128 characters counting anchor, tag shorthand and text; not empty, not
     /// multi-line; aliases and empty collections qualify).
-    fn is_simple_key(&mut self, ix: NodeIx) -> bool {
-        let (a, alias) = self.anchor_of(ix);
+    fn is_simple_key<G: Tree<Ix = Ix>>(&mut self, g: &G, ix: Ix) -> bool {
+        let (a, alias) = self.anchor_of(g, ix);
         if alias {
             return Self::anchor_name_len(a) < 128;
         }
         let length = Self::anchor_name_len(a);
-        match self.g.node(ix) {
-            Some(ReprNode::Scalar { tag, text }) => {
-                let (tag, text) = (*tag, *text);
-                let (analysis, chars) = match ascii_text(self.g, &text) {
-                    Some(b) => (self.analyse(b), b.len()),
-                    None => {
-                        self.load_cps(&text);
+        match g.view(ix) {
+            View::Scalar { tag, text } => {
+                let (analysis, chars) = match text.bytes() {
+                    (b, true) => (self.analyse(b), b.len()),
+                    (b, false) => {
+                        self.load_cps(b);
                         let cps = std::mem::take(&mut self.cps);
                         let r = (self.analyse(&cps), cps.len());
                         self.cps = cps;
@@ -245,7 +378,7 @@ impl DocumentEmitter<'_, '_> {
                     && !analysis.empty
                     && !analysis.multiline
             }
-            Some(ReprNode::Seq { len: 0, .. } | ReprNode::Map { len: 0, .. }) => true,
+            View::Seq { len: 0, .. } | View::Map { len: 0, .. } => true,
             _ => false,
         }
     }
@@ -254,39 +387,70 @@ impl DocumentEmitter<'_, '_> {
         ScalarAnalysis::of(text, self.opts.allow_unicode, self.opts.escape_next_line)
     }
 
-    fn load_cps(&mut self, text: &Text) {
+    fn load_cps(&mut self, bytes: &[u8]) {
         self.cps.clear();
-        decode_wtf8(self.g.text_bytes(text), &mut self.cps);
+        decode_wtf8(bytes, &mut self.cps);
     }
 
     /// Write node `ix` in context `ctx`; a non-empty block collection is
     /// opened and pushed on the stack for [`Self::run`].
-    fn node(&mut self, ix: NodeIx, ctx: Ctx) {
-        let (a, alias) = self.anchor_of(ix);
+    fn node<G: Tree<Ix = Ix>>(&mut self, g: &mut G, ix: Ix, ctx: Ctx) {
+        let (a, alias) = self.anchor_of(g, ix);
         if alias {
             self.write_anchor('*', a);
             return;
         }
-        if let Some(w) = self.written.get_mut(a as usize)
-            && a != 0
-        {
-            *w = true;
+        if a != 0 {
+            self.mark_written(a);
+            if !self.replaying {
+                self.anchored_at.push((a, self.o.out.len()));
+            }
         }
-        let Some(&node) = self.g.node(ix) else {
-            return;
-        };
-        match node {
-            ReprNode::Scalar { tag, text } => {
-                if let Some(b) = ascii_text(self.g, &text) {
-                    self.scalar(ix, b, tag, a, ctx);
-                } else {
-                    self.load_cps(&text);
-                    let cps = std::mem::take(&mut self.cps);
-                    self.scalar(ix, &cps, tag, a, ctx);
-                    self.cps = cps;
+        let mut checkpoint = None;
+        match g.enter(ix) {
+            Enter::Plain => {}
+            Enter::First(id) => {
+                if !self.replaying && self.checkpoints.len() < MAX_CHECKPOINTS {
+                    checkpoint = Some(self.checkpoints.len());
+                    self.checkpoints.push(Checkpoint {
+                        id,
+                        ix,
+                        ctx,
+                        start: self.o.out.len(),
+                        state: self.o.state(),
+                        end: None,
+                        valid: true,
+                    });
                 }
             }
-            ReprNode::Seq { tag, start, len } => {
+            Enter::Again(id) => {
+                if self.splice(g, id) {
+                    let (a, _) = self.anchor_of(g, ix);
+                    self.write_anchor('*', a);
+                } else {
+                    g.give_up(id);
+                }
+                return;
+            }
+        }
+        let (open, len) = match g.view(ix) {
+            View::Scalar { tag, text } => {
+                match text.bytes() {
+                    (b, true) => self.scalar(ix, b, tag, a, ctx),
+                    (b, false) => {
+                        self.load_cps(b);
+                        let cps = std::mem::take(&mut self.cps);
+                        self.scalar(ix, &cps, tag, a, ctx);
+                        self.cps = cps;
+                    }
+                }
+                // A date or timestamp may recur.
+                if let Some(k) = checkpoint {
+                    self.end_checkpoint(k);
+                }
+                return;
+            }
+            View::Seq { tag, len } => {
                 if a != 0 {
                     self.write_anchor('&', a);
                 }
@@ -295,13 +459,16 @@ impl DocumentEmitter<'_, '_> {
                 }
                 if len == 0 {
                     self.empty_flow("[", "]");
-                } else {
-                    let indentless = ctx == Ctx::Mapping && !self.o.indention;
-                    self.o.increase_indent(false, indentless);
-                    self.stack.push(Frame::Seq { start, len, pos: 0 });
+                    if let Some(k) = checkpoint {
+                        self.end_checkpoint(k);
+                    }
+                    return;
                 }
+                let indentless = ctx == Ctx::Mapping && !self.o.indention;
+                self.o.increase_indent(false, indentless);
+                (true, len)
             }
-            ReprNode::Map { tag, start, len } => {
+            View::Map { tag, len } => {
                 if a != 0 {
                     self.write_anchor('&', a);
                 }
@@ -310,16 +477,29 @@ impl DocumentEmitter<'_, '_> {
                 }
                 if len == 0 {
                     self.empty_flow("{", "}");
-                } else {
-                    self.o.increase_indent(false, false);
-                    self.stack.push(Frame::Map {
-                        start,
-                        len,
-                        pos: 0,
-                        step: MapStep::Key,
-                    });
+                    if let Some(k) = checkpoint {
+                        self.end_checkpoint(k);
+                    }
+                    return;
                 }
+                self.o.increase_indent(false, false);
+                (false, len)
             }
+        };
+        g.deeper(self.stack.len() + 1);
+        let start = g.open(ix);
+        self.stack.push(if open {
+            Frame::Seq { start, len, pos: 0 }
+        } else {
+            Frame::Map {
+                start,
+                len,
+                pos: 0,
+                step: MapStep::Key,
+            }
+        });
+        if let Some(k) = checkpoint {
+            self.marks.push((self.stack.len(), k));
         }
     }
 
@@ -328,14 +508,7 @@ impl DocumentEmitter<'_, '_> {
         self.o.write_indicator(close, false, false, false);
     }
 
-    fn scalar<T: TextUnit>(
-        &mut self,
-        ix: NodeIx,
-        text: &[T],
-        tag: ScalarTag,
-        anchor: u32,
-        ctx: Ctx,
-    ) {
+    fn scalar<T: TextUnit>(&mut self, ix: Ix, text: &[T], tag: ScalarTag, anchor: u32, ctx: Ctx) {
         let analysis = match self.key_analysis.take() {
             Some((k, a)) if k == ix => a,
             _ => self.analyse(text),

@@ -27,13 +27,21 @@ mod py_order;
 mod repr_graph;
 mod representer;
 mod scalar_analysis;
+mod scalar_text;
 mod scalar_writer;
 mod text_unit;
+mod tree;
+mod value_tree;
 
 pub use dump_error::DumpError;
 pub use dump_options::DumpOptions;
 
 use crate::yaml::value::Node;
+use tree::Tree;
+
+/// Walks of the value tree that may find a recurring object before the
+/// two-pass path is taken instead.
+const MAX_REWALKS: usize = 3;
 
 /// Write `node` as one YAML document.
 ///
@@ -41,6 +49,27 @@ use crate::yaml::value::Node;
 /// `safeyaml.dumps(node)`; with [`DumpOptions::readable`] it is block YAML
 /// that `yaml.safe_load` reads back to an equal value.
 pub fn dump(node: &Node, opts: &DumpOptions) -> Result<String, DumpError> {
-    let graph = representer::represent(node, opts)?;
-    document_emitter::emit(&graph, opts)
+    // One walk over the values; an object found to recur has its first
+    // occurrence written again with an anchor. When that cannot be done
+    // in place, the walk starts again knowing it (a few times at most);
+    // then, or on any error, the two passes decide.
+    let mut known = Vec::new();
+    for _ in 0..=MAX_REWALKS {
+        let mut tree = value_tree::ValueTree::new(node, opts, &known);
+        let text = document_emitter::emit(&mut tree, opts);
+        match (text, tree.recurring()) {
+            (Ok(text), None) if !tree.failed() => return Ok(text),
+            (_, Some(more)) => known = more,
+            _ => break,
+        }
+    }
+    dump_via_graph(node, opts)
+}
+
+/// [`dump`] through the representation graph only (the reference the
+/// one-walk path is tested against).
+#[doc(hidden)]
+pub fn dump_via_graph(node: &Node, opts: &DumpOptions) -> Result<String, DumpError> {
+    let mut graph = representer::represent(node, opts)?;
+    document_emitter::emit(&mut graph, opts)
 }

@@ -6,7 +6,7 @@
 
 use super::text_unit::TextUnit;
 
-#[derive(Debug)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub(super) struct Output {
     /// UTF-8 by construction (ASCII runs and whole characters only),
     /// validated once at the end.
@@ -36,6 +36,21 @@ impl Output {
             indents: Vec::new(),
             best_indent,
             best_width,
+        }
+    }
+
+    /// The layout state without the text.
+    pub(super) fn state(&self) -> Output {
+        Output {
+            out: Vec::new(),
+            column: self.column,
+            whitespace: self.whitespace,
+            indention: self.indention,
+            open_ended: self.open_ended,
+            indent: self.indent,
+            indents: self.indents.clone(),
+            best_indent: self.best_indent,
+            best_width: self.best_width,
         }
     }
 

@@ -7,15 +7,13 @@
 //! tuple) get a fresh node at every occurrence. The walk keeps its own stack,
 //! so depth is bounded only by `DumpOptions::max_depth`.
 
-use super::py_order::sort_like_python;
+use super::py_order::{StrSortKey, sort_like_python_fast};
 use super::repr_graph::{MapTag, NodeIx, ReprGraph, ReprNode, ScalarTag, SeqTag, Text};
+use super::scalar_text::{scalar_tag, write_scalar};
 use super::{DumpError, DumpOptions};
-use crate::yaml::value::{Int, Node, Value, py_float_repr};
-use base64::Engine;
-use base64::engine::general_purpose::STANDARD as B64;
+use crate::yaml::value::{Node, Value};
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
-use std::io::Write;
 
 /// Children still to represent for one collection.
 struct Frame<'a> {
@@ -48,6 +46,8 @@ struct Representer<'a, 'o> {
     /// Entries of the mappings being represented, innermost last (one
     /// buffer for all, so a mapping costs no allocation).
     pending: Vec<(&'a Node, Option<&'a Node>)>,
+    /// Scratch space for sorting keys.
+    sort_buf: Vec<StrSortKey<'a, (&'a Node, Option<&'a Node>)>>,
 }
 
 /// Build the graph for `root` (node 0).
@@ -59,6 +59,7 @@ pub(super) fn represent<'a>(root: &'a Node, opts: &DumpOptions) -> Result<ReprGr
         overflow: false,
         opts,
         pending: Vec::new(),
+        sort_buf: Vec::new(),
     };
     let mut stack: Vec<Frame<'a>> = Vec::new();
     let (_, frame) = r.visit(Some(root), false)?;
@@ -110,7 +111,7 @@ fn src_len(src: &Src<'_>) -> usize {
 }
 
 /// Whether PyYAML may alias this object (`ignore_aliases` is false).
-fn aliasable(v: &Value) -> bool {
+pub(super) fn aliasable(v: &Value) -> bool {
     match v {
         Value::Null
         | Value::Bool(_)
@@ -124,7 +125,7 @@ fn aliasable(v: &Value) -> bool {
 }
 
 /// Whether a list is written as `!!pairs` (readable preset).
-fn is_pairs(items: &[Node]) -> bool {
+pub(super) fn is_pairs(items: &[Node]) -> bool {
     !items.is_empty()
         && items
             .iter()
@@ -226,41 +227,9 @@ impl<'a> Representer<'a, '_> {
             return Ok((ix, None));
         }
         let out = match value {
-            Value::Null => (self.constant(ScalarTag::Null, "null"), None),
-            Value::Bool(b) => (
-                self.constant(ScalarTag::Bool, if *b { "true" } else { "false" }),
-                None,
-            ),
-            Value::Int(i) => (
-                self.formatted(ScalarTag::Int, |s| {
-                    let _ = match i {
-                        Int::Small(v) => write!(s, "{v}"),
-                        Int::Big(b) => write!(s, "{b}"),
-                    };
-                }),
-                None,
-            ),
-            Value::Float(f) => (self.float(*f), None),
-            Value::Str(s) => (
-                self.formatted(ScalarTag::Str, |b| b.extend_from_slice(s.as_wtf8())),
-                None,
-            ),
-            Value::Bytes(b) => (
-                self.formatted(ScalarTag::Binary, |s| encodebytes(b, s)),
-                None,
-            ),
-            Value::Date(d) => (
-                self.formatted(ScalarTag::Timestamp, |s| {
-                    let _ = write!(s, "{d}");
-                }),
-                None,
-            ),
-            Value::DateTime(d) => (
-                self.formatted(ScalarTag::Timestamp, |s| {
-                    s.extend_from_slice(d.isoformat(' ').as_bytes())
-                }),
-                None,
-            ),
+            _ if let Some(tag) = scalar_tag(value) => {
+                (self.formatted(tag, |s| write_scalar(value, s)), None)
+            }
             Value::Seq(items) | Value::Tuple(items) => {
                 let items = items.items();
                 let pairs =
@@ -284,6 +253,8 @@ impl<'a> Representer<'a, '_> {
                 self.pending.extend(m.keys().map(|k| (k, None)));
                 self.entries(start, MapTag::Set)
             }
+            // Scalars were written above.
+            _ => (self.constant(ScalarTag::Null, "null"), None),
         };
         if alias {
             self.seen.insert(n.id(), out.0);
@@ -297,7 +268,7 @@ impl<'a> Representer<'a, '_> {
         if self.opts.sort_keys
             && let Some(seg) = self.pending.get_mut(start..)
         {
-            sort_like_python(seg, |e| e.0);
+            sort_like_python_fast(seg, |e| e.0, &mut self.sort_buf);
         }
         self.collection(
             |s| ReprNode::Map {
@@ -309,46 +280,11 @@ impl<'a> Representer<'a, '_> {
             Src::Entries { start, len },
         )
     }
-
-    /// `repr(f)` lower-cased, with `.0` put before an exponent that lacks a
-    /// point (`1e+16` → `1.0e+16`) so that it reads back as a float.
-    fn float(&mut self, f: f64) -> NodeIx {
-        if f.is_nan() {
-            return self.constant(ScalarTag::Float, ".nan");
-        }
-        if f.is_infinite() {
-            return self.constant(ScalarTag::Float, if f > 0.0 { ".inf" } else { "-.inf" });
-        }
-        let repr = py_float_repr(f);
-        self.formatted(ScalarTag::Float, |s| {
-            if !repr.contains('.')
-                && let Some((m, e)) = repr.split_once('e')
-            {
-                s.extend_from_slice(m.as_bytes());
-                s.extend_from_slice(b".0e");
-                s.extend_from_slice(e.as_bytes());
-            } else {
-                s.extend_from_slice(repr.as_bytes());
-            }
-        })
-    }
-}
-
-/// Python's `base64.encodebytes`: lines of 76 characters, each ending in "\n".
-fn encodebytes(data: &[u8], out: &mut Vec<u8>) {
-    // 57 input bytes make one 76-character line.
-    let mut line = String::with_capacity(76);
-    for chunk in data.chunks(57) {
-        line.clear();
-        B64.encode_string(chunk, &mut line);
-        out.extend_from_slice(line.as_bytes());
-        out.push(b'\n');
-    }
 }
 
 /// Hashes node addresses (already unique; only their low bits are poor).
 #[derive(Default)]
-struct AddressHasher(u64);
+pub(super) struct AddressHasher(u64);
 
 impl Hasher for AddressHasher {
     fn finish(&self) -> u64 {

@@ -22,6 +22,17 @@ pub(super) fn is_unicode_printable(c: u32) -> bool {
         && c != 0xFEFF
 }
 
+/// Whether all eight bytes of `w` are in 0x20..=0x7E and none is ':' or '#'
+/// (exact SWAR tests for "some byte is below / above / equal to").
+fn plain_chunk(w: u64) -> bool {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    let has_zero = |v: u64| v.wrapping_sub(ONES) & !v & HIGH != 0;
+    let below_space = w.wrapping_sub(ONES * 0x20) & !w & HIGH != 0;
+    let above_tilde = (w.wrapping_add(ONES) | w) & HIGH != 0;
+    !(below_space || above_tilde || has_zero(w ^ (ONES * 0x3A)) || has_zero(w ^ (ONES * 0x23)))
+}
+
 /// What the text of a scalar allows.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub(super) struct ScalarAnalysis {
@@ -41,6 +52,100 @@ impl ScalarAnalysis {
     /// Analyse `text` (code points). `allow_unicode` lets printable non-ASCII
     /// stay unescaped; `escape_nel` treats U+0085 as needing an escape anyway.
     pub(super) fn of<T: TextUnit>(
+        text: &[T],
+        allow_unicode: bool,
+        escape_nel: bool,
+    ) -> ScalarAnalysis {
+        T::as_ascii(text)
+            .and_then(Self::of_ascii)
+            .unwrap_or_else(|| Self::of_general(text, allow_unicode, escape_nel))
+    }
+
+    /// [`Self::of`] for ASCII text in one pass (`None` at a non-ASCII byte).
+    ///
+    /// With ASCII only, every rule of the general analysis is about a
+    /// character and its neighbours: a break is only "\n", whitespace for the
+    /// indicator rules is NUL, space, tab, CR or "\n", and anything outside
+    /// "\n" and 0x20..=0x7E is special whatever the options say.
+    pub(super) fn of_ascii(text: &[u8]) -> Option<ScalarAnalysis> {
+        let (&first, rest) = text.split_first()?;
+        let last = text.last().copied().unwrap_or(first);
+        let blank = |c: u8| matches!(c, 0x00 | 0x20 | 0x09 | 0x0D | 0x0A);
+        let followed_by_ws = |next: Option<&u8>| next.is_none_or(|&c| blank(c));
+        let mut indicators = text.starts_with(b"---")
+            || text.starts_with(b"...")
+            || matches!(
+                first,
+                b'#' | b','
+                    | b'['
+                    | b']'
+                    | b'{'
+                    | b'}'
+                    | b'&'
+                    | b'*'
+                    | b'!'
+                    | b'|'
+                    | b'>'
+                    | b'\''
+                    | b'"'
+                    | b'%'
+                    | b'@'
+                    | b'`'
+            )
+            || (matches!(first, b'?' | b':' | b'-') && followed_by_ws(rest.first()));
+        let mut line_breaks = first == b'\n';
+        let mut special = !(first == b'\n' || (0x20..=0x7E).contains(&first));
+        if first >= 0x80 {
+            return None;
+        }
+        // A break next to a space, on either side.
+        let mut break_space = first == b'\n' && rest.first() == Some(&b' ');
+        let mut space_break = false;
+        let mut i = 1;
+        while i < text.len() {
+            // Eight ordinary characters at a time: printable ASCII or space,
+            // no ':' or '#' (the common case; nothing to record).
+            while let Some(chunk) = text.get(i..i + 8).and_then(|c| <[u8; 8]>::try_from(c).ok())
+                && plain_chunk(u64::from_le_bytes(chunk))
+            {
+                i += 8;
+            }
+            let Some(&c) = text.get(i) else {
+                break;
+            };
+            let prev = text.get(i - 1).copied().unwrap_or(first);
+            match c {
+                b'\n' => {
+                    line_breaks = true;
+                    space_break |= prev == b' ';
+                    break_space |= text.get(i + 1) == Some(&b' ');
+                }
+                b':' => indicators |= followed_by_ws(text.get(i + 1)),
+                b'#' => indicators |= blank(prev),
+                0x20..=0x7E => {}
+                0x80.. => return None,
+                _ => special = true,
+            }
+            i += 1;
+        }
+        let leading_space = first == b' ';
+        let leading_break = first == b'\n';
+        let trailing_space = last == b' ';
+        let trailing_break = last == b'\n';
+        Some(Self::verdict(
+            line_breaks,
+            indicators,
+            special,
+            leading_space || leading_break || trailing_space || trailing_break,
+            trailing_space,
+            break_space,
+            space_break,
+        ))
+    }
+
+    /// The general analysis over code points (the reference for
+    /// [`Self::of_ascii`]).
+    pub(super) fn of_general<T: TextUnit>(
         text: &[T],
         allow_unicode: bool,
         escape_nel: bool,
@@ -134,6 +239,28 @@ impl ScalarAnalysis {
             }
         }
 
+        Self::verdict(
+            line_breaks,
+            block_indicators,
+            special,
+            leading_space || leading_break || trailing_space || trailing_break,
+            trailing_space,
+            break_space,
+            space_break,
+        )
+    }
+
+    /// The styles the observations allow (for non-empty text).
+    #[allow(clippy::fn_params_excessive_bools)]
+    fn verdict(
+        line_breaks: bool,
+        block_indicators: bool,
+        special: bool,
+        space_or_break_at_ends: bool,
+        trailing_space: bool,
+        break_space: bool,
+        space_break: bool,
+    ) -> ScalarAnalysis {
         let mut a = ScalarAnalysis {
             empty: false,
             multiline: line_breaks,
@@ -141,7 +268,7 @@ impl ScalarAnalysis {
             allow_single_quoted: true,
             allow_block: true,
         };
-        if leading_space || leading_break || trailing_space || trailing_break {
+        if space_or_break_at_ends {
             a.allow_block_plain = false;
         }
         if trailing_space {
@@ -160,5 +287,84 @@ impl ScalarAnalysis {
             a.allow_block_plain = false;
         }
         a
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::ScalarAnalysis;
+
+    /// Bytes the rules single out, plus ordinary ones.
+    const ALPHABET: &[u8] = b" \n:#-.?a'\"\t\r\0\x7f\x01!|>%@`,[]{}&*~0";
+
+    fn check(text: &[u8]) {
+        let fast = ScalarAnalysis::of_ascii(text);
+        let cps: Vec<u32> = text.iter().map(|&b| u32::from(b)).collect();
+        for (u, nel) in [(false, false), (true, true), (true, false)] {
+            let general = ScalarAnalysis::of_general(text, u, nel);
+            assert_eq!(general, ScalarAnalysis::of_general(&cps, u, nel));
+            if !text.is_empty() {
+                assert_eq!(fast, Some(general), "{text:?}");
+            }
+            assert_eq!(ScalarAnalysis::of(text, u, nel), general, "{text:?}");
+        }
+    }
+
+    #[test]
+    fn ascii_fast_path_agrees_with_the_general_analysis() {
+        // Every text of up to 3 characters over the alphabet…
+        let a = ALPHABET;
+        check(b"");
+        for &x in a {
+            check(&[x]);
+            for &y in a {
+                check(&[x, y]);
+                for &z in a {
+                    check(&[x, y, z]);
+                }
+            }
+        }
+        // …and many longer ones.
+        let mut state = 0x9E37_79B9_7F4A_7C15_u64;
+        let mut next = move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        for _ in 0..200_000 {
+            let len = (next() % 40) as usize;
+            let text: Vec<u8> = (0..len)
+                .map(|_| {
+                    let r = next();
+                    if r % 3 == 0 {
+                        b'a' + (r >> 8) as u8 % 26
+                    } else {
+                        a.get((r >> 8) as usize % a.len()).copied().unwrap_or(b'a')
+                    }
+                })
+                .collect();
+            check(&text);
+        }
+        assert_eq!(ScalarAnalysis::of_ascii("é".as_bytes()), None);
+        assert_eq!(ScalarAnalysis::of_ascii(b"ab\xC3\xA9"), None);
+        assert_eq!(
+            ScalarAnalysis::of_ascii(b"abcdefghij\xC3\xA9klmnopqrstuvw"),
+            None
+        );
+        assert_eq!(
+            ScalarAnalysis::of_ascii(b"abcdefghijklmnopqrstuvw\x80"),
+            None
+        );
+        // Each special byte inside and at the edges of eight-byte chunks.
+        for pos in 0..20 {
+            for &b in ALPHABET.iter().chain(b"\x1f\x7e\x20\x7f") {
+                let mut t = b"0123456789abcdefghij".to_vec();
+                if let Some(x) = t.get_mut(pos) {
+                    *x = b;
+                }
+                check(&t);
+            }
+        }
     }
 }

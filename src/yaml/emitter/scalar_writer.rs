@@ -155,7 +155,8 @@ impl Output {
         self.write_indicator("\"", true, false, false);
         let n = text.len();
         let mut start = 0;
-        for end in 0..=n {
+        let mut end = 0;
+        while end <= n {
             let ch = unit(text, end);
             if ch.is_none_or(|c| self.needs_escape(c, allow_unicode)) {
                 if start < end {
@@ -184,6 +185,15 @@ impl Output {
                 if unit(text, start) == Some(SPACE) {
                     self.raw_str("\\");
                 }
+            }
+            end += 1;
+            // A character that is neither escaped nor a space, inside a run
+            // (`start < end`), changes nothing: skip such characters.
+            while start < end
+                && unit(text, end)
+                    .is_some_and(|c| (0x21..=0x7E).contains(&c) && c != 0x22 && c != 0x5C)
+            {
+                end += 1;
             }
         }
         self.write_indicator("\"", false, false, false);

@@ -8,12 +8,19 @@
 pub(super) trait TextUnit: Copy + Into<u32> {
     /// Append `run` to `out` (only characters that may be written raw).
     fn push_run(out: &mut Vec<u8>, run: &[Self]);
+
+    /// The text as bytes, when units are bytes (ASCII text).
+    fn as_ascii(text: &[Self]) -> Option<&[u8]>;
 }
 
 impl TextUnit for u8 {
     fn push_run(out: &mut Vec<u8>, run: &[u8]) {
         // Only used for ASCII text.
         out.extend_from_slice(run);
+    }
+
+    fn as_ascii(text: &[u8]) -> Option<&[u8]> {
+        Some(text)
     }
 }
 
@@ -24,6 +31,10 @@ impl TextUnit for u32 {
             let c = char::from_u32(c).unwrap_or('\u{FFFD}');
             out.extend_from_slice(c.encode_utf8(&mut buf).as_bytes());
         }
+    }
+
+    fn as_ascii(_: &[u32]) -> Option<&[u8]> {
+        None
     }
 }
 

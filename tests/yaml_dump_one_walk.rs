@@ -1,0 +1,46 @@
+//! The one-walk dump (`yaml::dump`) against the two-pass reference (`yaml::dump_via_graph`).
+
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::indexing_slicing
+)]
+
+use cloudfold::yaml::value::{Date, Entries, Map, Node, Seq, Value, insert};
+use cloudfold::yaml::{DumpOptions, dump, dump_via_graph};
+
+fn map(pairs: Vec<(Node, Node)>) -> Node {
+    let mut e = Entries::default();
+    for (k, v) in pairs {
+        insert(&mut e, k, v);
+    }
+    Node::synthetic(Value::Map(Map::new(e)))
+}
+
+fn same(n: &Node) {
+    for o in [DumpOptions::cloud_init(), DumpOptions::readable()] {
+        assert_eq!(dump(n, &o).unwrap(), dump_via_graph(n, &o).unwrap());
+    }
+}
+
+#[test]
+fn shared_dates_and_a_recursive_root() {
+    let d = Node::synthetic(Value::Date(Date::new(2001, 1, 1).unwrap()));
+    let l = Node::synthetic(Value::Seq(Seq::new(vec![Node::str("x")])));
+    let m = Node::synthetic(Value::Map(Map::pending()));
+    let mut e = Entries::default();
+    insert(&mut e, Node::str("a"), d.clone());
+    insert(&mut e, Node::str("b"), d.clone());
+    insert(&mut e, Node::str("c"), l.clone());
+    insert(&mut e, Node::str("d"), l.clone());
+    insert(&mut e, Node::str("self"), m.clone());
+    let Value::Map(inner) = m.value() else {
+        unreachable!()
+    };
+    inner.fill(e).unwrap();
+    same(&m);
+    let flat = map(vec![(Node::str("a"), d.clone()), (Node::str("b"), d)]);
+    same(&flat);
+    drop(m);
+}
