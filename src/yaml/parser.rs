@@ -284,19 +284,14 @@ impl<'a> Parser<'a> {
         Ok(Self::empty_scalar(t.end))
     }
 
-    /// A mapping value: after a `:` token as [`Self::node_or_empty`] does;
-    /// without one, an empty scalar where the next token starts.
+    /// A mapping value: after a `:` token as [`Self::node_or_empty`] does
+    /// (in block context it may be an indentless sequence); without one, an
+    /// empty scalar where the next token starts.
     #[inline]
-    fn value_or_empty(
-        &mut self,
-        empty_before: &[K],
-        next: State,
-        block: bool,
-        indentless: bool,
-    ) -> Res<Event<'a>> {
+    fn value_or_empty(&mut self, empty_before: &[K], next: State, block: bool) -> Res<Event<'a>> {
         let p = self.peek()?;
         if p.k == K::Value {
-            return self.node_or_empty(empty_before, next, block, indentless);
+            return self.node_or_empty(empty_before, next, block, block);
         }
         self.state = next;
         Ok(Self::empty_scalar(p.start))
@@ -433,7 +428,6 @@ impl<'a> Parser<'a> {
                 &[K::Key, K::Value, K::BlockEnd],
                 State::BlockMappingKey,
                 true,
-                true,
             ),
             State::FlowSequenceFirstEntry => {
                 self.collection_start()?;
@@ -450,7 +444,6 @@ impl<'a> Parser<'a> {
                 &[K::FlowEntry, K::FlowSequenceEnd],
                 State::FlowSequenceEntryMappingEnd,
                 false,
-                false,
             ),
             State::FlowSequenceEntryMappingEnd => {
                 self.state = State::FlowSequenceEntry;
@@ -465,7 +458,6 @@ impl<'a> Parser<'a> {
             State::FlowMappingValue => self.value_or_empty(
                 &[K::FlowEntry, K::FlowMappingEnd],
                 State::FlowMappingKey,
-                false,
                 false,
             ),
             State::FlowMappingEmptyValue => {
