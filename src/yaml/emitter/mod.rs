@@ -1,11 +1,14 @@
 //! The emitter: a value tree back to YAML text, as PyYAML's `SafeDumper` writes it.
 //!
-//! Two passes: [`representer`] builds the representation graph (sorting
-//! keys, sharing nodes for objects referenced more than once, numbering
-//! anchors), then [`document_emitter`] writes it. Neither recurses: depth is
-//! limited only by `DumpOptions::max_depth` (default 10,000, a clean
-//! [`DumpError::TooDeep`]; PyYAML itself fails with `RecursionError` much
-//! earlier), output size by `DumpOptions::max_output_bytes`.
+//! [`document_emitter`] writes a [`tree::Tree`]. [`dump`] gives it the values
+//! themselves ([`value_tree`]: one walk, keys sorted as each mapping is
+//! opened, anchors spliced in at an object's first occurrence when it
+//! recurs); [`dump_via_graph`] gives it the representation graph that
+//! [`representer`] builds first (PyYAML's two passes; the reference, and the
+//! fallback that decides errors). Neither recurses: depth is limited only by
+//! `DumpOptions::max_depth` (default 10,000, a clean [`DumpError::TooDeep`];
+//! PyYAML itself fails with `RecursionError` much earlier), output size by
+//! `DumpOptions::max_output_bytes`.
 //!
 //! Known differences from PyYAML (checked against 6.0.3 by
 //! `tests/yaml_dump.rs`):
