@@ -19,9 +19,9 @@ mod common;
 use base64::Engine;
 use base64::engine::general_purpose::STANDARD as B64;
 use cloudfold::build::{BuildOptions, Built, PartSpec, Style, build};
-use cloudfold::userdata::{NoIncludes, PartOutcome, UserDataOptions, render};
-use cloudfold::yaml::typed_json::{WalkLimits, canonical, to_typed_json};
-use common::{oracle_batch, rng::Rng};
+use cloudfold::userdata::Release;
+use cloudfold::yaml::typed_json::canonical;
+use common::{fold_json, oracle_batch, rng::Rng};
 use serde_json::{Value as J, json};
 
 const WORDS: &[&str] = &["git", "nginx", "héllo", "€uro", "ünï 😀", "ÿ", "a b", "x"];
@@ -116,26 +116,6 @@ fn delivered(built: &Built, opts: &BuildOptions) -> Vec<u8> {
     }
 }
 
-fn ours(input: &[u8]) -> J {
-    match render(input, &UserDataOptions::default(), &NoIncludes) {
-        Err(e) => json!({"error": true, "detail": e.to_string()}),
-        Ok(f) => {
-            let cfg = f.config.as_ref().map_or(J::Null, |c| {
-                to_typed_json(c, WalkLimits::default()).unwrap_or(J::Null)
-            });
-            let parts: Vec<J> = f.parts.iter().map(|p| json!({
-                "content_type": p.content_type,
-                "filename": p.filename,
-                "merge_type_header": p.merge_type_header,
-                "launch_index": p.launch_index,
-                "handler": p.part_type.handler_name(),
-                "merged": match &p.outcome { PartOutcome::Merged => J::Bool(true), PartOutcome::Rejected(_) => J::Bool(false), _ => J::Null },
-            })).collect();
-            json!({"error": false, "cloud_config": cfg, "parts": parts, "cloud_config_txt": f.cloud_config_txt})
-        }
-    }
-}
-
 fn intended(built: &Built, specs: &[PartSpec]) -> J {
     J::Array(
         built
@@ -220,7 +200,7 @@ fn conformance_build_oracle() {
         } else {
             json!({"error": true})
         };
-        let o = ours(input);
+        let o = fold_json::ours(input, Release::default(), None);
         if canonical(&o) != canonical(&theirs) {
             problems.push(format!(
                 "render\n  ours   {}\n  oracle {}",
