@@ -74,25 +74,11 @@ impl ScalarAnalysis {
         let followed_by_ws = |next: Option<&u8>| next.is_none_or(|&c| blank(c));
         let mut indicators = text.starts_with(b"---")
             || text.starts_with(b"...")
-            || matches!(
-                first,
-                b'#' | b','
-                    | b'['
-                    | b']'
-                    | b'{'
-                    | b'}'
-                    | b'&'
-                    | b'*'
-                    | b'!'
-                    | b'|'
-                    | b'>'
-                    | b'\''
-                    | b'"'
-                    | b'%'
-                    | b'@'
-                    | b'`'
-            )
-            || (matches!(first, b'?' | b':' | b'-') && followed_by_ws(rest.first()));
+            // The scanner's indicators; `?`, `:` and `-` only before whitespace.
+            || match first {
+                b'?' | b':' | b'-' => followed_by_ws(rest.first()),
+                c => crate::yaml::scanner::is_indicator(c),
+            };
         let mut line_breaks = first == b'\n';
         let mut special = !(first == b'\n' || (0x20..=0x7E).contains(&first));
         if first >= 0x80 {
