@@ -96,3 +96,48 @@ fn archive_yaml_errors_that_escape_load_yaml_abort() {
         }
     }
 }
+
+/// A stray non-UTF-8 byte in a JSON-patch part becomes a lone surrogate
+/// (`surrogateescape`), which Python's `json` keeps inside strings — in keys,
+/// values and pointers alike — and the dump writes as `\uDCxx`; outside a
+/// string it is a JSON error (the part is skipped). Found by the differential
+/// (seed 7, 25.1); recorded from both releases' oracle.
+#[test]
+fn jsonp_stray_byte_becomes_a_surrogate() {
+    let doc =
+        |body: &str| format!("#cloud-config\n\n# from 1 files\n# part-001\n\n---\n{body}...\n");
+    let cases: [(&[u8], String); 3] = [
+        (
+            b"#cloud-config-jsonp\n[{\"op\": \"add\", \"path\": \"/e\xe9~1s~0\", \"value\": 3}]",
+            doc("\"e\\uDCE9/s~\": 3\n"),
+        ),
+        (
+            b"#cloud-config-jsonp\n[{\"op\": \"add\", \"path\": \"/a\", \"value\": \"x\xe9y\"}, {\"op\": \"add\", \"path\": \"/b\xff\", \"value\": [1]}]",
+            doc("a: \"x\\uDCE9y\"\n\"b\\uDCFF\":\n- 1\n"),
+        ),
+        (
+            b"#cloud-config-jsonp\n[{\"op\": \"add\", \"path\": \"/~0\xe9~1\", \"value\": 1}, {\"op\": \"move\", \"from\": \"/~0\xe9~1\", \"path\": \"/z\xe9\"}]",
+            doc("\"z\\uDCE9\": 1\n"),
+        ),
+    ];
+    for r in [Release::V22_4, Release::V25_1] {
+        for (payload, want) in &cases {
+            let f = render(payload, &opts(r), &NoIncludes).unwrap();
+            assert_eq!(&f.cloud_config_txt, want, "{r:?}");
+        }
+        // Outside a string the byte is a syntax error: the part is skipped.
+        let f = render(
+            b"#cloud-config-jsonp\n[{\"op\": \"add\", \"path\": \"/a\", \"value\": 1}]\xe9",
+            &opts(r),
+            &NoIncludes,
+        )
+        .unwrap();
+        let skipped = match r {
+            Release::V22_4 => "#cloud-config\n\n--- {}\n...\n",
+            Release::V25_1 => {
+                "#cloud-config\n\n# Cloud-config part ignored SCHEMA_ERROR: part-001\n--- {}\n...\n"
+            }
+        };
+        assert_eq!(f.cloud_config_txt, skipped, "{r:?}");
+    }
+}

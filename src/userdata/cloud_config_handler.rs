@@ -4,7 +4,7 @@ use super::fold_observer::FoldObserver;
 use super::json_patch::{PatchError, apply_patch};
 use super::leaf::{HeaderValue, Leaf, Payload};
 use super::part_type::{JSONP, py_is_space};
-use super::py_json::{JsonSyntaxError, parse_py_json};
+use super::py_json::{JsonSyntaxError, parse_py_json_wtf8};
 use super::user_data_options::{Release, UserDataOptions};
 use super::yaml_text::load_py_text_in;
 use crate::merge::cloud_init as ci;
@@ -161,10 +161,18 @@ impl<'a> CloudConfigHandler<'a> {
         source: SourceId,
         observer: &mut dyn FoldObserver,
     ) -> Result<Node, PartRejection> {
-        let text = payload.to_string_lossy();
-        let text = text.trim_start_matches(py_is_space);
-        let text = text.strip_prefix("#cloud-config-jsonp").unwrap_or(text);
-        let patch = parse_py_json(text, source, 900).map_err(PartRejection::Json)?;
+        // The payload may hold surrogate escapes of stray bytes: Python's json
+        // keeps them in strings, so the parser reads the Python string's bytes.
+        let bytes = payload.as_wtf8();
+        let utf8 = match std::str::from_utf8(bytes) {
+            Ok(s) => s,
+            Err(e) => std::str::from_utf8(bytes.get(..e.valid_up_to()).unwrap_or_default())
+                .unwrap_or_default(),
+        };
+        let lead = utf8.len() - utf8.trim_start_matches(py_is_space).len();
+        let text = bytes.get(lead..).unwrap_or_default();
+        let text = text.strip_prefix(b"#cloud-config-jsonp").unwrap_or(text);
+        let patch = parse_py_json_wtf8(text, source, 900).map_err(PartRejection::Json)?;
         observer.part_data(source, &patch);
         apply_patch(acc, &patch).map_err(PartRejection::Patch)
     }

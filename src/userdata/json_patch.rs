@@ -7,7 +7,7 @@
 //! per container, sharing kept), patched there, and turned back into nodes.
 
 use crate::source::Span;
-use crate::yaml::value::{Entries, Key, Map, Node, PyStr, Seq, Value, insert, py_eq};
+use crate::yaml::value::{Entries, Key, Map, Node, PyStr, PyStrBuilder, Seq, Value, insert, py_eq};
 use indexmap::IndexMap;
 use std::collections::HashMap;
 
@@ -145,27 +145,46 @@ impl Arena {
 /// A pointer step after `get_part`: a key, a list index, or `-`.
 #[derive(Clone, Debug, PartialEq)]
 enum Part {
-    Key(String),
+    Key(PyStr),
     Index(usize),
     End,
     /// The pointer is empty: the document itself.
     Root,
 }
 
-fn parse_pointer(p: &str) -> Result<Vec<String>, PatchError> {
-    let b = p.as_bytes();
+fn parse_pointer(p: &PyStr) -> Result<Vec<PyStr>, PatchError> {
+    let b = p.as_wtf8();
     for (i, &c) in b.iter().enumerate() {
         if c == b'~' && !matches!(b.get(i + 1), Some(b'0' | b'1')) {
             return Err(fail("JsonPointerException", "Found invalid escape"));
         }
     }
-    let mut parts = p.split('/');
-    if parts.next() != Some("") {
+    let mut parts = b.split(|&c| c == b'/');
+    if parts.next() != Some(&[][..]) {
         return Err(fail("JsonPointerException", "Location must start with /"));
     }
+    // Unescaping `~1` then `~0`, as jsonpointer does (so `~01` is `~1`).
     Ok(parts
-        .map(|s| s.replace("~1", "/").replace("~0", "~"))
+        .map(|t| {
+            let mut out = PyStrBuilder::with_capacity(t.len());
+            let mut rest = t;
+            while let Some(i) = rest.iter().position(|&c| c == b'~') {
+                out.push_wtf8(rest.get(..i).unwrap_or_default());
+                match rest.get(i + 1) {
+                    Some(b'1') => out.push('/'),
+                    _ => out.push('~'),
+                }
+                rest = rest.get(i + 2..).unwrap_or_default();
+            }
+            out.push_wtf8(rest);
+            out.finish()
+        })
         .collect())
+}
+
+/// A pointer token as a dict key.
+fn key_node(k: &PyStr) -> Node {
+    Node::synthetic(Value::Str(k.clone()))
 }
 
 fn valid_index(s: &str) -> Option<usize> {
@@ -176,20 +195,24 @@ fn valid_index(s: &str) -> Option<usize> {
 }
 
 impl Arena {
-    fn get_part(&self, doc: Id, part: &str) -> Result<Part, PatchError> {
+    fn get_part(&self, doc: Id, part: &PyStr) -> Result<Part, PatchError> {
         if self.is_mapping(doc) {
-            return Ok(Part::Key(part.to_owned()));
+            return Ok(Part::Key(part.clone()));
         }
         if self.is_sequence(doc) {
             if part == "-" {
                 return Ok(Part::End);
             }
-            return valid_index(part).map(Part::Index).ok_or_else(|| {
-                fail(
-                    "JsonPointerException",
-                    format!("'{part}' is not a valid sequence index"),
-                )
-            });
+            return part
+                .as_str()
+                .and_then(valid_index)
+                .map(Part::Index)
+                .ok_or_else(|| {
+                    fail(
+                        "JsonPointerException",
+                        format!("'{part}' is not a valid sequence index"),
+                    )
+                });
         }
         Err(fail(
             "JsonPointerException",
@@ -202,7 +225,7 @@ impl Arena {
         let missing = || fail("JsonPointerException", format!("member {part:?} not found"));
         match (self.slots.get(doc), part) {
             (Some(Slot::Dict(d, _)), Part::Key(k)) => {
-                d.get(&Key(Node::str(k))).copied().ok_or_else(missing)
+                d.get(&Key(key_node(k))).copied().ok_or_else(missing)
             }
             (Some(Slot::List(v, _) | Slot::Tuple(v, _)), Part::Index(i)) => {
                 v.get(*i).copied().ok_or_else(missing)
@@ -223,7 +246,7 @@ impl Arena {
         }
     }
 
-    fn resolve_last(&mut self, root: Id, parts: &[String]) -> Result<(Id, Part), PatchError> {
+    fn resolve_last(&mut self, root: Id, parts: &[PyStr]) -> Result<(Id, Part), PatchError> {
         let Some((last, init)) = parts.split_last() else {
             return Ok((root, Part::Root));
         };
@@ -246,8 +269,8 @@ impl Arena {
 /// One parsed operation.
 struct Op<'a> {
     op: &'a str,
-    path: Vec<String>,
-    from: Option<Result<Vec<String>, PatchError>>,
+    path: Vec<PyStr>,
+    from: Option<Result<Vec<PyStr>, PatchError>>,
     value: Option<&'a Node>,
 }
 
@@ -288,11 +311,11 @@ fn parse_ops(patch: &Node) -> Result<Vec<Op<'_>>, PatchError> {
             .get_str("path")
             .ok_or_else(|| fail("InvalidJsonPatch", "Operation must have a 'path' member"))?;
         let path = path
-            .as_str()
+            .as_py_str()
             .ok_or_else(|| fail("InvalidJsonPointer", "Invalid JSON Pointer"))?;
         let path = parse_pointer(path)?;
         let from_node = m.get_str("from");
-        let from = from_node.map(|f| match f.as_str() {
+        let from = from_node.map(|f| match f.as_py_str() {
             Some(s) => parse_pointer(s),
             None => Err(fail("TypeError", "expected string")),
         });
@@ -327,7 +350,7 @@ fn need_value<'a>(op: &Op<'a>) -> Result<&'a Node, PatchError> {
     })
 }
 
-fn from_ptr(op: &Op<'_>) -> Result<Vec<String>, PatchError> {
+fn from_ptr(op: &Op<'_>) -> Result<Vec<PyStr>, PatchError> {
     match &op.from {
         None => Err(fail(
             "InvalidJsonPatch",
@@ -421,7 +444,7 @@ fn subscript(a: &mut Arena, sub: Id, part: &Part) -> Result<Id, PatchError> {
     }
 }
 
-fn add(a: &mut Arena, root: Id, path: &[String], value: Id) -> Result<Id, PatchError> {
+fn add(a: &mut Arena, root: Id, path: &[PyStr], value: Id) -> Result<Id, PatchError> {
     let (sub, part) = a.resolve_last(root, path)?;
     match a.slots.get_mut(sub) {
         Some(Slot::List(v, _)) => match part {
@@ -435,7 +458,7 @@ fn add(a: &mut Arena, root: Id, path: &[String], value: Id) -> Result<Id, PatchE
         Some(Slot::Dict(d, _)) => match part {
             Part::Root => return Ok(value),
             Part::Key(k) => {
-                let key = Key(Node::str(&k));
+                let key = Key(key_node(&k));
                 match d.get_mut(&key) {
                     Some(slot) => *slot = value,
                     None => {
@@ -460,7 +483,7 @@ fn add(a: &mut Arena, root: Id, path: &[String], value: Id) -> Result<Id, PatchE
     Ok(root)
 }
 
-fn remove(a: &mut Arena, root: Id, path: &[String]) -> Result<Id, PatchError> {
+fn remove(a: &mut Arena, root: Id, path: &[PyStr]) -> Result<Id, PatchError> {
     let (sub, part) = a.resolve_last(root, path)?;
     if a.is_sequence(sub) && !matches!(part, Part::Index(_)) {
         return Err(fail("JsonPointerException", "invalid array index"));
@@ -476,7 +499,7 @@ fn remove(a: &mut Arena, root: Id, path: &[String]) -> Result<Id, PatchError> {
         }
         (Some(Slot::Dict(d, _)), part) => {
             let key = match part {
-                Part::Key(k) => Node::str(&k),
+                Part::Key(k) => key_node(&k),
                 // `del d[None]`.
                 _ => Node::synthetic(Value::Null),
             };
@@ -489,7 +512,7 @@ fn remove(a: &mut Arena, root: Id, path: &[String]) -> Result<Id, PatchError> {
     Ok(root)
 }
 
-fn replace(a: &mut Arena, root: Id, path: &[String], value: Id) -> Result<Id, PatchError> {
+fn replace(a: &mut Arena, root: Id, path: &[PyStr], value: Id) -> Result<Id, PatchError> {
     let (sub, part) = a.resolve_last(root, path)?;
     match part {
         Part::Root => return Ok(value),
@@ -506,7 +529,7 @@ fn replace(a: &mut Arena, root: Id, path: &[String], value: Id) -> Result<Id, Pa
             Some(slot) => *slot = value,
             None => return Err(fail("JsonPatchConflict", "can't replace outside of list")),
         },
-        (Some(Slot::Dict(d, _)), Part::Key(k)) => match d.get_mut(&Key(Node::str(&k))) {
+        (Some(Slot::Dict(d, _)), Part::Key(k)) => match d.get_mut(&Key(key_node(&k))) {
             Some(slot) => *slot = value,
             None => {
                 return Err(fail(

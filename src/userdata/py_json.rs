@@ -25,15 +25,26 @@ pub fn parse_py_json(
     source: SourceId,
     max_depth: usize,
 ) -> Result<Node, JsonSyntaxError> {
+    parse_py_json_wtf8(text.as_bytes(), source, max_depth)
+}
+
+/// [`parse_py_json`] over a Python string's generalized-UTF-8 bytes
+/// ([`PyStr::as_wtf8`](crate::yaml::value::PyStr::as_wtf8)): a lone surrogate
+/// (from a `surrogateescape`-decoded payload) inside a JSON string is kept, as
+/// Python's `json` keeps it; anywhere else it is a syntax error, as there.
+pub fn parse_py_json_wtf8(
+    text: &[u8],
+    source: SourceId,
+    max_depth: usize,
+) -> Result<Node, JsonSyntaxError> {
     let mut p = JsonParser {
-        s: text.as_bytes(),
-        text,
+        s: text,
         pos: 0,
         source,
         max_depth,
         depth: 0,
     };
-    if text.starts_with('\u{FEFF}') {
+    if text.starts_with("\u{FEFF}".as_bytes()) {
         return Err(p.err_at("Unexpected UTF-8 BOM (decode using utf-8-sig)", 0));
     }
     p.ws();
@@ -45,9 +56,16 @@ pub fn parse_py_json(
     Ok(v)
 }
 
+/// Code points in generalized UTF-8 bytes: every byte but continuation bytes
+/// starts one.
+fn code_points(b: &[u8]) -> usize {
+    b.iter().filter(|&&c| (c & 0xC0) != 0x80).count()
+}
+
 struct JsonParser<'a> {
+    /// Generalized UTF-8: chunks are cut only at ASCII bytes, so every slice
+    /// taken is whole code points.
     s: &'a [u8],
-    text: &'a str,
     pos: usize,
     source: SourceId,
     max_depth: usize,
@@ -56,16 +74,19 @@ struct JsonParser<'a> {
 
 impl JsonParser<'_> {
     fn mark_at(&self, pos: usize) -> Mark {
-        let before = self.text.get(..pos).unwrap_or(self.text);
-        let line = before.bytes().filter(|&b| b == b'\n').count();
-        let line_start = before.rfind('\n').map_or(0, |i| i + 1);
-        let column = before.get(line_start..).map_or(0, |t| t.chars().count());
+        let before = self.s.get(..pos).unwrap_or(self.s);
+        let line = before.iter().filter(|&&b| b == b'\n').count();
+        let line_start = before
+            .iter()
+            .rposition(|&b| b == b'\n')
+            .map_or(0, |i| i + 1);
+        let column = before.get(line_start..).map_or(0, code_points);
         Mark::new(pos, line as u32, column as u32)
     }
 
     fn err_at(&self, msg: &'static str, pos: usize) -> JsonSyntaxError {
         let mark = self.mark_at(pos);
-        let char_index = self.text.get(..pos).map_or(pos, |t| t.chars().count());
+        let char_index = self.s.get(..pos).map_or(pos, code_points);
         JsonSyntaxError {
             msg,
             mark,
@@ -182,11 +203,17 @@ impl JsonParser<'_> {
                 self.pos = save;
             }
         }
-        let text = self.text.get(start..self.pos).unwrap_or("0");
+        let ascii = |r: std::ops::Range<usize>| {
+            self.s
+                .get(r)
+                .and_then(|b| std::str::from_utf8(b).ok())
+                .unwrap_or("0")
+        };
+        let text = ascii(start..self.pos);
         let value = if is_float {
             Value::Float(text.parse().unwrap_or(f64::NAN))
         } else {
-            let digits = self.text.get(start..int_end).unwrap_or("0");
+            let digits = ascii(start..int_end);
             let (neg, d) = match digits.strip_prefix('-') {
                 Some(d) => (true, d),
                 None => (false, digits),
@@ -218,7 +245,7 @@ impl JsonParser<'_> {
                 }
                 self.pos += 1;
             }
-            out.push_str(self.text.get(chunk_start..self.pos).unwrap_or(""));
+            out.push_wtf8(self.s.get(chunk_start..self.pos).unwrap_or_default());
             match self.peek() {
                 None => return Err(self.err_at("Unterminated string starting at", begin)),
                 Some(b'"') => {

@@ -27,7 +27,7 @@ pub fn ours_with(
         Err(e) => json!({"error": true, "detail": e.to_string()}),
         Ok(f) => {
             let cfg = f.config.as_ref().map_or(J::Null, |c| {
-                to_typed_json(c, WalkLimits::default()).unwrap_or(J::Null)
+                as_oracle_reads(to_typed_json(c, WalkLimits::default()).unwrap_or(J::Null))
             });
             let parts: Vec<J> = f.parts.iter().map(|p| json!({
                 "content_type": p.content_type,
@@ -42,5 +42,40 @@ pub fn ours_with(
             let txt = f.cloud_config_txt.replace("\r\n", "\n").replace('\r', "\n");
             json!({"error": false, "cloud_config": cfg, "parts": parts, "cloud_config_txt": txt})
         }
+    }
+}
+
+/// The oracle writes a `str` key holding surrogate escapes as the raw bytes
+/// (its encoder maps only values to `$str_surrogateescape_b64`), which reach
+/// the tests as lossy UTF-8; cloudfold's mapping tags such a key as
+/// `$json:{"$str_surrogateescape_b64": …}`. Rewrite ours the oracle's way.
+fn as_oracle_reads(v: J) -> J {
+    use base64::Engine;
+    match v {
+        J::Array(items) => J::Array(items.into_iter().map(as_oracle_reads).collect()),
+        J::Object(m) => J::Object(
+            m.into_iter()
+                .map(|(k, v)| {
+                    let raw = k
+                        .strip_prefix("$json:")
+                        .and_then(|t| serde_json::from_str::<J>(t).ok())
+                        .and_then(|t| t["$str_surrogateescape_b64"].as_str().map(str::to_owned))
+                        .and_then(|b| base64::engine::general_purpose::STANDARD.decode(b).ok());
+                    let k = match raw {
+                        Some(bytes) => {
+                            let s = String::from_utf8_lossy(&bytes).into_owned();
+                            if s.starts_with('$') {
+                                format!("$str:{s}")
+                            } else {
+                                s
+                            }
+                        }
+                        None => k,
+                    };
+                    (k, as_oracle_reads(v))
+                })
+                .collect(),
+        ),
+        other => other,
     }
 }

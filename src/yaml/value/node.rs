@@ -119,6 +119,14 @@ impl Node {
         }
     }
 
+    /// The Python string, if this is a `str` (lone surrogates included).
+    pub fn as_py_str(&self) -> Option<&PyStr> {
+        match self.value() {
+            Value::Str(s) => Some(s),
+            _ => None,
+        }
+    }
+
     /// The mapping, if this is a `dict`.
     pub fn as_map(&self) -> Option<&Map> {
         match self.value() {

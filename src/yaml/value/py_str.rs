@@ -296,6 +296,14 @@ impl PyStrBuilder {
         }
     }
 
+    /// Append generalized-UTF-8 bytes cut from a [`PyStr::as_wtf8`] at code
+    /// point boundaries.
+    pub fn push_wtf8(&mut self, b: &[u8]) {
+        // A surrogate is ED A0..BF xx; ED 80..9F starts an ordinary character.
+        self.wide |= b.windows(2).any(|w| matches!(w, [0xED, 0xA0..=0xBF]));
+        self.bytes.extend_from_slice(b);
+    }
+
     /// Append another Python string.
     pub fn push_py(&mut self, s: &PyStr) {
         self.wide |= s.has_surrogates();
