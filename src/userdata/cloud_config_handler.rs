@@ -11,7 +11,8 @@ use crate::merge::cloud_init as ci;
 use crate::merge::{MergeError, NoObserver};
 use crate::source::SourceId;
 use crate::yaml::value::{Entries, Map, Node, PyStr, Value};
-use crate::yaml::{DumpOptions, YamlError, dump};
+use crate::yaml::{DumpOptions, YamlError, dump_after};
+use std::fmt::Write as _;
 
 /// Why a cloud-config part was not merged.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
@@ -66,6 +67,10 @@ pub struct CloudConfigHandler<'a> {
     buf: Option<Node>,
     file_names: Vec<String>,
     error_file_names: Vec<String>,
+    /// Payload bytes of the parts merged so far (sizes the dump's buffer).
+    merged_bytes: usize,
+    /// The last header resolved alone (no spec in the payload), and its stack.
+    header_stack: Option<(String, ci::MergerStack)>,
 }
 
 impl<'a> CloudConfigHandler<'a> {
@@ -76,6 +81,8 @@ impl<'a> CloudConfigHandler<'a> {
             buf: None,
             file_names: Vec::new(),
             error_file_names: Vec::new(),
+            merged_bytes: 0,
+            header_stack: None,
         }
     }
 
@@ -140,6 +147,7 @@ impl<'a> CloudConfigHandler<'a> {
         match result {
             Ok(merged) => {
                 self.buf = Some(merged);
+                self.merged_bytes = self.merged_bytes.saturating_add(payload.as_wtf8().len());
                 self.file_names.push(leaf.listed_filename());
                 Ok(())
             }
@@ -178,7 +186,7 @@ impl<'a> CloudConfigHandler<'a> {
     }
 
     fn merge_part(
-        &self,
+        &mut self,
         acc: Node,
         payload: &PyStr,
         leaf: &Leaf,
@@ -198,7 +206,7 @@ impl<'a> CloudConfigHandler<'a> {
 
     /// A YAML part's data (merge keys popped) and the merger stack it asks for.
     fn prepare_part(
-        &self,
+        &mut self,
         payload: &PyStr,
         leaf: &Leaf,
         source: SourceId,
@@ -229,10 +237,22 @@ impl<'a> CloudConfigHandler<'a> {
         if let Some(t) = header_bad {
             return Err(PartRejection::HeaderNotString(t));
         }
-        let header_specs = ci::parse_merge_string(header.as_deref().unwrap_or(""), version)
-            .map_err(PartRejection::Merge)?;
+        let header = header.as_deref().unwrap_or("");
+        // Parts usually repeat one header and set no spec of their own: the
+        // stack that header resolves to is remembered.
+        if payload_specs.is_empty()
+            && let Some((h, stack)) = &self.header_stack
+            && h == header
+        {
+            return Ok((data, stack.clone()));
+        }
+        let header_specs = ci::parse_merge_string(header, version).map_err(PartRejection::Merge)?;
+        let from_header = payload_specs.is_empty();
         let stack =
             ci::stack_for_part(payload_specs, header_specs).map_err(PartRejection::Merge)?;
+        if from_header {
+            self.header_stack = Some((header.to_owned(), stack.clone()));
+        }
         Ok((data, stack))
     }
 
@@ -241,20 +261,24 @@ impl<'a> CloudConfigHandler<'a> {
         let Some(buf) = &self.buf else {
             return Ok(String::new());
         };
-        let mut lines: Vec<String> = vec!["#cloud-config".into(), String::new()];
+        // Lines joined by "\n", the dump last: written straight after the
+        // header into one buffer sized for both.
+        let mut head = String::with_capacity(64 + 24 * self.file_names.len());
+        head.push_str("#cloud-config\n\n");
         if !self.file_names.is_empty() {
-            lines.push(format!("# from {} files", self.file_names.len()));
+            let _ = writeln!(head, "# from {} files", self.file_names.len());
             for f in &self.file_names {
-                lines.push(format!("# {}", if f.is_empty() { "?" } else { f }));
+                let _ = writeln!(head, "# {}", if f.is_empty() { "?" } else { f });
             }
-            lines.push(String::new());
+            head.push('\n');
         }
         if self.opts.release == Release::V25_1 {
             for f in &self.error_file_names {
-                lines.push(format!("# Cloud-config part ignored SCHEMA_ERROR: {f}"));
+                let _ = writeln!(head, "# Cloud-config part ignored SCHEMA_ERROR: {f}");
             }
         }
-        lines.push(dump(buf, &DumpOptions::cloud_init())?);
-        Ok(lines.join("\n"))
+        // The dump is usually no longer than the text the parts were loaded from.
+        let guess = self.merged_bytes.saturating_add(self.merged_bytes / 4);
+        dump_after(&head, buf, &DumpOptions::cloud_init(), guess)
     }
 }

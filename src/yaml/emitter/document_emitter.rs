@@ -95,12 +95,22 @@ struct Checkpoint<Ix> {
 /// Checkpoints kept at most (each copies a little state).
 const MAX_CHECKPOINTS: usize = 64;
 
-/// Write the document for the tree `g` (stops early, with unusable text,
-/// once `g.failed()`).
-pub(super) fn emit<G: Tree>(g: &mut G, opts: &DumpOptions) -> Result<String, DumpError> {
+/// Write the document for the tree `g` after `prefix` (stops early, with
+/// unusable text, once `g.failed()`); `capacity`: bytes to reserve for it.
+pub(super) fn emit<G: Tree>(
+    g: &mut G,
+    opts: &DumpOptions,
+    prefix: &str,
+    capacity: usize,
+) -> Result<String, DumpError> {
     let mut e = DocumentEmitter {
         opts,
-        o: Output::new(opts.best_indent(), opts.best_width(), g.size_hint()),
+        o: Output::new(
+            opts.best_indent(),
+            opts.best_width(),
+            prefix.as_bytes(),
+            capacity.min(opts.max_output_bytes).max(g.size_hint()),
+        ),
         written: vec![false; g.anchors() as usize + 1],
         cps: Vec::new(),
         stack: Vec::new(),
@@ -208,7 +218,7 @@ impl<Ix: Copy + PartialEq> DocumentEmitter<'_, Ix> {
             if let Some((ix, ctx)) = next {
                 self.node(g, ix, ctx);
             }
-            if self.o.out.len() > self.opts.max_output_bytes {
+            if self.o.out.len().saturating_sub(self.o.base) > self.opts.max_output_bytes {
                 return Err(DumpError::TooLarge(self.opts.max_output_bytes));
             }
         }

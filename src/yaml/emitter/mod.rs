@@ -52,6 +52,18 @@ const MAX_REWALKS: usize = 3;
 /// `safeyaml.dumps(node)`; with [`DumpOptions::readable`] it is block YAML
 /// that `yaml.safe_load` reads back to an equal value.
 pub fn dump(node: &Node, opts: &DumpOptions) -> Result<String, DumpError> {
+    dump_after("", node, opts, 0)
+}
+
+/// [`dump`], the document written after `prefix` in one string; `capacity`
+/// is a guess at the document's size (reserved up front, so a large
+/// document is neither regrown nor copied once more behind a header).
+pub fn dump_after(
+    prefix: &str,
+    node: &Node,
+    opts: &DumpOptions,
+    capacity: usize,
+) -> Result<String, DumpError> {
     // One walk over the values; an object found to recur has its first
     // occurrence written again with an anchor. When that cannot be done
     // in place, the walk starts again knowing it (a few times at most);
@@ -59,14 +71,15 @@ pub fn dump(node: &Node, opts: &DumpOptions) -> Result<String, DumpError> {
     let mut known = Vec::new();
     for _ in 0..=MAX_REWALKS {
         let mut tree = value_tree::ValueTree::new(node, opts, &known);
-        let text = document_emitter::emit(&mut tree, opts);
+        let text = document_emitter::emit(&mut tree, opts, prefix, capacity);
         match (text, tree.recurring()) {
             (Ok(text), None) if !tree.failed() => return Ok(text),
             (_, Some(more)) => known = more,
             _ => break,
         }
     }
-    dump_via_graph(node, opts)
+    let mut graph = representer::represent(node, opts)?;
+    document_emitter::emit(&mut graph, opts, prefix, capacity)
 }
 
 /// [`dump`] through the representation graph only (the reference the
@@ -74,5 +87,5 @@ pub fn dump(node: &Node, opts: &DumpOptions) -> Result<String, DumpError> {
 #[doc(hidden)]
 pub fn dump_via_graph(node: &Node, opts: &DumpOptions) -> Result<String, DumpError> {
     let mut graph = representer::represent(node, opts)?;
-    document_emitter::emit(&mut graph, opts)
+    document_emitter::emit(&mut graph, opts, "", 0)
 }

@@ -11,6 +11,9 @@ pub(super) struct Output {
     /// UTF-8 by construction (ASCII runs and whole characters only),
     /// validated once at the end.
     pub out: Vec<u8>,
+    /// Bytes of `out` that precede the document (not counted against
+    /// `max_output_bytes`).
+    pub base: usize,
     pub column: usize,
     pub whitespace: bool,
     pub indention: bool,
@@ -25,9 +28,17 @@ pub(super) struct Output {
 }
 
 impl Output {
-    pub(super) fn new(best_indent: usize, best_width: usize, capacity: usize) -> Output {
+    pub(super) fn new(
+        best_indent: usize,
+        best_width: usize,
+        prefix: &[u8],
+        capacity: usize,
+    ) -> Output {
+        let mut out = Vec::with_capacity(prefix.len() + capacity);
+        out.extend_from_slice(prefix);
         Output {
-            out: Vec::with_capacity(capacity),
+            out,
+            base: prefix.len(),
             column: 0,
             whitespace: true,
             indention: true,
@@ -43,6 +54,7 @@ impl Output {
     pub(super) fn state(&self) -> Output {
         Output {
             out: Vec::new(),
+            base: 0,
             column: self.column,
             whitespace: self.whitespace,
             indention: self.indention,
