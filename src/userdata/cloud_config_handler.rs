@@ -2,17 +2,35 @@
 
 use super::fold_observer::FoldObserver;
 use super::json_patch::{PatchError, apply_patch};
-use super::leaf::{HeaderValue, Leaf, Payload};
+use super::leaf::{Body, HeaderValue, Leaf};
 use super::part_type::{JSONP, py_is_space};
 use super::py_json::{JsonSyntaxError, parse_py_json_wtf8};
 use super::user_data_options::{Release, UserDataOptions};
-use super::yaml_text::load_py_text_in;
+use super::yaml_text::{load_py_text_in, load_str_in};
 use crate::merge::cloud_init as ci;
 use crate::merge::{MergeError, NoObserver};
 use crate::source::SourceId;
 use crate::yaml::value::{Entries, Map, Node, PyStr, Value};
 use crate::yaml::{DumpOptions, YamlError, dump_after};
 use std::fmt::Write as _;
+
+/// A part's payload as the handler reads it.
+enum PartText<'a> {
+    /// Valid UTF-8, borrowed from the part.
+    Utf8(&'a str),
+    /// Decoded with surrogate escapes for stray bytes.
+    Py(PyStr),
+}
+
+impl PartText<'_> {
+    /// The Python string's bytes (generalized UTF-8).
+    fn as_wtf8(&self) -> &[u8] {
+        match self {
+            PartText::Utf8(t) => t.as_bytes(),
+            PartText::Py(t) => t.as_wtf8(),
+        }
+    }
+}
 
 /// Why a cloud-config part was not merged.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
@@ -125,17 +143,21 @@ impl<'a> CloudConfigHandler<'a> {
             .buf
             .take()
             .unwrap_or_else(|| Node::synthetic(Value::Null));
-        let payload = match leaf.payload() {
-            Payload::Text(t) => t,
-            Payload::Bytes(b) => PyStr::from_utf8_surrogateescape(&b),
-            Payload::None => {
+        // `fully_decoded_payload`, text or not, decoded with surrogateescape:
+        // borrowed when it is valid UTF-8 (it then decodes to itself).
+        let payload = match &leaf.body {
+            Body::Bytes(b) => match std::str::from_utf8(b) {
+                Ok(t) => PartText::Utf8(t),
+                Err(_) => PartText::Py(PyStr::from_utf8_surrogateescape(b)),
+            },
+            Body::None => {
                 // `load_yaml(None)` / `None.lstrip()`: not a ValueError.
                 self.buf = Some(acc);
                 return Err(PartRejection::NoPayload);
             }
         };
         let result = if leaf.content_type == JSONP {
-            self.merge_patch(&acc, &payload, source, observer)
+            self.merge_patch(&acc, payload.as_wtf8(), source, observer)
                 .map_err(|e| (e, acc))
         } else {
             self.merge_part(acc, &payload, leaf, source, observer)
@@ -165,13 +187,12 @@ impl<'a> CloudConfigHandler<'a> {
     fn merge_patch(
         &self,
         acc: &Node,
-        payload: &PyStr,
+        bytes: &[u8],
         source: SourceId,
         observer: &mut dyn FoldObserver,
     ) -> Result<Node, PartRejection> {
         // The payload may hold surrogate escapes of stray bytes: Python's json
         // keeps them in strings, so the parser reads the Python string's bytes.
-        let bytes = payload.as_wtf8();
         let utf8 = match std::str::from_utf8(bytes) {
             Ok(s) => s,
             Err(e) => std::str::from_utf8(bytes.get(..e.valid_up_to()).unwrap_or_default())
@@ -188,7 +209,7 @@ impl<'a> CloudConfigHandler<'a> {
     fn merge_part(
         &mut self,
         acc: Node,
-        payload: &PyStr,
+        payload: &PartText<'_>,
         leaf: &Leaf,
         source: SourceId,
         observer: &mut dyn FoldObserver,
@@ -207,7 +228,7 @@ impl<'a> CloudConfigHandler<'a> {
     /// A YAML part's data (merge keys popped) and the merger stack it asks for.
     fn prepare_part(
         &mut self,
-        payload: &PyStr,
+        payload: &PartText<'_>,
         leaf: &Leaf,
         source: SourceId,
     ) -> Result<(Node, ci::MergerStack), PartRejection> {
@@ -220,7 +241,11 @@ impl<'a> CloudConfigHandler<'a> {
             Some(HeaderValue::Value(n)) if n.as_str().is_none() => Some(n.type_name()),
             _ => None,
         };
-        let root = match load_py_text_in(payload, self.opts, source) {
+        let loaded = match payload {
+            PartText::Utf8(t) => load_str_in(t, self.opts, source),
+            PartText::Py(t) => load_py_text_in(t, self.opts, source),
+        };
+        let root = match loaded {
             Ok(Some(root)) => root,
             Ok(None) => return Err(PartRejection::Empty),
             Err(e) => return Err(PartRejection::Yaml(e)),

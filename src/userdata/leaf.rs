@@ -197,6 +197,21 @@ impl Leaf {
         }
     }
 
+    /// [`Leaf::payload`]'s size in bytes and truthiness, without copying it.
+    pub fn payload_size(&self) -> (usize, bool) {
+        match &self.body {
+            Body::None => (0, false),
+            // Valid UTF-8 decodes to itself; surrogateescape never empties a text.
+            Body::Bytes(b) if self.maintype() != "text" || std::str::from_utf8(b).is_ok() => {
+                (b.len(), !b.is_empty())
+            }
+            Body::Bytes(_) => {
+                let p = self.payload();
+                (p.len(), p.is_truthy())
+            }
+        }
+    }
+
     /// The header map handlers get (`dict(part)`): for each name as spelled,
     /// the value of the *first* header matching it case-insensitively.
     /// Returns that value for an exact-spelling lookup, as handlers do.

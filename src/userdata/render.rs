@@ -3,7 +3,7 @@
 use super::accumulated_message::HandlerWalk;
 use super::cloud_config_handler::{CloudConfigHandler, PartRejection};
 use super::fold_observer::FoldObserver;
-use super::leaf::{Leaf, Origin, Payload};
+use super::leaf::{Leaf, Origin};
 use super::part_type::PartType;
 use super::processor::{IncludeResolver, ProcessError, ProcessWarning, WarningKind, process};
 use super::user_data_options::UserDataOptions;
@@ -128,7 +128,7 @@ pub fn render_observed(
         let leaf = handled.leaf;
         let source = SourceId(i as u32);
         let part_type = PartType::of(&leaf.content_type);
-        let payload = leaf.payload();
+        let (size, truthy) = leaf.payload_size();
         let outcome = match part_type {
             PartType::CloudConfig | PartType::JsonPatch => {
                 observer.begin_part(source);
@@ -144,7 +144,7 @@ pub fn render_observed(
             | PartType::ScriptPerFrequency
             | PartType::Boothook
             | PartType::PartHandler => PartOutcome::WouldRun,
-            PartType::Unhandled if payload.is_truthy() => PartOutcome::Unhandled,
+            PartType::Unhandled if truthy => PartOutcome::Unhandled,
             PartType::Unhandled => PartOutcome::Empty,
         };
         parts.push(PartReport {
@@ -165,10 +165,7 @@ pub fn render_observed(
             part_type,
             outcome,
             origin: leaf.origin.clone(),
-            size: match &payload {
-                Payload::None => 0,
-                p => p.len(),
-            },
+            size,
             source,
             leaf,
             occurrence: handled.occurrence,

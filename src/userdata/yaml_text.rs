@@ -54,18 +54,32 @@ pub fn load_py_text_at(
     load_with(text, opts, SourceId::UNKNOWN, site)
 }
 
+/// As [`load_py_text_in`], for a text with no surrogates (borrowed: a part's
+/// payload need not be copied into a Python string first).
+pub fn load_str_in(
+    text: &str,
+    opts: &UserDataOptions,
+    source: SourceId,
+) -> Result<Option<Node>, YamlError> {
+    load(text, &load_options(opts, source, LoadSite::Handler))
+}
+
+fn load_options(opts: &UserDataOptions, source: SourceId, site: LoadSite) -> LoadOptions {
+    LoadOptions {
+        source,
+        python_unicode_tag: opts.release == Release::V22_4,
+        caller_frames: site.frames(),
+        ..LoadOptions::default()
+    }
+}
+
 fn load_with(
     text: &PyStr,
     opts: &UserDataOptions,
     source: SourceId,
     site: LoadSite,
 ) -> Result<Option<Node>, YamlError> {
-    let load_opts = LoadOptions {
-        source,
-        python_unicode_tag: opts.release == Release::V22_4,
-        caller_frames: site.frames(),
-        ..LoadOptions::default()
-    };
+    let load_opts = load_options(opts, source, site);
     match text.as_str() {
         Some(t) => load(t, &load_opts),
         None => {

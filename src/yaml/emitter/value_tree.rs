@@ -118,6 +118,32 @@ impl<'a, 'o> ValueTree<'a, 'o> {
     }
 }
 
+/// Children read ahead at a time (see [`touch`]).
+const TOUCH: usize = 8;
+
+/// Read the kinds of a few nodes the walk comes to soon. The nodes of a
+/// merged tree lie all over the heap; read one at a time, between the
+/// writing of their neighbours, each is a cache miss waited for alone,
+/// while reads of several independent nodes in a row overlap.
+fn touch<'n>(nodes: impl Iterator<Item = &'n Node>) {
+    let kinds = nodes.fold(0usize, |acc, n| {
+        acc.wrapping_add(usize::from(aliasable(n.value())))
+    });
+    std::hint::black_box(kinds);
+}
+
+/// Which children to read ahead when child `i` is asked for: the first
+/// two batches at the start, then one batch ahead at each batch.
+fn ahead(i: usize) -> Option<(usize, usize)> {
+    if i == 0 {
+        Some((0, 2 * TOUCH))
+    } else if i.is_multiple_of(TOUCH) {
+        Some((i + TOUCH, TOUCH))
+    } else {
+        None
+    }
+}
+
 /// Text formatted into a small buffer (no allocation for the common types).
 fn formatted(v: &Value) -> ScalarText<'static> {
     let mut buf = [0u8; SMALL];
@@ -294,11 +320,22 @@ impl<'a> Tree for ValueTree<'a, '_> {
     fn kid(&self, handle: u32, i: u32) -> Option<Child<'a>> {
         let i = i as usize;
         Some(match self.open.get(handle as usize)? {
-            Open::Items(items, pairs) => Child {
-                node: items.get(i),
-                pair_item: *pairs,
-            },
+            Open::Items(items, pairs) => {
+                if let Some((from, n)) = ahead(i) {
+                    touch(items.iter().skip(from).take(n));
+                }
+                Child {
+                    node: items.get(i),
+                    pair_item: *pairs,
+                }
+            }
             Open::Entries(start) => {
+                if i.is_multiple_of(2)
+                    && let Some((from, n)) = ahead(i / 2)
+                {
+                    let values = self.pending.iter().skip(start + from).take(n);
+                    touch(values.filter_map(|e| e.1));
+                }
                 let e = self.pending.get(start + i / 2)?;
                 Child {
                     node: if i.is_multiple_of(2) { Some(e.0) } else { e.1 },
