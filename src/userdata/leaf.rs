@@ -30,6 +30,14 @@ impl HeaderValue {
         }
     }
 
+    /// `str(value)` as Rust text (lone surrogates replaced).
+    pub fn to_string_lossy(&self) -> String {
+        match self {
+            HeaderValue::Text(t) => t.clone(),
+            HeaderValue::Value(n) => py_str(n).to_string_lossy().into_owned(),
+        }
+    }
+
     /// Python truthiness.
     pub fn is_truthy(&self) -> bool {
         match self {
@@ -235,7 +243,11 @@ impl Leaf {
     /// The filename a handler sees, with cloud-init's clean-up for listing
     /// (`\n`, `\r`, `\t` become spaces, then stripped).
     pub fn listed_filename(&self) -> String {
-        let f = self.filename.clone().unwrap_or_default();
+        let f = self.filename.as_deref().unwrap_or_default();
+        // The usual name needs no clean-up.
+        if !f.contains(['\n', '\r', '\t']) && f.trim_matches(py_is_space).len() == f.len() {
+            return f.to_owned();
+        }
         let f: String = f
             .chars()
             .map(|c| {

@@ -3,7 +3,7 @@
 use super::accumulated_message::HandlerWalk;
 use super::cloud_config_handler::{CloudConfigHandler, PartRejection};
 use super::fold_observer::FoldObserver;
-use super::leaf::{Leaf, Origin};
+use super::leaf::{HeaderValue, Leaf, Origin};
 use super::part_type::PartType;
 use super::processor::{IncludeResolver, ProcessError, ProcessWarning, WarningKind, process};
 use super::user_data_options::UserDataOptions;
@@ -156,12 +156,10 @@ pub fn render_observed(
                 .clone()
                 .filter(|f| !f.is_empty())
                 .unwrap_or_else(|| format!("part-{i:03}")),
-            merge_type_header: leaf
-                .merge_type_header()
-                .map(|v| v.to_py_str().to_string_lossy().into_owned()),
+            merge_type_header: leaf.merge_type_header().map(HeaderValue::to_string_lossy),
             launch_index: leaf
                 .handler_header("Launch-Index")
-                .map(|v| v.to_py_str().to_string_lossy().into_owned()),
+                .map(HeaderValue::to_string_lossy),
             part_type,
             outcome,
             origin: leaf.origin.clone(),

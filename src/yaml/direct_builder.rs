@@ -142,9 +142,11 @@ impl<'a> Builder<'a> {
                 .max_depth
                 .saturating_sub(opts.caller_frames.div_ceil(2) + 1),
             merge_budget: opts.max_merge_entries,
-            stack: Vec::new(),
-            items: Vec::new(),
-            pairs: Vec::new(),
+            // Room for a typical cloud-config's nesting up front: growing
+            // these from empty cost a few reallocations per document.
+            stack: Vec::with_capacity(8),
+            items: Vec::with_capacity(16),
+            pairs: Vec::with_capacity(16),
             anchors: HashMap::new(),
             irregular: HashSet::new(),
             root: None,

@@ -747,7 +747,8 @@ impl<'a> FastLoader<'a> {
                 (max_indent.max(min_indent), breaks, end)
             }
         };
-        let mut out = String::new();
+        // Most block scalars are a few short lines: one allocation, not four.
+        let mut out = String::with_capacity(64);
         let mut line_break = false;
         while self.pos - self.line_start == indent && self.at(self.pos) != 0 {
             for _ in 0..breaks {
