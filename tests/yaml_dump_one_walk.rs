@@ -44,3 +44,37 @@ fn shared_dates_and_a_recursive_root() {
     same(&flat);
     drop(m);
 }
+
+/// `dump_after` writes the same document after its prefix, on the one-walk
+/// path, after a rewalk (a value met again), and when the limit on output
+/// counts the document only.
+#[test]
+fn dump_after_a_prefix() {
+    use cloudfold::yaml::{DumpError, dump_after};
+    let l = Node::synthetic(Value::Seq(Seq::new(vec![Node::str("x"), Node::str("y")])));
+    let shared = map(vec![(Node::str("k"), l.clone()), (Node::str("j"), l)]);
+    let plain = map(vec![(Node::str("a"), Node::str("b"))]);
+    for n in [&shared, &plain] {
+        for o in [DumpOptions::cloud_init(), DumpOptions::readable()] {
+            let want = format!("#head\n\n{}", dump(n, &o).unwrap());
+            for cap in [0, 3, 1 << 20] {
+                assert_eq!(dump_after("#head\n\n", n, &o, cap).unwrap(), want);
+            }
+        }
+    }
+    let doc = dump(&plain, &DumpOptions::cloud_init()).unwrap();
+    let tight = DumpOptions {
+        max_output_bytes: doc.len(),
+        ..DumpOptions::cloud_init()
+    };
+    let long_prefix = "#".repeat(4 * doc.len());
+    assert!(dump_after(&long_prefix, &plain, &tight, 0).is_ok());
+    let tighter = DumpOptions {
+        max_output_bytes: doc.len() / 2,
+        ..DumpOptions::cloud_init()
+    };
+    assert!(matches!(
+        dump_after("", &plain, &tighter, 0),
+        Err(DumpError::TooLarge(_))
+    ));
+}
