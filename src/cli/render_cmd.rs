@@ -7,7 +7,7 @@ use cloudfold::userdata::{
     Folded, Limits, PartOutcome, ProcessError, RenderError, UserDataOptions, render,
 };
 use cloudfold::yaml::typed_json::{TypedJsonError, to_typed_json};
-use cloudfold::yaml::{DumpOptions, dump};
+use cloudfold::yaml::{DumpOptions, dump_after};
 
 /// Build library options from the shared flags.
 pub fn options(p: &PayloadArgs) -> Result<UserDataOptions, String> {
@@ -99,13 +99,17 @@ pub fn run(a: &RenderArgs) -> Result<Exit, String> {
     let warned = print_warnings(&folded);
     let out = match a.format {
         RenderFormat::CloudInit => std::mem::take(&mut folded.cloud_config_txt),
-        RenderFormat::Yaml => {
-            let body = match &folded.config {
-                Some(c) => dump(c, &DumpOptions::readable()).map_err(|e| e.to_string())?,
-                None => "{}\n".to_owned(),
-            };
-            format!("#cloud-config\n{body}")
-        }
+        RenderFormat::Yaml => match &folded.config {
+            // The cloud-init text of the same tree is a close guess at the size.
+            Some(c) => dump_after(
+                "#cloud-config\n",
+                c,
+                &DumpOptions::readable(),
+                folded.cloud_config_txt.len(),
+            )
+            .map_err(|e| e.to_string())?,
+            None => "#cloud-config\n{}\n".to_owned(),
+        },
         RenderFormat::Json => {
             let j = match &folded.config {
                 Some(c) => match to_typed_json(c, limits.walk_limits()) {

@@ -34,7 +34,7 @@ impl Output {
         prefix: &[u8],
         capacity: usize,
     ) -> Output {
-        let mut out = Vec::with_capacity(prefix.len() + capacity);
+        let mut out = Vec::with_capacity(prefix.len().saturating_add(capacity));
         out.extend_from_slice(prefix);
         Output {
             out,
