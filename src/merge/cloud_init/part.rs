@@ -82,6 +82,11 @@ pub fn extract_payload_mergers(
         Some(v) if !v.is_null() => (Some(v), false),
         _ => (map.get_str("merge_type"), true),
     };
+    // Only a `str` key equals either name: with neither present (the usual
+    // part), nothing is removed and the keys need no scan.
+    if how.is_none() && spec_value.is_none() {
+        return Ok((mapping.clone(), MergeSpec::default()));
+    }
     let removed: Vec<&Node> = map
         .keys()
         .filter(|k| match k.as_str() {
