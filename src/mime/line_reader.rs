@@ -59,6 +59,11 @@ pub(crate) fn match_boundary(line: &str, boundary: &str) -> Option<BoundaryMatch
     })
 }
 
+/// Can a line starting with this byte match a boundary (`--…`) or a blank line?
+fn could_end_part(first: Option<&u8>) -> bool {
+    matches!(first, Some(b'-' | b'\r' | b'\n'))
+}
+
 /// Lines of a text with push-back and a stack of false-EOF matchers.
 #[derive(Debug)]
 pub(crate) struct LineReader<'a> {
@@ -106,6 +111,10 @@ impl<'a> LineReader<'a> {
     }
 
     fn is_false_eof(&self, line: Line) -> bool {
+        // Every matcher needs a line starting with `--` or a line break.
+        if self.matchers.is_empty() || !could_end_part(self.text.as_bytes().get(line.start)) {
+            return false;
+        }
         let t = self.text(line);
         self.matchers.iter().rev().any(|m| match m {
             EofMatcher::Boundary(b) => match_boundary(t, b).is_some(),
@@ -127,6 +136,61 @@ impl<'a> LineReader<'a> {
             }
             other => other,
         }
+    }
+
+    /// All remaining lines up to a real or false end of input, as one string:
+    /// the same as appending the text of every `readline()` until `Eof`, but
+    /// copying each contiguous run of lines at once and testing only lines that
+    /// could be a false end against the matchers.
+    pub(crate) fn read_rest(&mut self) -> String {
+        let mut out = String::new();
+        // Pushed-back results come first, in their own order.
+        while let Some(r) = self.pushed.pop() {
+            match r {
+                Read::Line(l) if !self.is_false_eof(l) => out.push_str(self.text(l)),
+                // A pushed-back end reads as end once; a false end stays.
+                Read::Line(_) => {
+                    self.pushed.push(r);
+                    return out;
+                }
+                Read::Eof => return out,
+            }
+        }
+        let bytes = self.text.as_bytes();
+        let start = self.pos;
+        let mut p = self.pos;
+        let mut lineno = self.lineno;
+        let mut stop = None;
+        while p < bytes.len() {
+            let rest = bytes.get(p..).unwrap_or_default();
+            let len = match rest.iter().position(|&b| b == b'\n' || b == b'\r') {
+                Some(i) if rest.get(i..i + 2) == Some(b"\r\n") => i + 2,
+                Some(i) => i + 1,
+                None => rest.len(),
+            };
+            let line = Line {
+                start: p,
+                end: p + len,
+                lineno,
+            };
+            p += len;
+            lineno = lineno.saturating_add(1);
+            if self.is_false_eof(line) {
+                stop = Some(line);
+                break;
+            }
+        }
+        self.pos = p;
+        self.lineno = lineno;
+        let end = match stop {
+            Some(line) => {
+                self.pushed.push(Read::Line(line));
+                line.start
+            }
+            None => p,
+        };
+        out.push_str(self.text.get(start..end).unwrap_or(""));
+        out
     }
 
     /// Push a read result back (an `Eof` pushed back reads as end once).
@@ -193,6 +257,51 @@ mod tests {
                 linesep: true
             })
         );
+    }
+
+    #[test]
+    fn read_rest_is_readline_until_eof() {
+        let texts = [
+            "a\rb\r\n--B\nc",
+            "x\n\r\n--B--\r\ny",
+            "--Bx\n-\n\r--C \r\nz",
+            "",
+            "\n",
+            "no break",
+            "a\n--C\n--B\n",
+        ];
+        let stacks: [&[EofMatcher]; 4] = [
+            &[],
+            &[EofMatcher::Boundary("B".into())],
+            &[EofMatcher::Boundary("C".into()), EofMatcher::BlankLine],
+            &[EofMatcher::BlankLine, EofMatcher::Boundary("B".into())],
+        ];
+        for t in texts {
+            for m in stacks {
+                for skip in 0..3 {
+                    let mk = || {
+                        let mut r = LineReader::new(t);
+                        for _ in 0..skip {
+                            let x = r.readline();
+                            r.unread(x);
+                        }
+                        for x in m {
+                            r.push_matcher(x.clone());
+                        }
+                        r
+                    };
+                    let (mut a, mut b) = (mk(), mk());
+                    let mut want = String::new();
+                    while let Read::Line(l) = a.readline() {
+                        want.push_str(a.text(l));
+                    }
+                    assert_eq!(b.read_rest(), want, "{t:?} {m:?}");
+                    assert_eq!(a.next_position(), b.next_position());
+                    assert_eq!(a.pushed, b.pushed);
+                    assert_eq!((a.pos, a.lineno), (b.pos, b.lineno));
+                }
+            }
+        }
     }
 
     #[test]
