@@ -59,6 +59,32 @@ pub(crate) fn match_boundary(line: &str, boundary: &str) -> Option<BoundaryMatch
     })
 }
 
+/// The index of the first `\r` or `\n` in `bytes`: eight bytes at a time
+/// (the lowest flagged byte of the zero-byte test is always exact), since
+/// this scan is most of the parser's time on large bodies.
+pub(crate) fn find_eol(bytes: &[u8]) -> Option<usize> {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGHS: u64 = 0x8080_8080_8080_8080;
+    let zero = |v: u64| v.wrapping_sub(ONES) & !v & HIGHS;
+    let mut chunks = bytes.chunks_exact(8);
+    let mut base = 0;
+    for chunk in chunks.by_ref() {
+        let mut word = [0u8; 8];
+        word.copy_from_slice(chunk);
+        let x = u64::from_le_bytes(word);
+        let hits = zero(x ^ (ONES * u64::from(b'\n'))) | zero(x ^ (ONES * u64::from(b'\r')));
+        if hits != 0 {
+            return Some(base + (hits.trailing_zeros() / 8) as usize);
+        }
+        base += 8;
+    }
+    chunks
+        .remainder()
+        .iter()
+        .position(|&b| b == b'\n' || b == b'\r')
+        .map(|i| base + i)
+}
+
 /// Can a line starting with this byte match a boundary (`--…`) or a blank line?
 fn could_end_part(first: Option<&u8>) -> bool {
     matches!(first, Some(b'-' | b'\r' | b'\n'))
@@ -96,7 +122,7 @@ impl<'a> LineReader<'a> {
             return Read::Eof;
         }
         let bytes = rest.as_bytes();
-        let len = match bytes.iter().position(|&b| b == b'\n' || b == b'\r') {
+        let len = match find_eol(bytes) {
             Some(i) => i + eol_len_at_start(rest.get(i..).unwrap_or("")),
             None => rest.len(),
         };
@@ -163,7 +189,7 @@ impl<'a> LineReader<'a> {
         let mut stop = None;
         while p < bytes.len() {
             let rest = bytes.get(p..).unwrap_or_default();
-            let len = match rest.iter().position(|&b| b == b'\n' || b == b'\r') {
+            let len = match find_eol(rest) {
                 Some(i) if rest.get(i..i + 2) == Some(b"\r\n") => i + 2,
                 Some(i) => i + 1,
                 None => rest.len(),
@@ -300,6 +326,26 @@ mod tests {
                     assert_eq!(a.pushed, b.pushed);
                     assert_eq!((a.pos, a.lineno), (b.pos, b.lineno));
                 }
+            }
+        }
+    }
+
+    #[test]
+    fn find_eol_is_the_first_line_break() {
+        let mut text = Vec::new();
+        for i in 0..40u8 {
+            text.push(match i % 7 {
+                0 => b'\n',
+                3 => b'\r',
+                _ => b'a' + i % 26,
+            });
+        }
+        text.extend_from_slice(&[0x80, 0xff, 0x0b, 0x0c, 0x0e, 0x8a, 0x8d, 0x00]);
+        for start in 0..text.len() {
+            for end in start..=text.len() {
+                let s = text.get(start..end).unwrap();
+                let want = s.iter().position(|&b| b == b'\n' || b == b'\r');
+                assert_eq!(find_eol(s), want, "{start}..{end}");
             }
         }
     }
