@@ -59,6 +59,37 @@ pub(crate) fn match_boundary(line: &str, boundary: &str) -> Option<BoundaryMatch
     })
 }
 
+/// The index of the first `\r` or `\n` in `bytes`: eight bytes at a time
+/// (the lowest flagged byte of the zero-byte test is always exact), since
+/// this scan is most of the parser's time on large bodies.
+pub(crate) fn find_eol(bytes: &[u8]) -> Option<usize> {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGHS: u64 = 0x8080_8080_8080_8080;
+    let zero = |v: u64| v.wrapping_sub(ONES) & !v & HIGHS;
+    let mut chunks = bytes.chunks_exact(8);
+    let mut base = 0;
+    for chunk in chunks.by_ref() {
+        let mut word = [0u8; 8];
+        word.copy_from_slice(chunk);
+        let x = u64::from_le_bytes(word);
+        let hits = zero(x ^ (ONES * u64::from(b'\n'))) | zero(x ^ (ONES * u64::from(b'\r')));
+        if hits != 0 {
+            return Some(base + (hits.trailing_zeros() / 8) as usize);
+        }
+        base += 8;
+    }
+    chunks
+        .remainder()
+        .iter()
+        .position(|&b| b == b'\n' || b == b'\r')
+        .map(|i| base + i)
+}
+
+/// Can a line starting with this byte match a boundary (`--…`) or a blank line?
+fn could_end_part(first: Option<&u8>) -> bool {
+    matches!(first, Some(b'-' | b'\r' | b'\n'))
+}
+
 /// Lines of a text with push-back and a stack of false-EOF matchers.
 #[derive(Debug)]
 pub(crate) struct LineReader<'a> {
@@ -91,7 +122,7 @@ impl<'a> LineReader<'a> {
             return Read::Eof;
         }
         let bytes = rest.as_bytes();
-        let len = match bytes.iter().position(|&b| b == b'\n' || b == b'\r') {
+        let len = match find_eol(bytes) {
             Some(i) => i + eol_len_at_start(rest.get(i..).unwrap_or("")),
             None => rest.len(),
         };
@@ -106,6 +137,10 @@ impl<'a> LineReader<'a> {
     }
 
     fn is_false_eof(&self, line: Line) -> bool {
+        // Every matcher needs a line starting with `--` or a line break.
+        if self.matchers.is_empty() || !could_end_part(self.text.as_bytes().get(line.start)) {
+            return false;
+        }
         let t = self.text(line);
         self.matchers.iter().rev().any(|m| match m {
             EofMatcher::Boundary(b) => match_boundary(t, b).is_some(),
@@ -127,6 +162,61 @@ impl<'a> LineReader<'a> {
             }
             other => other,
         }
+    }
+
+    /// All remaining lines up to a real or false end of input, as one string:
+    /// the same as appending the text of every `readline()` until `Eof`, but
+    /// copying each contiguous run of lines at once and testing only lines that
+    /// could be a false end against the matchers.
+    pub(crate) fn read_rest(&mut self) -> String {
+        let mut out = String::new();
+        // Pushed-back results come first, in their own order.
+        while let Some(r) = self.pushed.pop() {
+            match r {
+                Read::Line(l) if !self.is_false_eof(l) => out.push_str(self.text(l)),
+                // A pushed-back end reads as end once; a false end stays.
+                Read::Line(_) => {
+                    self.pushed.push(r);
+                    return out;
+                }
+                Read::Eof => return out,
+            }
+        }
+        let bytes = self.text.as_bytes();
+        let start = self.pos;
+        let mut p = self.pos;
+        let mut lineno = self.lineno;
+        let mut stop = None;
+        while p < bytes.len() {
+            let rest = bytes.get(p..).unwrap_or_default();
+            let len = match find_eol(rest) {
+                Some(i) if rest.get(i..i + 2) == Some(b"\r\n") => i + 2,
+                Some(i) => i + 1,
+                None => rest.len(),
+            };
+            let line = Line {
+                start: p,
+                end: p + len,
+                lineno,
+            };
+            p += len;
+            lineno = lineno.saturating_add(1);
+            if self.is_false_eof(line) {
+                stop = Some(line);
+                break;
+            }
+        }
+        self.pos = p;
+        self.lineno = lineno;
+        let end = match stop {
+            Some(line) => {
+                self.pushed.push(Read::Line(line));
+                line.start
+            }
+            None => p,
+        };
+        out.push_str(self.text.get(start..end).unwrap_or(""));
+        out
     }
 
     /// Push a read result back (an `Eof` pushed back reads as end once).
@@ -193,6 +283,71 @@ mod tests {
                 linesep: true
             })
         );
+    }
+
+    #[test]
+    fn read_rest_is_readline_until_eof() {
+        let texts = [
+            "a\rb\r\n--B\nc",
+            "x\n\r\n--B--\r\ny",
+            "--Bx\n-\n\r--C \r\nz",
+            "",
+            "\n",
+            "no break",
+            "a\n--C\n--B\n",
+        ];
+        let stacks: [&[EofMatcher]; 4] = [
+            &[],
+            &[EofMatcher::Boundary("B".into())],
+            &[EofMatcher::Boundary("C".into()), EofMatcher::BlankLine],
+            &[EofMatcher::BlankLine, EofMatcher::Boundary("B".into())],
+        ];
+        for t in texts {
+            for m in stacks {
+                for skip in 0..3 {
+                    let mk = || {
+                        let mut r = LineReader::new(t);
+                        for _ in 0..skip {
+                            let x = r.readline();
+                            r.unread(x);
+                        }
+                        for x in m {
+                            r.push_matcher(x.clone());
+                        }
+                        r
+                    };
+                    let (mut a, mut b) = (mk(), mk());
+                    let mut want = String::new();
+                    while let Read::Line(l) = a.readline() {
+                        want.push_str(a.text(l));
+                    }
+                    assert_eq!(b.read_rest(), want, "{t:?} {m:?}");
+                    assert_eq!(a.next_position(), b.next_position());
+                    assert_eq!(a.pushed, b.pushed);
+                    assert_eq!((a.pos, a.lineno), (b.pos, b.lineno));
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn find_eol_is_the_first_line_break() {
+        let mut text = Vec::new();
+        for i in 0..40u8 {
+            text.push(match i % 7 {
+                0 => b'\n',
+                3 => b'\r',
+                _ => b'a' + i % 26,
+            });
+        }
+        text.extend_from_slice(&[0x80, 0xff, 0x0b, 0x0c, 0x0e, 0x8a, 0x8d, 0x00]);
+        for start in 0..text.len() {
+            for end in start..=text.len() {
+                let s = text.get(start..end).unwrap();
+                let want = s.iter().position(|&b| b == b'\n' || b == b'\r');
+                assert_eq!(find_eol(s), want, "{start}..{end}");
+            }
+        }
     }
 
     #[test]

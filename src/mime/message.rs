@@ -167,8 +167,7 @@ impl Message {
     /// Python adds to the message while decoding.
     pub fn decode_payload(&self) -> Option<(Vec<u8>, Vec<DefectKind>)> {
         let text = self.payload_text()?;
-        let bytes = payload_bytes(text);
-        Some(self.transfer_encoding().decode(&bytes))
+        Some(self.transfer_encoding().decode_owned(payload_bytes(text)))
     }
 
     /// The transfer encoding that `get_payload(decode=True)` undoes.

@@ -166,11 +166,7 @@ impl<'a> Parser<'a> {
 
     /// All remaining lines (up to a real or false end of input).
     fn read_rest(&mut self) -> String {
-        let mut s = String::new();
-        while let Read::Line(l) = self.r.readline() {
-            s.push_str(self.r.text(l));
-        }
-        s
+        self.r.read_rest()
     }
 
     fn parse_headers(&mut self, id: usize, lines: &[Line]) {
@@ -179,8 +175,22 @@ impl<'a> Parser<'a> {
         let mut headers = Vec::new();
         let flush =
             |r: &LineReader<'a>, first: Line, conts: &mut Vec<Line>, out: &mut Vec<Header>| {
-                let c: Vec<&str> = conts.iter().map(|l| r.text(*l)).collect();
-                out.push(Header::from_lines(r.text(first), &c, mark_of(first)));
+                // Continuations follow their first line directly in the text, so
+                // the header is one slice (the general path stays for safety).
+                let mut end = first.end;
+                let contiguous = conts.iter().all(|l| {
+                    let ok = l.start == end;
+                    end = l.end;
+                    ok
+                });
+                let header = if contiguous {
+                    let whole = Line { end, ..first };
+                    Header::from_lines(r.text(whole), &[], mark_of(first))
+                } else {
+                    let c: Vec<&str> = conts.iter().map(|l| r.text(*l)).collect();
+                    Header::from_lines(r.text(first), &c, mark_of(first))
+                };
+                out.push(header);
                 conts.clear();
             };
         for (i, &line) in lines.iter().enumerate() {
@@ -399,7 +409,7 @@ impl<'a> Parser<'a> {
             self.defect(id, DefectKind::StartBoundaryNotFound, body_start);
             self.set_text(id, preamble);
             // Whatever follows a close boundary seen in the preamble is dropped.
-            let _ = self.read_rest();
+            let _ = self.r.read_rest();
             if let Some(n) = self.node(id) {
                 n.epilogue = Some(String::new());
             }
@@ -410,17 +420,11 @@ impl<'a> Parser<'a> {
             self.defect(id, DefectKind::CloseBoundaryNotFound, at);
             return Ok(());
         }
-        let mut epilogue = String::new();
-        let mut first = !linesep;
-        while let Read::Line(l) = self.r.readline() {
-            let t = self.r.text(l);
-            if first {
-                epilogue.push_str(t.get(eol_len_at_start(t)..).unwrap_or(""));
-                first = false;
-            } else {
-                epilogue.push_str(t);
-            }
-        }
+        let rest = self.r.read_rest();
+        // A close boundary without its own line break takes the next one (a
+        // `\r` line is never followed by `\n`: that would have been one line).
+        let skip = if linesep { 0 } else { eol_len_at_start(&rest) };
+        let epilogue = rest.get(skip..).unwrap_or("").to_string();
         if let Some(n) = self.node(id) {
             n.epilogue = Some(epilogue);
         }

@@ -30,6 +30,15 @@ impl TransferEncoding {
         }
     }
 
+    /// [`decode`](Self::decode) taking the bytes by value: the identity
+    /// encoding hands them back without a copy.
+    pub fn decode_owned(self, data: Vec<u8>) -> (Vec<u8>, Vec<DefectKind>) {
+        match self {
+            TransferEncoding::Identity => (data, Vec::new()),
+            other => other.decode(&data),
+        }
+    }
+
     /// Decode `data` (the payload bytes), with the defects Python would record.
     pub fn decode(self, data: &[u8]) -> (Vec<u8>, Vec<DefectKind>) {
         match self {
