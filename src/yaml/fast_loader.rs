@@ -14,6 +14,7 @@
 //! spans (PyYAML's event marks) and sharing; the tests check this node for
 //! node on every corpus.
 
+use super::byte_scan::find_any;
 use super::direct_builder::Builder;
 use super::event::ScalarText;
 use super::load_options::LoadOptions;
@@ -141,6 +142,20 @@ impl<'a> FastLoader<'a> {
         self.src.get(s..e)
     }
 
+    /// The `\n` ending the line at `p`, or the end of the text.
+    fn eol(&self, p: usize) -> usize {
+        let rest = self.b.get(p..).unwrap_or_default();
+        find_any(rest, [b'\n']).map_or(self.b.len(), |i| p + i)
+    }
+
+    /// `e` moved back over the spaces before it, not before `s`.
+    fn trim_spaces(&self, s: usize, mut e: usize) -> usize {
+        while e > s && self.at(e - 1) == b' ' {
+            e -= 1;
+        }
+        e
+    }
+
     fn skip_spaces(&mut self) {
         while self.at(self.pos) == b' ' {
             self.pos += 1;
@@ -172,9 +187,7 @@ impl<'a> FastLoader<'a> {
 
     /// Skip to the end of the line and past its `\n`.
     fn skip_line(&mut self) {
-        while !matches!(self.at(self.pos), 0 | b'\n') {
-            self.pos += 1;
-        }
+        self.pos = self.eol(self.pos);
         if self.at(self.pos) == b'\n' {
             self.new_line();
         }
@@ -453,6 +466,9 @@ impl<'a> FastLoader<'a> {
     /// what stopped it. In flow context a `:` or `?` inside, or a `#`, gives
     /// an end at `s` with `Stop::Flow` (the caller gives up).
     fn scan_plain(&self, s: usize, flow: bool) -> (usize, Stop) {
+        if !flow {
+            return self.scan_plain_block(s);
+        }
         let mut p = s;
         let mut end = s;
         loop {
@@ -480,23 +496,40 @@ impl<'a> FastLoader<'a> {
         }
     }
 
+    /// [`Self::scan_plain`] in block context: only a `\n`, a `:` before a
+    /// blank or a `#` after a space ends the scalar, so it jumps between those
+    /// bytes; trailing spaces are not part of the text.
+    fn scan_plain_block(&self, s: usize) -> (usize, Stop) {
+        let mut p = s;
+        loop {
+            let rest = self.b.get(p..).unwrap_or_default();
+            let i = find_any(rest, [b'\n', b':', b'#']).map_or(self.b.len(), |i| p + i);
+            let stop = match self.at(i) {
+                b':' if is_blank(self.at(i + 1)) => Stop::Colon(i),
+                b'#' if i > s && self.at(i - 1) == b' ' => Stop::Comment,
+                b':' | b'#' => {
+                    p = i + 1;
+                    continue;
+                }
+                _ => Stop::Eol,
+            };
+            return (self.trim_spaces(s, i), stop);
+        }
+    }
+
     /// The byte after the closing quote of the quoted scalar at `s`.
     fn quoted_end(&self, s: usize) -> Option<usize> {
         let q = self.at(s);
         let mut p = s + 1;
         loop {
-            match self.at(p) {
-                0 | b'\n' => return None,
-                b'\'' if q == b'\'' => {
-                    if self.at(p + 1) == b'\'' {
-                        p += 2;
-                        continue;
-                    }
-                    return Some(p + 1);
-                }
-                b'"' if q == b'"' => return Some(p + 1),
-                b'\\' if q == b'"' => p += 2,
-                _ => p += 1,
+            let rest = self.b.get(p..).unwrap_or_default();
+            let i = p + find_any(rest, [q, b'\\', b'\n'])?;
+            match self.at(i) {
+                b'\n' => return None,
+                b'\\' if q == b'"' => p = i + 2,
+                b'\\' => p = i + 1,
+                _ if q == b'\'' && self.at(i + 1) == b'\'' => p = i + 2,
+                _ => return Some(i + 1),
             }
         }
     }
@@ -711,9 +744,7 @@ impl<'a> FastLoader<'a> {
         }
         self.skip_spaces();
         if self.at(self.pos) == b'#' {
-            while !matches!(self.at(self.pos), 0 | b'\n') {
-                self.pos += 1;
-            }
+            self.pos = self.eol(self.pos);
         }
         if self.at(self.pos) != b'\n' {
             return None;
@@ -756,9 +787,7 @@ impl<'a> FastLoader<'a> {
             }
             let leading_non_space = self.at(self.pos) != b' ';
             let s = self.pos;
-            while !matches!(self.at(self.pos), 0 | b'\n') {
-                self.pos += 1;
-            }
+            self.pos = self.eol(s);
             out.push_str(self.text(s, self.pos)?);
             line_break = self.at(self.pos) == b'\n';
             if line_break {
