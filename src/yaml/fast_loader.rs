@@ -22,6 +22,7 @@ use super::scanner::is_indicator;
 use super::value::Node;
 use crate::source::Mark;
 use std::borrow::Cow;
+use std::cell::Cell;
 
 /// Longest simple key kept well inside PyYAML's 1024-character limit.
 const MAX_KEY: usize = 1000;
@@ -47,6 +48,7 @@ struct Pending<'a> {
 }
 
 /// Where a plain scalar on one line stopped.
+#[derive(Clone, Copy)]
 enum Stop {
     /// End of line (or of the text).
     Eol,
@@ -76,6 +78,9 @@ struct FastLoader<'a> {
     ctx: Vec<Ctx>,
     pending: Option<Pending<'a>>,
     builder: Builder<'a>,
+    /// The last block-context plain scan (start, end, stop): a `- ` entry is
+    /// scanned for a key first, then read as a value or key from the same start.
+    last_scan: Cell<(usize, usize, Stop)>,
 }
 
 /// Load the single document of `text` if it is in the covered subset:
@@ -101,6 +106,7 @@ pub(crate) fn load_fast(text: &str, opts: &LoadOptions) -> Option<Option<Node>> 
         ctx: Vec::new(),
         pending: None,
         builder: Builder::new(opts),
+        last_scan: Cell::new((usize::MAX, 0, Stop::Eol)),
     };
     let mut any = false;
     while let Some(col) = l.next_content_line() {
@@ -500,6 +506,10 @@ impl<'a> FastLoader<'a> {
     /// blank or a `#` after a space ends the scalar, so it jumps between those
     /// bytes; trailing spaces are not part of the text.
     fn scan_plain_block(&self, s: usize) -> (usize, Stop) {
+        let (last, end, stop) = self.last_scan.get();
+        if last == s {
+            return (end, stop);
+        }
         let mut p = s;
         loop {
             let rest = self.b.get(p..).unwrap_or_default();
@@ -513,7 +523,9 @@ impl<'a> FastLoader<'a> {
                 }
                 _ => Stop::Eol,
             };
-            return (self.trim_spaces(s, i), stop);
+            let end = self.trim_spaces(s, i);
+            self.last_scan.set((s, end, stop));
+            return (end, stop);
         }
     }
 
