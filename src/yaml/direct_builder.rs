@@ -195,16 +195,18 @@ impl<'a> Builder<'a> {
             m.merge_key = true;
             return Some(());
         }
-        let v = match (tag, value) {
-            (Tag::Str, ScalarText::Text(Cow::Borrowed(t))) => Value::Str(PyStr::from(t)),
+        let span = Span::new(self.source, start, end);
+        let node = match (tag, value) {
+            (Tag::Str, ScalarText::Text(Cow::Borrowed(t))) => Node::new_str(t, span),
             // An owned text (unescaped, folded) becomes the string as it is.
-            (Tag::Str, ScalarText::Text(Cow::Owned(t))) => Value::Str(PyStr::from(t)),
-            (Tag::Str, ScalarText::Wide(p)) => Value::Str(*p),
+            (Tag::Str, ScalarText::Text(Cow::Owned(t))) => {
+                Node::new(Value::Str(PyStr::from(t)), span)
+            }
+            (Tag::Str, ScalarText::Wide(p)) => Node::new(Value::Str(*p), span),
             (Tag::Value, _) => return None,
-            (tag, ScalarText::Text(t)) => scalar_value(tag, &t, start).ok()?,
+            (tag, ScalarText::Text(t)) => Node::new(scalar_value(tag, &t, start).ok()?, span),
             (_, ScalarText::Wide(_)) => return None,
         };
-        let node = Node::new(v, Span::new(self.source, start, end));
         if let Some(a) = anchor
             && self.anchors.insert(a, Some(node.clone())).is_some()
         {

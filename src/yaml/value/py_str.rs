@@ -189,6 +189,26 @@ impl PyStr {
     }
 }
 
+impl PyStr {
+    /// The empty string, inline.
+    pub(crate) const fn empty() -> PyStr {
+        PyStr(Repr::Inline(0, [0; INLINE]))
+    }
+
+    /// Make this string `s`, copying into the inline buffer where it already
+    /// is (a node's, on the heap) rather than building it on the stack first.
+    pub(crate) fn set(&mut self, s: &str) {
+        if let Repr::Inline(n, b) = &mut self.0
+            && let Some(dst) = b.get_mut(..s.len())
+        {
+            dst.copy_from_slice(s.as_bytes());
+            *n = s.len() as u8;
+            return;
+        }
+        *self = PyStr::from(s);
+    }
+}
+
 impl From<&str> for PyStr {
     fn from(s: &str) -> Self {
         PyStr(Repr::text(s))
