@@ -6,6 +6,7 @@
 #![forbid(unsafe_code)]
 
 pub mod build;
+mod byte_scan;
 pub mod diagnostic;
 pub mod explain;
 pub mod merge;

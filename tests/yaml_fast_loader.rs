@@ -150,6 +150,15 @@ const SCALARS: &[&str] = &[
     "'q'",
     "'it''s'",
     "\"d\\tq\"",
+    // Longer plain scalars: the block scan reads eight bytes at a time, so
+    // its stops (`:`, `#`, spaces, line ends) fall at every word offset.
+    "abcdefg:hijklmn # c",
+    "a b c d e f g h i j   ",
+    "http://example.com:8080/x#frag",
+    "ssh-rsa AAAAB3NzaC1yc2E user@host #",
+    "x         #y z: w",
+    "'a quoted value that''s longer than eight' ",
+    "\"escaped \\\" quote and \\\\ backslash\"",
     "\"\\x41\"",
     "\"\\ud800\"",
     "*a1",

@@ -2,6 +2,7 @@
 //! lines of every enclosing multipart (Python's `BufferedSubFile`).
 
 use super::pystr::eol_len_at_start;
+use crate::byte_scan::find_any;
 
 /// One physical line: byte range (terminator included) and 0-based line number.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -59,30 +60,10 @@ pub(crate) fn match_boundary(line: &str, boundary: &str) -> Option<BoundaryMatch
     })
 }
 
-/// The index of the first `\r` or `\n` in `bytes`: eight bytes at a time
-/// (the lowest flagged byte of the zero-byte test is always exact), since
-/// this scan is most of the parser's time on large bodies.
+/// The index of the first `\r` or `\n` in `bytes`: eight bytes at a time,
+/// since this scan is most of the parser's time on large bodies.
 pub(crate) fn find_eol(bytes: &[u8]) -> Option<usize> {
-    const ONES: u64 = 0x0101_0101_0101_0101;
-    const HIGHS: u64 = 0x8080_8080_8080_8080;
-    let zero = |v: u64| v.wrapping_sub(ONES) & !v & HIGHS;
-    let mut chunks = bytes.chunks_exact(8);
-    let mut base = 0;
-    for chunk in chunks.by_ref() {
-        let mut word = [0u8; 8];
-        word.copy_from_slice(chunk);
-        let x = u64::from_le_bytes(word);
-        let hits = zero(x ^ (ONES * u64::from(b'\n'))) | zero(x ^ (ONES * u64::from(b'\r')));
-        if hits != 0 {
-            return Some(base + (hits.trailing_zeros() / 8) as usize);
-        }
-        base += 8;
-    }
-    chunks
-        .remainder()
-        .iter()
-        .position(|&b| b == b'\n' || b == b'\r')
-        .map(|i| base + i)
+    find_any(bytes, [b'\n', b'\r'])
 }
 
 /// Can a line starting with this byte match a boundary (`--…`) or a blank line?

@@ -14,12 +14,12 @@
 //! spans (PyYAML's event marks) and sharing; the tests check this node for
 //! node on every corpus.
 
-use super::byte_scan::find_any;
 use super::direct_builder::Builder;
 use super::event::ScalarText;
 use super::load_options::LoadOptions;
 use super::scanner::is_indicator;
 use super::value::Node;
+use crate::byte_scan::find_any;
 use crate::source::Mark;
 use std::borrow::Cow;
 use std::cell::Cell;

@@ -4,7 +4,6 @@
 //! parser ([`Event`]s) → composer (shared nodes, aliases) → resolver and
 //! constructor ([`Node`] tree of Python values). The emitter goes back.
 
-mod byte_scan;
 mod composer;
 mod constructor;
 mod direct_builder;
