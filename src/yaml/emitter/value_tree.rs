@@ -364,6 +364,15 @@ impl<'a> Tree for ValueTree<'a, '_> {
     }
 
     fn size_hint(&self) -> usize {
-        4096
+        // A loaded document is written back at about the size it was read
+        // (the source text its root spans), an eighth more for deeper
+        // indentation and quotes: reserved once, the output is not regrown
+        // by doubling (a copy of everything written and fresh pages each
+        // time). Values built in code span nothing.
+        let span = self.root.span();
+        let read = span.end.index.saturating_sub(span.start.index);
+        read.saturating_add(read / 8)
+            .min(self.opts.max_output_bytes)
+            .max(4096)
     }
 }
