@@ -333,8 +333,10 @@ impl<'a> Tree for ValueTree<'a, '_> {
                 if i.is_multiple_of(2)
                     && let Some((from, n)) = ahead(i / 2)
                 {
-                    let values = self.pending.iter().skip(start + from).take(n);
-                    touch(values.filter_map(|e| e.1));
+                    // Keys too: sorted, a large mapping's keys are read
+                    // in an order that jumps all over the heap.
+                    let entries = self.pending.iter().skip(start + from).take(n);
+                    touch(entries.flat_map(|e| std::iter::once(e.0).chain(e.1)));
                 }
                 let e = self.pending.get(start + i / 2)?;
                 Child {
