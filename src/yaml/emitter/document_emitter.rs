@@ -371,8 +371,10 @@ impl<Ix: Copy + PartialEq> DocumentEmitter<'_, Ix> {
             return Self::anchor_name_len(a) < 128;
         }
         let length = Self::anchor_name_len(a);
+        // `ref`: the view is read where it was returned, not moved first
+        // (a copy of its fields just stored stalls the load).
         match g.view(ix) {
-            View::Scalar { tag, text } => {
+            View::Scalar { tag, ref text } => {
                 let (analysis, chars) = match text.bytes() {
                     (b, true) => (self.analyse(b), b.len()),
                     (b, false) => {
@@ -444,7 +446,7 @@ impl<Ix: Copy + PartialEq> DocumentEmitter<'_, Ix> {
             }
         }
         let (open, len) = match g.view(ix) {
-            View::Scalar { tag, text } => {
+            View::Scalar { tag, ref text } => {
                 match text.bytes() {
                     (b, true) => self.scalar(ix, b, tag, a, ctx),
                     (b, false) => {
