@@ -175,6 +175,15 @@ impl<Ix: Copy + PartialEq> DocumentEmitter<'_, Ix> {
                     let key = g.kid(start, 2 * pos);
                     if let Some(k) = key {
                         g.key(k);
+                        if self.simple_str_key(g, k) {
+                            self.set_top(Frame::Map {
+                                start,
+                                len,
+                                pos,
+                                step: MapStep::SimpleValue,
+                            });
+                            continue;
+                        }
                     }
                     let simple = key.is_some_and(|k| self.is_simple_key(g, k));
                     let step = if simple {
@@ -393,6 +402,33 @@ impl<Ix: Copy + PartialEq> DocumentEmitter<'_, Ix> {
             View::Seq { len: 0, .. } | View::Map { len: 0, .. } => true,
             _ => false,
         }
+    }
+
+    /// Write key `ix` at once when it is a simple ASCII `str` (nearly every
+    /// key): `node` would do the same (a `str` is never anchored, aliased
+    /// or a checkpoint) after viewing and analysing it a second time.
+    /// False when it is not such a key (nothing written then).
+    fn simple_str_key<G: Tree<Ix = Ix>>(&mut self, g: &G, ix: Ix) -> bool {
+        let View::Scalar {
+            tag: ScalarTag::Str,
+            ref text,
+        } = g.view(ix)
+        else {
+            return false;
+        };
+        let (b, true) = text.bytes() else {
+            return false;
+        };
+        let analysis = self.analyse(b);
+        // `is_simple_key` for a `str` (no anchor: never aliasable).
+        if ScalarTag::Str.shorthand().len() + b.len() >= 128 || analysis.empty || analysis.multiline
+        {
+            return false;
+        }
+        self.o.write_indent();
+        self.key_analysis = Some((ix, analysis));
+        self.scalar(ix, b, ScalarTag::Str, 0, Ctx::SimpleKey);
+        true
     }
 
     fn analyse<T: TextUnit>(&self, text: &[T]) -> ScalarAnalysis {
