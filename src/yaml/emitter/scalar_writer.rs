@@ -5,7 +5,7 @@
 //! PyYAML 6.0.3 writes (checked against it by the differential tests).
 
 use super::output::Output;
-use super::scalar_analysis::{is_break, is_unicode_printable};
+use super::scalar_analysis::{ascii_chunk, is_break, is_unicode_printable};
 use super::text_unit::TextUnit;
 
 const SPACE: u32 = 0x20;
@@ -20,15 +20,9 @@ fn run<T: TextUnit>(text: &[T], from: usize, to: usize) -> &[T] {
     text.get(from..to).unwrap_or(&[])
 }
 
-/// Whether all eight bytes of `w` are in 0x21..=0x7E and none is `"` or
-/// `\` (exact SWAR tests for "some byte is below / above / equal to").
+/// Whether all eight bytes of `w` are in 0x21..=0x7E and none is `"` or `\`.
 fn quoted_chunk(w: u64) -> bool {
-    const ONES: u64 = 0x0101_0101_0101_0101;
-    const HIGH: u64 = 0x8080_8080_8080_8080;
-    let has_zero = |v: u64| v.wrapping_sub(ONES) & !v & HIGH != 0;
-    let below_bang = w.wrapping_sub(ONES * 0x21) & !w & HIGH != 0;
-    let above_tilde = (w.wrapping_add(ONES) | w) & HIGH != 0;
-    !(below_bang || above_tilde || has_zero(w ^ (ONES * 0x22)) || has_zero(w ^ (ONES * 0x5C)))
+    ascii_chunk(w, 0x21, b'"', b'\\')
 }
 
 /// A break character to write as-is (`None` means "\n").
