@@ -595,7 +595,7 @@ impl<Ix: Copy + PartialEq> DocumentEmitter<'_, Ix> {
         if !implicit {
             self.o.write_indicator(tag.shorthand(), true, false, false);
         }
-        self.o.increase_indent(true, false);
+        let saved_indent = self.o.scalar_indent();
         let split = !simple_key;
         match style {
             Style::Plain => self.o.write_plain(text, split, ctx == Ctx::Root),
@@ -605,6 +605,6 @@ impl<Ix: Copy + PartialEq> DocumentEmitter<'_, Ix> {
                 .write_double_quoted(text, split, self.opts.allow_unicode),
             Style::Literal => self.o.write_literal(text),
         }
-        self.o.decrease_indent();
+        self.o.indent = saved_indent;
     }
 }
