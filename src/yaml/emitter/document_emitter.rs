@@ -175,6 +175,15 @@ impl<Ix: Copy + PartialEq> DocumentEmitter<'_, Ix> {
                     let key = g.kid(start, 2 * pos);
                     if let Some(k) = key {
                         g.key(k);
+                        if self.simple_str_key(g, k) {
+                            self.set_top(Frame::Map {
+                                start,
+                                len,
+                                pos,
+                                step: MapStep::SimpleValue,
+                            });
+                            continue;
+                        }
                     }
                     let simple = key.is_some_and(|k| self.is_simple_key(g, k));
                     let step = if simple {
@@ -371,8 +380,10 @@ impl<Ix: Copy + PartialEq> DocumentEmitter<'_, Ix> {
             return Self::anchor_name_len(a) < 128;
         }
         let length = Self::anchor_name_len(a);
+        // `ref`: the view is read where it was returned, not moved first
+        // (a copy of its fields just stored stalls the load).
         match g.view(ix) {
-            View::Scalar { tag, text } => {
+            View::Scalar { tag, ref text } => {
                 let (analysis, chars) = match text.bytes() {
                     (b, true) => (self.analyse(b), b.len()),
                     (b, false) => {
@@ -391,6 +402,33 @@ impl<Ix: Copy + PartialEq> DocumentEmitter<'_, Ix> {
             View::Seq { len: 0, .. } | View::Map { len: 0, .. } => true,
             _ => false,
         }
+    }
+
+    /// Write key `ix` at once when it is a simple ASCII `str` (nearly every
+    /// key): `node` would do the same (a `str` is never anchored, aliased
+    /// or a checkpoint) after viewing and analysing it a second time.
+    /// False when it is not such a key (nothing written then).
+    fn simple_str_key<G: Tree<Ix = Ix>>(&mut self, g: &G, ix: Ix) -> bool {
+        let View::Scalar {
+            tag: ScalarTag::Str,
+            ref text,
+        } = g.view(ix)
+        else {
+            return false;
+        };
+        let (b, true) = text.bytes() else {
+            return false;
+        };
+        let analysis = self.analyse(b);
+        // `is_simple_key` for a `str` (no anchor: never aliasable).
+        if ScalarTag::Str.shorthand().len() + b.len() >= 128 || analysis.empty || analysis.multiline
+        {
+            return false;
+        }
+        self.o.write_indent();
+        self.key_analysis = Some((ix, analysis));
+        self.scalar(ix, b, ScalarTag::Str, 0, Ctx::SimpleKey);
+        true
     }
 
     fn analyse<T: TextUnit>(&self, text: &[T]) -> ScalarAnalysis {
@@ -444,7 +482,7 @@ impl<Ix: Copy + PartialEq> DocumentEmitter<'_, Ix> {
             }
         }
         let (open, len) = match g.view(ix) {
-            View::Scalar { tag, text } => {
+            View::Scalar { tag, ref text } => {
                 match text.bytes() {
                     (b, true) => self.scalar(ix, b, tag, a, ctx),
                     (b, false) => {
@@ -557,7 +595,7 @@ impl<Ix: Copy + PartialEq> DocumentEmitter<'_, Ix> {
         if !implicit {
             self.o.write_indicator(tag.shorthand(), true, false, false);
         }
-        self.o.increase_indent(true, false);
+        let saved_indent = self.o.scalar_indent();
         let split = !simple_key;
         match style {
             Style::Plain => self.o.write_plain(text, split, ctx == Ctx::Root),
@@ -567,6 +605,6 @@ impl<Ix: Copy + PartialEq> DocumentEmitter<'_, Ix> {
                 .write_double_quoted(text, split, self.opts.allow_unicode),
             Style::Literal => self.o.write_literal(text),
         }
-        self.o.decrease_indent();
+        self.o.indent = saved_indent;
     }
 }

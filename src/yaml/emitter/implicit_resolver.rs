@@ -39,6 +39,15 @@ pub(super) fn resolves_to_str<T: TextUnit>(text: &[T]) -> bool {
     }) {
         return true;
     }
+    if text.first().is_some_and(|&c| c.into() >= 0x41) && body.len() > 5 {
+        // A letter or `~`: only the bool and null words, none over 5
+        // characters.
+        return true;
+    }
+    if let Some(bytes) = T::as_ascii(body) {
+        // ASCII text as it is (no copy).
+        return !matches_any(text.first().map(|&c| c.into()), bytes);
+    }
     if body.iter().any(|&c| c.into() > 0x7F) {
         return true;
     }
@@ -295,8 +304,14 @@ fn is_timestamp(s: &[u8]) -> bool {
 mod tests {
     use super::resolves_to_str;
 
+    /// Over code points, and over bytes when ASCII (as the emitter calls
+    /// it); both must agree.
     fn str_like(s: &str) -> bool {
-        resolves_to_str::<u32>(&s.chars().map(u32::from).collect::<Vec<_>>())
+        let general = resolves_to_str::<u32>(&s.chars().map(u32::from).collect::<Vec<_>>());
+        if s.is_ascii() {
+            assert_eq!(resolves_to_str::<u8>(s.as_bytes()), general, "{s:?}");
+        }
+        general
     }
 
     #[test]
@@ -335,6 +350,7 @@ mod tests {
             "2001-12-14t21:59:43.10-05:00",
             "2001-12-14 21:59:43 Z",
             "yes\n",
+            "FALSE\n",
             "0_",
         ] {
             assert!(!str_like(s), "{s:?} should not stay a str");
@@ -362,6 +378,11 @@ mod tests {
             "1:30\n\n",
             "nulls",
             "\n",
+            "yesyes",
+            "FALSE_",
+            "~~~~~~",
+            "trueish",
+            "0644 x",
         ] {
             assert!(str_like(s), "{s:?} should stay a str");
         }

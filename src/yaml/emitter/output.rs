@@ -78,6 +78,14 @@ impl Output {
         };
     }
 
+    /// [`Self::increase_indent`] for a scalar (a flow context), without the
+    /// stack: returns the indentation to put back once it is written.
+    pub(super) fn scalar_indent(&mut self) -> Option<usize> {
+        let saved = self.indent;
+        self.indent = Some(saved.map_or(self.best_indent, |i| i + self.best_indent));
+        saved
+    }
+
     pub(super) fn decrease_indent(&mut self) {
         self.indent = self.indents.pop().flatten();
     }

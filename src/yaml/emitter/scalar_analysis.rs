@@ -22,15 +22,25 @@ pub(super) fn is_unicode_printable(c: u32) -> bool {
         && c != 0xFEFF
 }
 
-/// Whether all eight bytes of `w` are in 0x20..=0x7E and none is ':' or '#'
-/// (exact SWAR tests for "some byte is below / above / equal to").
-fn plain_chunk(w: u64) -> bool {
+/// Whether all eight bytes of `w` are in `lo..=0x7E` (`lo` at most 0x80)
+/// and none is `a` or `b` (exact SWAR tests for "some byte is below /
+/// above / equal to").
+pub(super) fn ascii_chunk(w: u64, lo: u8, a: u8, b: u8) -> bool {
     const ONES: u64 = 0x0101_0101_0101_0101;
     const HIGH: u64 = 0x8080_8080_8080_8080;
     let has_zero = |v: u64| v.wrapping_sub(ONES) & !v & HIGH != 0;
-    let below_space = w.wrapping_sub(ONES * 0x20) & !w & HIGH != 0;
+    let below = w.wrapping_sub(ONES * u64::from(lo)) & !w & HIGH != 0;
     let above_tilde = (w.wrapping_add(ONES) | w) & HIGH != 0;
-    !(below_space || above_tilde || has_zero(w ^ (ONES * 0x3A)) || has_zero(w ^ (ONES * 0x23)))
+    !(below
+        || above_tilde
+        || has_zero(w ^ (ONES * u64::from(a)))
+        || has_zero(w ^ (ONES * u64::from(b))))
+}
+
+/// Whether all eight bytes of `w` are printable ASCII or space and none is
+/// ':' or '#'.
+fn plain_chunk(w: u64) -> bool {
+    ascii_chunk(w, 0x20, b':', b'#')
 }
 
 /// What the text of a scalar allows.

@@ -5,7 +5,7 @@
 //! PyYAML 6.0.3 writes (checked against it by the differential tests).
 
 use super::output::Output;
-use super::scalar_analysis::{is_break, is_unicode_printable};
+use super::scalar_analysis::{ascii_chunk, is_break, is_unicode_printable};
 use super::text_unit::TextUnit;
 
 const SPACE: u32 = 0x20;
@@ -18,6 +18,11 @@ fn unit<T: TextUnit>(text: &[T], i: usize) -> Option<u32> {
 
 fn run<T: TextUnit>(text: &[T], from: usize, to: usize) -> &[T] {
     text.get(from..to).unwrap_or(&[])
+}
+
+/// Whether all eight bytes of `w` are in 0x21..=0x7E and none is `"` or `\`.
+fn quoted_chunk(w: u64) -> bool {
+    ascii_chunk(w, 0x21, b'"', b'\\')
 }
 
 /// A break character to write as-is (`None` means "\n").
@@ -188,7 +193,19 @@ impl Output {
             }
             end += 1;
             // A character that is neither escaped nor a space, inside a run
-            // (`start < end`), changes nothing: skip such characters.
+            // (`start < end`), changes nothing: skip such characters, eight
+            // at a time in ASCII text.
+            if start < end
+                && let Some(bytes) = T::as_ascii(text)
+            {
+                while let Some(w) = bytes
+                    .get(end..end + 8)
+                    .and_then(|c| <[u8; 8]>::try_from(c).ok())
+                    && quoted_chunk(u64::from_le_bytes(w))
+                {
+                    end += 8;
+                }
+            }
             while start < end
                 && unit(text, end)
                     .is_some_and(|c| (0x21..=0x7E).contains(&c) && c != 0x22 && c != 0x5C)
@@ -278,6 +295,46 @@ impl Output {
             if let Some(c) = ch {
                 breaks = is_break(c);
             }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::quoted_chunk;
+
+    #[test]
+    fn quoted_chunk_is_the_byte_test() {
+        // Every byte value at every position of an otherwise ordinary word.
+        for pos in 0..8 {
+            for b in 0..=255u8 {
+                let mut w = *b"abcdefgh";
+                if let Some(x) = w.get_mut(pos) {
+                    *x = b;
+                }
+                let bytewise = w
+                    .iter()
+                    .all(|&c| (0x21..=0x7E).contains(&c) && c != b'"' && c != b'\\');
+                assert_eq!(quoted_chunk(u64::from_le_bytes(w)), bytewise, "{w:?}");
+            }
+        }
+        // Words mixing the edge bytes (borrows across bytes).
+        let edges = [
+            0x00, 0x01, 0x20, 0x21, 0x22, 0x23, 0x5B, 0x5C, 0x5D, 0x7E, 0x7F, 0x80, 0xFF,
+        ];
+        let mut state = 0x2545_F491_4F6C_DD1D_u64;
+        for _ in 0..200_000 {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            let w: [u8; 8] = std::array::from_fn(|i| {
+                let r = (state >> (8 * i)) as usize;
+                edges.get(r % 16).copied().unwrap_or(b'a')
+            });
+            let bytewise = w
+                .iter()
+                .all(|&c| (0x21..=0x7E).contains(&c) && c != b'"' && c != b'\\');
+            assert_eq!(quoted_chunk(u64::from_le_bytes(w)), bytewise, "{w:?}");
         }
     }
 }

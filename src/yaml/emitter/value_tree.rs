@@ -333,8 +333,10 @@ impl<'a> Tree for ValueTree<'a, '_> {
                 if i.is_multiple_of(2)
                     && let Some((from, n)) = ahead(i / 2)
                 {
-                    let values = self.pending.iter().skip(start + from).take(n);
-                    touch(values.filter_map(|e| e.1));
+                    // Keys too: sorted, a large mapping's keys are read
+                    // in an order that jumps all over the heap.
+                    let entries = self.pending.iter().skip(start + from).take(n);
+                    touch(entries.flat_map(|e| std::iter::once(e.0).chain(e.1)));
                 }
                 let e = self.pending.get(start + i / 2)?;
                 Child {
@@ -364,6 +366,15 @@ impl<'a> Tree for ValueTree<'a, '_> {
     }
 
     fn size_hint(&self) -> usize {
-        4096
+        // A loaded document is written back at about the size it was read
+        // (the source text its root spans), an eighth more for deeper
+        // indentation and quotes: reserved once, the output is not regrown
+        // by doubling (a copy of everything written and fresh pages each
+        // time). Values built in code span nothing.
+        let span = self.root.span();
+        let read = span.end.index.saturating_sub(span.start.index);
+        read.saturating_add(read / 8)
+            .min(self.opts.max_output_bytes)
+            .max(4096)
     }
 }
