@@ -84,6 +84,20 @@ impl AccumulatedMessage {
         self.nodes.get_mut(id).map(|n| Rc::make_mut(&mut n.leaf))
     }
 
+    /// Move part `id` out to change it without copying its body; an empty part
+    /// stands in until [`put_leaf`](Self::put_leaf) puts it back.
+    pub(crate) fn take_leaf(&mut self, id: usize) -> Option<Leaf> {
+        self.leaf_mut(id)
+            .map(|slot| std::mem::replace(slot, Leaf::empty()))
+    }
+
+    /// Put back a part taken with [`take_leaf`](Self::take_leaf).
+    pub(crate) fn put_leaf(&mut self, id: usize, leaf: Leaf) {
+        if let Some(slot) = self.leaf_mut(id) {
+            *slot = leaf;
+        }
+    }
+
     /// `outer_msg.attach(part)`.
     pub(crate) fn attach(&mut self, id: usize) {
         self.attached.push(id);

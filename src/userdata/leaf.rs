@@ -162,6 +162,17 @@ pub struct Leaf {
 }
 
 impl Leaf {
+    /// A part with nothing in it (allocates nothing).
+    pub(crate) fn empty() -> Self {
+        Self {
+            headers: Vec::new(),
+            content_type: String::new(),
+            body: Body::None,
+            filename: None,
+            origin: Origin::Whole,
+        }
+    }
+
     /// `msg.get(name)`: the first header whose name matches case-insensitively.
     pub fn get(&self, name: &str) -> Option<&HeaderValue> {
         self.headers

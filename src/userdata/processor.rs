@@ -1,5 +1,7 @@
 //! `Processor`: cloud-init's `UserDataProcessor` — raw blob to the flat list of typed, numbered parts.
 
+use std::rc::Rc;
+
 use super::accumulated_message::AccumulatedMessage;
 use super::gzip::{GzipError, gunzip};
 use super::include::include_urls;
@@ -256,40 +258,43 @@ impl Processor<'_> {
             if node.container {
                 continue;
             }
-            let mut part: Leaf = (*node.leaf).clone();
+            // Read through a second handle: most parts are only retyped or
+            // attached, so their bodies are never copied.
+            let leaf = Rc::clone(&node.leaf);
             let mut part_id = id;
-            let mut ctype_orig = Some(part.content_type.clone());
-            let mut payload = part.payload();
-            let mut was_compressed = false;
-            if GZIP_TYPES.contains(&part.content_type.as_str()) {
-                let compressed: Vec<u8> = match &payload {
-                    Payload::Bytes(b) => b.clone(),
+            let mut ctype_orig = Some(leaf.content_type.clone());
+            // `fully_decoded_payload`, taken only where it is read.
+            let mut payload: Option<Payload> = None;
+            let mut decompressed: Option<Leaf> = None;
+            let was_compressed = GZIP_TYPES.contains(&leaf.content_type.as_str());
+            if was_compressed {
+                let compressed: Vec<u8> = match leaf.payload() {
+                    Payload::Bytes(b) => b,
                     Payload::Text(t) => t.as_wtf8().to_vec(),
                     Payload::None => Vec::new(),
                 };
                 let fail = |reason: String| ProcessError::GzipPart {
-                    origin: part.origin.to_string(),
-                    content_type: part.content_type.clone(),
+                    origin: leaf.origin.to_string(),
+                    content_type: leaf.content_type.clone(),
                     len: compressed.len(),
                     reason,
                 };
                 let bytes = match self.gunzip(&compressed) {
                     Ok(b) => b,
                     Err(GzipError::TooLarge(_)) => {
-                        return Err(self.inflate_limit(&part.origin));
+                        return Err(self.inflate_limit(&leaf.origin));
                     }
                     Err(GzipError::Invalid(e)) => return Err(fail(e)),
                 };
                 let text = String::from_utf8(bytes)
                     .map_err(|e| fail(format!("'utf-8' codec can't decode: {e}")))?;
-                payload = Payload::Text(PyStr::from(text));
+                payload = Some(Payload::Text(PyStr::from(text)));
                 ctype_orig = None;
-                was_compressed = true;
             }
             let ctype_orig = ctype_orig.unwrap_or_else(|| "text/plain".to_owned());
             let mut ctype = None;
             if REDETECT_TYPES.contains(&ctype_orig.as_str()) {
-                ctype = match &payload {
+                ctype = match payload.get_or_insert_with(|| leaf.payload()) {
                     Payload::Text(t) => type_from_starts_with(t.to_string_lossy().as_bytes()),
                     Payload::Bytes(b) => type_from_starts_with(b),
                     Payload::None => None,
@@ -297,8 +302,10 @@ impl Processor<'_> {
             }
             let ctype = ctype.map_or_else(|| ctype_orig.clone(), str::to_owned);
             if was_compressed {
+                // The decompressed copy is a new object; the original stays
+                // in its message untouched.
                 let text = match &payload {
-                    Payload::Text(t) => t.to_string_lossy().into_owned(),
+                    Some(Payload::Text(t)) => t.to_string_lossy().into_owned(),
                     _ => String::new(),
                 };
                 let mut n = Leaf {
@@ -306,29 +313,45 @@ impl Processor<'_> {
                     content_type: ctype.clone(),
                     body: Body::Bytes(str_payload_bytes(&text)),
                     filename: None,
-                    origin: Origin::Gunzipped(Box::new(part.origin.clone())),
+                    origin: Origin::Gunzipped(Box::new(leaf.origin.clone())),
                 };
-                if let Some(f) = part.filename.clone().filter(|f| !f.is_empty()) {
-                    set_filename(&mut n, &f);
+                if let Some(f) = leaf.filename.as_deref().filter(|f| !f.is_empty()) {
+                    set_filename(&mut n, f);
                 }
-                if let Some(li) = part.get("Launch-Index") {
+                if let Some(li) = leaf.get("Launch-Index") {
                     n.replace_header(
                         "Launch-Index",
                         HeaderValue::Text(li.to_py_str().to_string()),
                     );
                 }
-                part = n;
+                decompressed = Some(n);
             }
-            if ctype != ctype_orig {
-                part.replace_header("Content-Type", HeaderValue::Text(ctype.clone()));
-                part.content_type.clone_from(&ctype);
-            }
-            if was_compressed {
-                // The decompressed copy is a new object; the original stays
-                // in its message untouched.
-                part_id = self.out.message.push(part, Vec::new(), false);
-            } else if let Some(slot) = self.out.message.leaf_mut(part_id) {
-                *slot = part;
+            let reads_text = [
+                part_type::INCLUDE,
+                part_type::INCLUDE_ONCE,
+                part_type::ARCHIVE,
+            ]
+            .contains(&ctype.as_str());
+            let payload = match payload {
+                Some(p) => p,
+                None if reads_text => leaf.payload(),
+                None => Payload::None,
+            };
+            // Our handle goes first, so that changing the part in place copies nothing.
+            drop(leaf);
+            let retype = |part: &mut Leaf| {
+                if ctype != ctype_orig {
+                    part.replace_header("Content-Type", HeaderValue::Text(ctype.clone()));
+                    part.content_type.clone_from(&ctype);
+                }
+            };
+            if let Some(mut n) = decompressed {
+                retype(&mut n);
+                part_id = self.out.message.push(n, Vec::new(), false);
+            } else if ctype != ctype_orig
+                && let Some(slot) = self.out.message.leaf_mut(part_id)
+            {
+                retype(slot);
             }
             let origin = self
                 .out
@@ -651,10 +674,20 @@ impl Processor<'_> {
     }
 
     fn attach(&mut self, id: usize) -> Result<(), ProcessError> {
-        let Some(node) = self.out.message.node(id) else {
+        // Moved out and back rather than cloned: the body is not copied.
+        let Some(mut part) = self.out.message.take_leaf(id) else {
             return Ok(());
         };
-        let mut part: Leaf = (*node.leaf).clone();
+        let numbered = self.number(&mut part);
+        self.out.message.put_leaf(id, part);
+        numbered?;
+        self.out.message.attach(id);
+        Ok(())
+    }
+
+    /// What attaching does to a part: the scalar limit, its `part-NNN` name,
+    /// its `Launch-Index`.
+    fn number(&mut self, part: &mut Leaf) -> Result<(), ProcessError> {
         if part.content_type == part_type::CLOUD_CONFIG
             && let Body::Bytes(b) = &part.body
         {
@@ -662,14 +695,9 @@ impl Processor<'_> {
         }
         let n = self.out.message.attached_count() + 1;
         if part.filename.as_deref().is_none_or(str::is_empty) {
-            set_filename(&mut part, &format!("part-{n:03}"));
+            set_filename(part, &format!("part-{n:03}"));
         }
-        self.attach_launch_index(&mut part)?;
-        if let Some(slot) = self.out.message.leaf_mut(id) {
-            *slot = part;
-        }
-        self.out.message.attach(id);
-        Ok(())
+        self.attach_launch_index(part)
     }
 
     fn attach_launch_index(&mut self, part: &mut Leaf) -> Result<(), ProcessError> {
