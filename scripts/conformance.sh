@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# The oracle conformance run, at acceptance size, in release mode:
+# The oracle conformance run, at acceptance size, optimized (the `ci` profile: release
+# settings on thin LTO, see Cargo.toml):
 #  - every recorded corpus in ../shared/conformance (tests named conformance_*),
 #  - 20,000 random payloads per cloud-init release against the real cloud-init,
 #  - 200,000 generated/mutated YAML documents against PyYAML (loader and events),
@@ -22,24 +23,24 @@ export CLOUDFOLD_ORACLE_CASES
 
 run() { printf -- '--- %s\n' "$*"; "$@"; }
 
-run cargo test --locked --release --test conformance_userdata --test conformance_handler \
+run cargo test --locked --profile ci --test conformance_userdata --test conformance_handler \
   --test conformance_samples --test merge_vectors --test merge_sources -- --nocapture
-CLOUDFOLD_DIFF_CASES=200000 run cargo test --locked --release --test yaml_differential -- --nocapture
-CLOUDFOLD_DIFF_CASES=200000 run cargo test --locked --release --test yaml_events -- --nocapture
-CLOUDFOLD_DIFF_CASES=20000 run cargo test --locked --release --test mime_differential -- --nocapture
+CLOUDFOLD_DIFF_CASES=200000 run cargo test --locked --profile ci --test yaml_differential -- --nocapture
+CLOUDFOLD_DIFF_CASES=200000 run cargo test --locked --profile ci --test yaml_events -- --nocapture
+CLOUDFOLD_DIFF_CASES=20000 run cargo test --locked --profile ci --test mime_differential -- --nocapture
 # Deep nesting: where Python's RecursionError starts, every level 975-983, both releases (~5 min).
-CLOUDFOLD_DEEP_MIME_SWEEP=1 run cargo test --locked --release --test mime_depth_oracle -- --nocapture
+CLOUDFOLD_DEEP_MIME_SWEEP=1 run cargo test --locked --profile ci --test mime_depth_oracle -- --nocapture
 # Deep YAML in cloud-config parts and archives: every level 478-496 of eight shapes, both releases.
-CLOUDFOLD_DEEP_YAML_SWEEP=1 run cargo test --locked --release --test yaml_depth_oracle -- --nocapture
-run cargo test --locked --release --test differential_oracle -- --nocapture
-CLOUDFOLD_ORACLE_CASES=5000 run cargo test --locked --release --test build_differential --test build_fixtures -- --nocapture
-CLOUDFOLD_NICKEL_CASES=2000 run cargo test --locked --release --test nickel_differential --test merge_nickel_fixtures -- --nocapture
-CLOUDFOLD_KEYED_ORACLE_CASES=1000 CLOUDFOLD_KEYED_CASES=2000 run cargo test --locked --release --test keyed_roundtrip --test merge_keyed -- --nocapture
-CLOUDFOLD_HIERA_CASES=1500 run cargo test --locked --release --test merge_hiera_differential \
+CLOUDFOLD_DEEP_YAML_SWEEP=1 run cargo test --locked --profile ci --test yaml_depth_oracle -- --nocapture
+run cargo test --locked --profile ci --test differential_oracle -- --nocapture
+CLOUDFOLD_ORACLE_CASES=5000 run cargo test --locked --profile ci --test build_differential --test build_fixtures -- --nocapture
+CLOUDFOLD_NICKEL_CASES=2000 run cargo test --locked --profile ci --test nickel_differential --test merge_nickel_fixtures -- --nocapture
+CLOUDFOLD_KEYED_ORACLE_CASES=1000 CLOUDFOLD_KEYED_CASES=2000 run cargo test --locked --profile ci --test keyed_roundtrip --test merge_keyed -- --nocapture
+CLOUDFOLD_HIERA_CASES=1500 run cargo test --locked --profile ci --test merge_hiera_differential \
   --test merge_hiera_fixtures -- --nocapture
-CLOUDFOLD_COMPOSE_CASES=2000 run cargo test --locked --release --test compose_differential \
+CLOUDFOLD_COMPOSE_CASES=2000 run cargo test --locked --profile ci --test compose_differential \
   --test compose_fixtures -- --nocapture
-CLOUDFOLD_EXPLAIN_CASES=2500 run cargo test --locked --release --test explain_provenance -- --nocapture
+CLOUDFOLD_EXPLAIN_CASES=2500 run cargo test --locked --profile ci --test explain_provenance -- --nocapture
 # The hostile-input suite against the release binary: every case under 10 s and 1 GiB.
 run cargo build --locked --release --bin cloudfold
-CLOUDFOLD_BIN="$PWD/target/release/cloudfold" run cargo test --locked --release --test hostile -- --nocapture
+CLOUDFOLD_BIN="$PWD/target/release/cloudfold" run cargo test --locked --profile ci --test hostile -- --nocapture
