@@ -22,25 +22,27 @@ export CI=true
 export CLOUDFOLD_ORACLE_CASES
 
 run() { printf -- '--- %s\n' "$*"; "$@"; }
+# The test binaries named by "$@" (--test NAME ...), optimized, with their output shown.
+ci_test() { run cargo test --locked --profile ci "$@" -- --nocapture; }
 
-run cargo test --locked --profile ci --test conformance_userdata --test conformance_handler \
-  --test conformance_samples --test merge_vectors --test merge_sources -- --nocapture
-CLOUDFOLD_DIFF_CASES=200000 run cargo test --locked --profile ci --test yaml_differential -- --nocapture
-CLOUDFOLD_DIFF_CASES=200000 run cargo test --locked --profile ci --test yaml_events -- --nocapture
-CLOUDFOLD_DIFF_CASES=20000 run cargo test --locked --profile ci --test mime_differential -- --nocapture
+ci_test --test conformance_userdata --test conformance_handler \
+  --test conformance_samples --test merge_vectors --test merge_sources
+CLOUDFOLD_DIFF_CASES=200000 ci_test --test yaml_differential
+CLOUDFOLD_DIFF_CASES=200000 ci_test --test yaml_events
+CLOUDFOLD_DIFF_CASES=20000 ci_test --test mime_differential
 # Deep nesting: where Python's RecursionError starts, every level 975-983, both releases (~5 min).
-CLOUDFOLD_DEEP_MIME_SWEEP=1 run cargo test --locked --profile ci --test mime_depth_oracle -- --nocapture
+CLOUDFOLD_DEEP_MIME_SWEEP=1 ci_test --test mime_depth_oracle
 # Deep YAML in cloud-config parts and archives: every level 478-496 of eight shapes, both releases.
-CLOUDFOLD_DEEP_YAML_SWEEP=1 run cargo test --locked --profile ci --test yaml_depth_oracle -- --nocapture
-run cargo test --locked --profile ci --test differential_oracle -- --nocapture
-CLOUDFOLD_ORACLE_CASES=5000 run cargo test --locked --profile ci --test build_differential --test build_fixtures -- --nocapture
-CLOUDFOLD_NICKEL_CASES=2000 run cargo test --locked --profile ci --test nickel_differential --test merge_nickel_fixtures -- --nocapture
-CLOUDFOLD_KEYED_ORACLE_CASES=1000 CLOUDFOLD_KEYED_CASES=2000 run cargo test --locked --profile ci --test keyed_roundtrip --test merge_keyed -- --nocapture
-CLOUDFOLD_HIERA_CASES=1500 run cargo test --locked --profile ci --test merge_hiera_differential \
-  --test merge_hiera_fixtures -- --nocapture
-CLOUDFOLD_COMPOSE_CASES=2000 run cargo test --locked --profile ci --test compose_differential \
-  --test compose_fixtures -- --nocapture
-CLOUDFOLD_EXPLAIN_CASES=2500 run cargo test --locked --profile ci --test explain_provenance -- --nocapture
+CLOUDFOLD_DEEP_YAML_SWEEP=1 ci_test --test yaml_depth_oracle
+ci_test --test differential_oracle
+CLOUDFOLD_ORACLE_CASES=5000 ci_test --test build_differential --test build_fixtures
+CLOUDFOLD_NICKEL_CASES=2000 ci_test --test nickel_differential --test merge_nickel_fixtures
+CLOUDFOLD_KEYED_ORACLE_CASES=1000 CLOUDFOLD_KEYED_CASES=2000 ci_test --test keyed_roundtrip --test merge_keyed
+CLOUDFOLD_HIERA_CASES=1500 ci_test --test merge_hiera_differential \
+  --test merge_hiera_fixtures
+CLOUDFOLD_COMPOSE_CASES=2000 ci_test --test compose_differential \
+  --test compose_fixtures
+CLOUDFOLD_EXPLAIN_CASES=2500 ci_test --test explain_provenance
 # The hostile-input suite against the release binary: every case under 10 s and 1 GiB.
 run cargo build --locked --release --bin cloudfold
-CLOUDFOLD_BIN="$PWD/target/release/cloudfold" run cargo test --locked --profile ci --test hostile -- --nocapture
+CLOUDFOLD_BIN="$PWD/target/release/cloudfold" ci_test --test hostile
