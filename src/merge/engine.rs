@@ -267,9 +267,7 @@ impl<'a, R: Rules + ?Sized, O: MergeObserver + ?Sized> Walk<'a, R, O> {
         let mut deleted: Vec<usize> = Vec::new();
         for (k, v) in nm.iter() {
             self.enter(|| PathSeg::Key(k.clone()));
-            let found = entries
-                .get_full(&Key(k.clone()))
-                .map(|(i, _, old_v)| (i, old_v.clone()));
+            let found = entries.get_full(k).map(|(i, _, old_v)| (i, old_v.clone()));
             match found {
                 None => {
                     self.emit(Decision::Added, None, Some(v));
@@ -364,9 +362,7 @@ impl<'a, R: Rules + ?Sized, O: MergeObserver + ?Sized> Walk<'a, R, O> {
         let mut deleted: Vec<usize> = Vec::new();
         for (k, v) in nm.iter() {
             self.enter(|| PathSeg::Key(k.clone()));
-            let found = entries
-                .get_full(&Key(k.clone()))
-                .map(|(i, _, old_v)| (i, old_v.clone()));
+            let found = entries.get_full(k).map(|(i, _, old_v)| (i, old_v.clone()));
             let precedence = self
                 .rules
                 .precedence(&self.path, found.as_ref().map(|f| &f.1), v);
@@ -684,7 +680,7 @@ impl<'a, R: Rules + ?Sized, O: MergeObserver + ?Sized> Walk<'a, R, O> {
         let hole = Node::synthetic(Value::Null);
         for (k, v) in nm.iter() {
             self.enter(|| PathSeg::Key(k.clone()));
-            let found = entries.get_index_of(&Key(k.clone()));
+            let found = entries.get_index_of(k);
             match (found, s.mode) {
                 (None, _) => {
                     self.emit(Decision::Added, None, Some(v));

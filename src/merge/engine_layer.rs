@@ -12,7 +12,7 @@ use crate::merge::{
     Decision, DeepOptions, KeepReason, Knockout, LayerStrategy, MAX_LEVELS, MergeError,
     MergeObserver, PathSeg, PyException, Rules, ruby_class, ruby_sort, strict_union,
 };
-use crate::yaml::value::{Entries, Key, Map, Node, PyStr, Seq, Value, insert};
+use crate::yaml::value::{Entries, Map, Node, PyStr, Seq, Value, insert};
 use std::collections::HashSet;
 
 /// Python frames a nested deep merge is charged (only bounds our depth).
@@ -179,7 +179,7 @@ impl<R: Rules + ?Sized, O: MergeObserver + ?Sized> Walk<'_, R, O> {
         let mut entries: Entries = dm.to_entries();
         for (k, sv) in sm.iter() {
             self.enter(|| PathSeg::Key(k.clone()));
-            let existing = entries.get(&Key(k.clone())).cloned();
+            let existing = entries.get(k).cloned();
             let merged = match existing {
                 Some(dv) if truthy(&dv) => {
                     self.emit(Decision::Recursed, Some(&dv), Some(sv));
@@ -208,7 +208,7 @@ impl<R: Rules + ?Sized, O: MergeObserver + ?Sized> Walk<'_, R, O> {
         depth: Depth,
     ) -> Result<Node, MergeError> {
         self.charge(sm.len())?;
-        let mut entries = Entries::with_capacity_and_hasher(sm.len(), Default::default());
+        let mut entries = Entries::with_capacity(sm.len());
         for (i, (k, v)) in sm.iter().enumerate() {
             let nv = if (skip_first && i == 0) || !truthy(v) {
                 v.clone()

@@ -115,7 +115,7 @@ impl Arena {
             Some(Slot::Dict(d, span)) => {
                 let node = Node::new(Value::Map(Map::pending()), *span);
                 memo.insert(id, node.clone());
-                let mut entries = Entries::with_capacity_and_hasher(d.len(), Default::default());
+                let mut entries = Entries::with_capacity(d.len());
                 for (k, &v) in d {
                     insert(&mut entries, k.0.clone(), self.export(v, memo));
                 }

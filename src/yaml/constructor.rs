@@ -431,7 +431,7 @@ impl<'a> Constructor<'a> {
             Body::Map(p) => p.len(),
             _ => 0,
         };
-        let mut entries = Entries::with_capacity_and_hasher(len, Default::default());
+        let mut entries = Entries::with_capacity(len);
         for i in 0..len {
             let (k, v) = match &self.node(id)?.body {
                 Body::Map(p) => p.get(i).copied().ok_or_else(missing)?,

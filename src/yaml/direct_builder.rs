@@ -341,8 +341,7 @@ impl<'a> Builder<'a> {
                 // Merged entries first, then the map's own pairs in order: an
                 // own key keeps the merged key object and takes the own value.
                 let own = self.pairs.len().checked_sub(m.base)?;
-                let mut entries =
-                    Entries::with_capacity_and_hasher(m.merged.len() + own, Default::default());
+                let mut entries = Entries::with_capacity(m.merged.len() + own);
                 for (k, v) in m.merged {
                     insert(&mut entries, k, v);
                 }

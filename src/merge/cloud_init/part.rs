@@ -2,7 +2,7 @@
 
 use super::{MergeSpec, MergerStack, Version};
 use crate::merge::{MergeError, PyException};
-use crate::yaml::value::{Key, Map, Node, Value};
+use crate::yaml::value::{Map, Node, Value};
 
 /// A part ready to merge: its mapping without the popped spec key, and the
 /// stack that governs its merge.
@@ -100,7 +100,7 @@ pub fn extract_payload_mergers(
     } else {
         let mut entries = map.to_entries();
         for k in removed {
-            entries.shift_remove(&Key(k.clone()));
+            entries.shift_remove(k);
         }
         Node::new(Value::Map(Map::new(entries)), mapping.span())
     };

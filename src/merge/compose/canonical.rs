@@ -25,18 +25,18 @@ pub fn canonicalize(root: &Node) -> Result<Node, ComposeError> {
     let Some(m) = root.as_map() else {
         return Ok(root.clone());
     };
-    let mut entries = Entries::with_capacity_and_hasher(m.len(), Default::default());
+    let mut entries = Entries::with_capacity(m.len());
     for (k, v) in m.iter() {
         let v = match (key_text(k).as_str(), v.value()) {
             ("services", Value::Map(services)) => {
-                let mut out = Entries::with_capacity_and_hasher(services.len(), Default::default());
+                let mut out = Entries::with_capacity(services.len());
                 for (name, svc) in services.iter() {
                     insert(&mut out, name.clone(), service(svc)?);
                 }
                 map_of(out, v.span())
             }
             ("volumes" | "networks" | "secrets" | "configs", Value::Map(items)) => {
-                let mut out = Entries::with_capacity_and_hasher(items.len(), Default::default());
+                let mut out = Entries::with_capacity(items.len());
                 for (name, item) in items.iter() {
                     insert(&mut out, name.clone(), maybe_external(item));
                 }
@@ -76,7 +76,7 @@ fn service(svc: &Node) -> Result<Node, ComposeError> {
     let Some(m) = svc.as_map() else {
         return Ok(svc.clone());
     };
-    let mut out = Entries::with_capacity_and_hasher(m.len(), Default::default());
+    let mut out = Entries::with_capacity(m.len());
     for (k, v) in m.iter() {
         let field = key_text(k);
         let sp = v.span();
@@ -91,7 +91,7 @@ fn service(svc: &Node) -> Result<Node, ComposeError> {
             }
             ("env_file", _) => env_file(v),
             ("networks", Value::Seq(items)) => {
-                let mut e = Entries::with_capacity_and_hasher(items.len(), Default::default());
+                let mut e = Entries::with_capacity(items.len());
                 for n in items.iter() {
                     insert(&mut e, n.clone(), Node::new(Value::Null, n.span()));
                 }
@@ -138,14 +138,14 @@ fn depends_on(v: &Node) -> Result<Node, ComposeError> {
     };
     match v.value() {
         Value::Seq(items) => {
-            let mut e = Entries::with_capacity_and_hasher(items.len(), Default::default());
+            let mut e = Entries::with_capacity(items.len());
             for n in items.iter() {
                 insert(&mut e, n.clone(), default(n));
             }
             Ok(map_of(e, sp))
         }
         Value::Map(m) => {
-            let mut e = Entries::with_capacity_and_hasher(m.len(), Default::default());
+            let mut e = Entries::with_capacity(m.len());
             for (name, d) in m.iter() {
                 let Some(dm) = d.as_map() else {
                     return Err(invalid(
@@ -349,7 +349,7 @@ fn dedup(node: &Node, path: &mut Path, depth: usize) -> Result<Node, ComposeErro
     }
     match node.value() {
         Value::Map(m) => {
-            let mut out = Entries::with_capacity_and_hasher(m.len(), Default::default());
+            let mut out = Entries::with_capacity(m.len());
             for (k, v) in m.iter() {
                 path.push(PathSeg::Key(k.clone()));
                 let r = dedup(v, path, depth + 1);

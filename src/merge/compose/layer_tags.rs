@@ -51,7 +51,7 @@ fn overridden(node: &Node, tags: &TagMap, depth: usize) -> Node {
     }
     match node.value() {
         Value::Map(m) => {
-            let mut e = Entries::with_capacity_and_hasher(m.len(), Default::default());
+            let mut e = Entries::with_capacity(m.len());
             for (k, v) in m.iter() {
                 insert(&mut e, k.clone(), overridden(v, tags, depth + 1));
             }
@@ -83,7 +83,7 @@ fn walk(
     }
     match node.value() {
         Value::Map(m) => {
-            let mut e = Entries::with_capacity_and_hasher(m.len(), Default::default());
+            let mut e = Entries::with_capacity(m.len());
             for (k, v) in m.iter() {
                 path.push(key_text(k));
                 match tag_of(tags, v) {

@@ -20,7 +20,7 @@ pub fn boolean(b: bool, span: Span) -> Node {
 
 /// A mapping node with string keys, in this order.
 pub fn map(entries: Vec<(&str, Node)>, span: Span) -> Node {
-    let mut e = Entries::with_capacity_and_hasher(entries.len(), Default::default());
+    let mut e = Entries::with_capacity(entries.len());
     for (k, v) in entries {
         insert(&mut e, text(k, v.span()), v);
     }

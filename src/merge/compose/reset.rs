@@ -19,7 +19,7 @@ fn walk(node: &Node, resets: &[ComposePath], prefix: &mut Vec<String>) -> Node {
     let Some(m) = node.as_map() else {
         return node.clone();
     };
-    let mut e = Entries::with_capacity_and_hasher(m.len(), Default::default());
+    let mut e = Entries::with_capacity(m.len());
     for (k, v) in m.iter() {
         prefix.push(key_text(k));
         let exact = resets.iter().any(|r| r.0 == *prefix);

@@ -52,7 +52,7 @@ pub struct HieraMerged {
 impl HieraMerged {
     /// The result as one mapping.
     pub fn to_node(&self) -> Node {
-        let mut entries = Entries::with_capacity_and_hasher(self.keys.len(), Default::default());
+        let mut entries = Entries::with_capacity(self.keys.len());
         for k in &self.keys {
             insert(&mut entries, k.key.clone(), k.value.clone());
         }

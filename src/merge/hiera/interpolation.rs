@@ -49,7 +49,7 @@ fn walk(h: &Hierarchy, node: &Node, depth: usize) -> Result<Node, HieraError> {
             Ok(Node::new(Value::Seq(Seq::new(items)), node.span()))
         }
         Value::Map(m) => {
-            let mut entries = Entries::with_capacity_and_hasher(m.len(), Default::default());
+            let mut entries = Entries::with_capacity(m.len());
             for (k, v) in m.iter() {
                 insert(&mut entries, walk(h, k, depth + 1)?, walk(h, v, depth + 1)?);
             }

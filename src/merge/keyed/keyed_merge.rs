@@ -56,8 +56,7 @@ impl Normaliser<'_> {
         match n.value() {
             Value::Map(m) => {
                 let mut changed = false;
-                let mut entries: Entries =
-                    Entries::with_capacity_and_hasher(m.len(), Default::default());
+                let mut entries: Entries = Entries::with_capacity(m.len());
                 for (k, v) in m.iter() {
                     self.path.push(PathSeg::Key(k.clone()));
                     let directive = self.tag(v, true)?;

@@ -1,18 +1,9 @@
 //! `Map` and `Key`: a Python `dict` — insertion order, Python key equality.
 
 use super::float_trunc_to_big;
-use super::{CANONICAL_NAN, Int, Node, Value};
-use indexmap::IndexMap;
-use indexmap::map::Entry;
+use super::{CANONICAL_NAN, Entries, Int, Node, Value};
 use std::cell::OnceCell;
 use std::hash::{Hash, Hasher};
-
-/// The entries of a map.
-///
-/// Hashed with foldhash (randomly seeded per process, so still resistant to
-/// crafted collisions): SipHash was ~4 % of a load. Build with `Entries::default()`
-/// or `Entries::with_capacity_and_hasher(n, Default::default())`.
-pub type Entries = IndexMap<Key, Node, foldhash::fast::RandomState>;
 
 /// A Python dict: insertion-ordered; keys compare as Python compares them, so
 /// `1`, `1.0` and `true` are one key, and the first key object is kept.
@@ -44,7 +35,7 @@ impl Map {
 
     /// Number of entries.
     pub fn len(&self) -> usize {
-        self.0.get().map_or(0, IndexMap::len)
+        self.0.get().map_or(0, Entries::len)
     }
 
     /// Whether empty.
@@ -65,26 +56,23 @@ impl Map {
         self.0
             .get()
             .into_iter()
-            .flat_map(|m| m.keys())
+            .flat_map(Entries::keys)
             .map(|k| &k.0)
     }
 
     /// The value for `key` (Python lookup).
     pub fn get(&self, key: &Node) -> Option<&Node> {
-        self.0.get()?.get(&Key(key.clone()))
+        self.0.get()?.get(key)
     }
 
     /// The stored key object and value for `key`.
     pub fn get_key_value(&self, key: &Node) -> Option<(&Node, &Node)> {
-        self.0
-            .get()?
-            .get_key_value(&Key(key.clone()))
-            .map(|(k, v)| (&k.0, v))
+        self.0.get()?.get_key_value(key).map(|(k, v)| (&k.0, v))
     }
 
     /// The value for a string key.
     pub fn get_str(&self, key: &str) -> Option<&Node> {
-        self.0.get()?.get(&StrKey(key))
+        self.0.get()?.get_str(key)
     }
 
     /// Whether `key` is present.
@@ -111,14 +99,7 @@ impl Map {
 /// Python `d[k] = v` on entries: an equal existing key keeps its object and
 /// place, only the value changes.
 pub fn insert(entries: &mut Entries, key: Node, value: Node) {
-    match entries.entry(Key(key)) {
-        Entry::Occupied(mut o) => {
-            o.insert(value);
-        }
-        Entry::Vacant(v) => {
-            v.insert(value);
-        }
-    }
+    entries.insert(Key(key), value);
 }
 
 impl std::fmt::Debug for Map {
@@ -167,44 +148,71 @@ fn hash_float<H: Hasher>(f: f64, state: &mut H) {
 
 impl Hash for Key {
     fn hash<H: Hasher>(&self, state: &mut H) {
-        match self.0.value() {
-            Value::Null => state.write_u8(H_NULL),
-            Value::Bool(b) => hash_int(&Int::Small(i64::from(*b)), state),
-            Value::Int(i) => hash_int(i, state),
-            Value::Float(f) => hash_float(*f, state),
-            Value::Str(s) => {
-                state.write_u8(H_STR);
-                s.as_wtf8().hash(state);
-            }
-            Value::Bytes(b) => {
-                state.write_u8(H_BYTES);
-                b.hash(state);
-            }
-            Value::Date(d) => {
-                state.write_u8(H_DATE);
-                d.hash(state);
-            }
-            Value::DateTime(d) => {
-                state.write_u8(H_DATETIME);
-                d.hash(state);
-            }
-            // Unhashable in Python; never used as keys by the loader.
-            _ => state.write_u8(H_OTHER),
+        hash_value(self.0.value(), state);
+    }
+}
+
+/// Python's `hash()` of a key's value, consistent with [`scalar_eq`].
+fn hash_value<H: Hasher>(v: &Value, state: &mut H) {
+    match v {
+        Value::Null => state.write_u8(H_NULL),
+        Value::Bool(b) => hash_int(&Int::Small(i64::from(*b)), state),
+        Value::Int(i) => hash_int(i, state),
+        Value::Float(f) => hash_float(*f, state),
+        Value::Str(s) => {
+            state.write_u8(H_STR);
+            s.as_wtf8().hash(state);
         }
+        Value::Bytes(b) => {
+            state.write_u8(H_BYTES);
+            b.hash(state);
+        }
+        Value::Date(d) => {
+            state.write_u8(H_DATE);
+            d.hash(state);
+        }
+        Value::DateTime(d) => {
+            state.write_u8(H_DATETIME);
+            d.hash(state);
+        }
+        // Unhashable in Python; never used as keys by the loader.
+        _ => state.write_u8(H_OTHER),
     }
 }
 
 impl PartialEq for Key {
     fn eq(&self, other: &Self) -> bool {
-        // Python's dict lookup tries identity first.
-        Node::ptr_eq(&self.0, &other.0) || scalar_eq(self.0.value(), other.0.value())
+        self.matches(&other.0)
     }
 }
 
 impl Eq for Key {}
 
+impl Key {
+    /// Whether `node` finds this key in a dict: Python tries identity first,
+    /// then `==`.
+    pub fn matches(&self, node: &Node) -> bool {
+        Node::ptr_eq(&self.0, node) || scalar_eq(self.0.value(), node.value())
+    }
+}
+
+/// A borrowed node as a lookup key, without cloning its reference.
+pub(super) struct NodeKey<'a>(pub(super) &'a Node);
+
+impl Hash for NodeKey<'_> {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        hash_value(self.0.value(), state);
+    }
+}
+
+impl indexmap::Equivalent<Key> for NodeKey<'_> {
+    fn equivalent(&self, key: &Key) -> bool {
+        key.matches(self.0)
+    }
+}
+
 /// A borrowed string key, for lookups without building a node.
-struct StrKey<'a>(&'a str);
+pub(super) struct StrKey<'a>(pub(super) &'a str);
 
 impl Hash for StrKey<'_> {
     fn hash<H: Hasher>(&self, state: &mut H) {

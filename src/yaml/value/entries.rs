@@ -1,0 +1,363 @@
+//! `Entries`: the items of a dict in insertion order, found by Python key equality;
+//! small dicts are scanned, larger ones hashed.
+
+use super::map::{Key, NodeKey, StrKey};
+use super::{Node, Value};
+use indexmap::IndexMap;
+
+/// Up to this many entries a dict is a plain list scanned on lookup: most
+/// cloud-config dicts have fewer keys, and then cost one allocation and no
+/// hashing (the hash table was a second allocation per dict, and hashing
+/// every key ~5 % of a load).
+const SMALL: usize = 8;
+
+/// Hashed with foldhash (randomly seeded per process, so still resistant to
+/// crafted collisions): SipHash was ~4 % of a load.
+type Hashed = IndexMap<Key, Node, foldhash::fast::RandomState>;
+
+/// The entries of a dict: insertion-ordered, keys compared as Python compares
+/// them (see [`Key`]). The API follows `IndexMap`'s where they overlap.
+#[derive(Clone)]
+pub struct Entries(Repr);
+
+#[derive(Clone)]
+enum Repr {
+    /// At most [`SMALL`] entries, found by scanning.
+    Small(Vec<(Key, Node)>),
+    /// More entries (a dict that shrinks again stays hashed).
+    Hashed(Hashed),
+}
+
+impl Default for Entries {
+    fn default() -> Self {
+        Entries(Repr::Small(Vec::new()))
+    }
+}
+
+impl Entries {
+    /// Empty, with room for `n` entries.
+    pub fn with_capacity(n: usize) -> Entries {
+        if n <= SMALL {
+            Entries(Repr::Small(Vec::with_capacity(n)))
+        } else {
+            Entries(Repr::Hashed(Hashed::with_capacity_and_hasher(
+                n,
+                Default::default(),
+            )))
+        }
+    }
+
+    /// Number of entries.
+    pub fn len(&self) -> usize {
+        match &self.0 {
+            Repr::Small(v) => v.len(),
+            Repr::Hashed(m) => m.len(),
+        }
+    }
+
+    /// Whether empty.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Python `d[k] = v`: an equal existing key keeps its object and place,
+    /// only the value changes.
+    pub fn insert(&mut self, key: Key, value: Node) {
+        match &mut self.0 {
+            Repr::Small(v) => {
+                if let Some(i) = v.iter().position(|(k, _)| *k == key) {
+                    if let Some(slot) = v.get_mut(i) {
+                        slot.1 = value;
+                    }
+                } else if v.len() < SMALL {
+                    v.push((key, value));
+                } else {
+                    let mut m = Hashed::with_capacity_and_hasher(SMALL * 2, Default::default());
+                    m.extend(std::mem::take(v));
+                    m.insert(key, value);
+                    self.0 = Repr::Hashed(m);
+                }
+            }
+            Repr::Hashed(m) => match m.entry(key) {
+                indexmap::map::Entry::Occupied(mut o) => {
+                    o.insert(value);
+                }
+                indexmap::map::Entry::Vacant(v) => {
+                    v.insert(value);
+                }
+            },
+        }
+    }
+
+    /// Position, key object and value of the entry whose key equals `key`.
+    pub fn get_full(&self, key: &Node) -> Option<(usize, &Key, &Node)> {
+        match &self.0 {
+            Repr::Small(v) => v
+                .iter()
+                .enumerate()
+                .find(|(_, (k, _))| k.matches(key))
+                .map(|(i, (k, n))| (i, k, n)),
+            Repr::Hashed(m) => m.get_full(&NodeKey(key)),
+        }
+    }
+
+    /// The value for `key`.
+    pub fn get(&self, key: &Node) -> Option<&Node> {
+        self.get_full(key).map(|(_, _, v)| v)
+    }
+
+    /// The stored key object and value for `key`.
+    pub fn get_key_value(&self, key: &Node) -> Option<(&Key, &Node)> {
+        self.get_full(key).map(|(_, k, v)| (k, v))
+    }
+
+    /// Position of `key`.
+    pub fn get_index_of(&self, key: &Node) -> Option<usize> {
+        self.get_full(key).map(|(i, _, _)| i)
+    }
+
+    /// The value for a string key.
+    pub fn get_str(&self, key: &str) -> Option<&Node> {
+        match &self.0 {
+            Repr::Small(v) => v
+                .iter()
+                .find(|(k, _)| matches!(k.0.value(), Value::Str(s) if *s == *key))
+                .map(|(_, n)| n),
+            Repr::Hashed(m) => m.get(&StrKey(key)),
+        }
+    }
+
+    /// The entry at position `i`.
+    pub fn get_index(&self, i: usize) -> Option<(&Key, &Node)> {
+        match &self.0 {
+            Repr::Small(v) => v.get(i).map(|(k, n)| (k, n)),
+            Repr::Hashed(m) => m.get_index(i),
+        }
+    }
+
+    /// The entry at position `i`, its value writable.
+    pub fn get_index_mut(&mut self, i: usize) -> Option<(&Key, &mut Node)> {
+        match &mut self.0 {
+            Repr::Small(v) => v.get_mut(i).map(|(k, n)| (&*k, n)),
+            Repr::Hashed(m) => m.get_index_mut(i),
+        }
+    }
+
+    /// Remove the entry for `key`, keeping the others' order (`del d[k]`).
+    pub fn shift_remove(&mut self, key: &Node) -> Option<Node> {
+        match &mut self.0 {
+            Repr::Small(v) => {
+                let i = v.iter().position(|(k, _)| k.matches(key))?;
+                Some(v.remove(i).1)
+            }
+            Repr::Hashed(m) => m.shift_remove(&NodeKey(key)),
+        }
+    }
+
+    /// Keep the first `len` entries.
+    pub fn truncate(&mut self, len: usize) {
+        match &mut self.0 {
+            Repr::Small(v) => v.truncate(len),
+            Repr::Hashed(m) => m.truncate(len),
+        }
+    }
+
+    /// Entries in order.
+    pub fn iter(&self) -> Iter<'_> {
+        match &self.0 {
+            Repr::Small(v) => Iter::Small(v.iter()),
+            Repr::Hashed(m) => Iter::Hashed(m.iter()),
+        }
+    }
+
+    /// Keys in order.
+    pub fn keys(&self) -> impl DoubleEndedIterator<Item = &Key> + ExactSizeIterator {
+        self.iter().map(|(k, _)| k)
+    }
+
+    /// Keys in order, taken out.
+    pub fn into_keys(self) -> impl DoubleEndedIterator<Item = Key> + ExactSizeIterator {
+        self.into_iter().map(|(k, _)| k)
+    }
+}
+
+impl std::fmt::Debug for Entries {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_map().entries(self.iter()).finish()
+    }
+}
+
+/// Borrowed entries in order.
+#[derive(Debug)]
+pub enum Iter<'a> {
+    #[doc(hidden)]
+    Small(std::slice::Iter<'a, (Key, Node)>),
+    #[doc(hidden)]
+    Hashed(indexmap::map::Iter<'a, Key, Node>),
+}
+
+impl<'a> Iterator for Iter<'a> {
+    type Item = (&'a Key, &'a Node);
+
+    fn next(&mut self) -> Option<Self::Item> {
+        match self {
+            Iter::Small(i) => i.next().map(|(k, v)| (k, v)),
+            Iter::Hashed(i) => i.next(),
+        }
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        match self {
+            Iter::Small(i) => i.size_hint(),
+            Iter::Hashed(i) => i.size_hint(),
+        }
+    }
+}
+
+impl DoubleEndedIterator for Iter<'_> {
+    fn next_back(&mut self) -> Option<Self::Item> {
+        match self {
+            Iter::Small(i) => i.next_back().map(|(k, v)| (k, v)),
+            Iter::Hashed(i) => i.next_back(),
+        }
+    }
+}
+
+impl ExactSizeIterator for Iter<'_> {}
+
+/// Owned entries in order.
+#[derive(Debug)]
+pub enum IntoIter {
+    #[doc(hidden)]
+    Small(std::vec::IntoIter<(Key, Node)>),
+    #[doc(hidden)]
+    Hashed(indexmap::map::IntoIter<Key, Node>),
+}
+
+impl Iterator for IntoIter {
+    type Item = (Key, Node);
+
+    fn next(&mut self) -> Option<Self::Item> {
+        match self {
+            IntoIter::Small(i) => i.next(),
+            IntoIter::Hashed(i) => i.next(),
+        }
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        match self {
+            IntoIter::Small(i) => i.size_hint(),
+            IntoIter::Hashed(i) => i.size_hint(),
+        }
+    }
+}
+
+impl DoubleEndedIterator for IntoIter {
+    fn next_back(&mut self) -> Option<Self::Item> {
+        match self {
+            IntoIter::Small(i) => i.next_back(),
+            IntoIter::Hashed(i) => i.next_back(),
+        }
+    }
+}
+
+impl ExactSizeIterator for IntoIter {}
+
+impl IntoIterator for Entries {
+    type Item = (Key, Node);
+    type IntoIter = IntoIter;
+
+    fn into_iter(self) -> IntoIter {
+        match self.0 {
+            Repr::Small(v) => IntoIter::Small(v.into_iter()),
+            Repr::Hashed(m) => IntoIter::Hashed(m.into_iter()),
+        }
+    }
+}
+
+impl<'a> IntoIterator for &'a Entries {
+    type Item = (&'a Key, &'a Node);
+    type IntoIter = Iter<'a>;
+
+    fn into_iter(self) -> Iter<'a> {
+        self.iter()
+    }
+}
+
+/// Python `dict(pairs)`: later equal keys overwrite the value, the first key
+/// object and place stay.
+impl FromIterator<(Key, Node)> for Entries {
+    fn from_iter<I: IntoIterator<Item = (Key, Node)>>(iter: I) -> Self {
+        let mut e = Entries::default();
+        e.extend(iter);
+        e
+    }
+}
+
+impl Extend<(Key, Node)> for Entries {
+    fn extend<I: IntoIterator<Item = (Key, Node)>>(&mut self, iter: I) {
+        for (k, v) in iter {
+            self.insert(k, v);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::yaml::value::Int;
+
+    fn int(i: i64) -> Node {
+        Node::synthetic(Value::Int(Int::Small(i)))
+    }
+
+    /// The scanned and the hashed forms answer alike, across the switch.
+    #[test]
+    fn small_and_hashed_agree() {
+        for n in [0, 1, SMALL - 1, SMALL, SMALL + 1, 3 * SMALL] {
+            let mut e = Entries::default();
+            for i in 0..n {
+                e.insert(Key(Node::str(&format!("k{i}"))), int(i as i64));
+                // Overwriting keeps the place and the first key object.
+                e.insert(Key(Node::str("k0")), int(-1));
+            }
+            assert_eq!(e.len(), n.max(usize::from(n > 0)));
+            for i in 1..n {
+                let (pos, _, v) = e.get_full(&Node::str(&format!("k{i}"))).unwrap();
+                assert_eq!(pos, i);
+                assert!(matches!(v.value(), Value::Int(Int::Small(x)) if *x == i as i64));
+                assert!(e.get_str(&format!("k{i}")).is_some());
+            }
+            if n > 0 {
+                assert_eq!(e.get_index_of(&Node::str("k0")), Some(0));
+                assert!(e.get_str("k0").is_some());
+            }
+            assert!(e.get(&Node::str("absent")).is_none());
+            let keys: Vec<String> = e.keys().map(|k| k.0.as_str().unwrap().to_owned()).collect();
+            let want: Vec<String> = (0..n).map(|i| format!("k{i}")).collect();
+            assert_eq!(keys, want);
+            if n > 2 {
+                assert!(e.shift_remove(&Node::str("k1")).is_some());
+                assert_eq!(e.get_index_of(&Node::str("k2")), Some(1));
+            }
+        }
+    }
+
+    /// `1`, `1.0` and `True` are one key in both forms.
+    #[test]
+    fn python_equality_in_both_forms() {
+        for pad in [0, SMALL] {
+            let mut e = Entries::default();
+            for i in 0..pad {
+                e.insert(Key(Node::str(&format!("p{i}"))), int(0));
+            }
+            e.insert(Key(int(1)), int(10));
+            e.insert(Key(Node::synthetic(Value::Float(1.0))), int(11));
+            e.insert(Key(Node::synthetic(Value::Bool(true))), int(12));
+            assert_eq!(e.len(), pad + 1);
+            let (_, k, v) = e.get_full(&Node::synthetic(Value::Bool(true))).unwrap();
+            assert!(matches!(k.0.value(), Value::Int(_)));
+            assert!(matches!(v.value(), Value::Int(Int::Small(12))));
+        }
+    }
+}
