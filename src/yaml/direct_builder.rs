@@ -17,7 +17,7 @@ use super::event::{Event, EventKind, ScalarText};
 use super::load_options::LoadOptions;
 use super::resolver::resolve_plain;
 use super::tag::Tag;
-use super::value::{Entries, Map, Node, PyStr, Seq, Value, insert};
+use super::value::{Entries, Map, Node, PyStr, Value, insert};
 use crate::source::{Mark, SourceId, Span};
 use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
@@ -48,7 +48,9 @@ struct OpenMap {
 
 struct Frame<'a> {
     open: Open,
-    start: Mark,
+    /// The collection's node, allocated when it opens (see
+    /// [`Node::open_collection`]) and filled when it closes.
+    node: Node,
     anchor: Option<Cow<'a, str>>,
 }
 
@@ -251,11 +253,8 @@ impl<'a> Builder<'a> {
                 merge_len: 0,
             })
         };
-        self.stack.push(Frame {
-            open,
-            start,
-            anchor,
-        });
+        let node = Node::open_collection(seq, Span::new(self.source, start, start));
+        self.stack.push(Frame { open, node, anchor });
         Some(())
     }
 
@@ -326,11 +325,12 @@ impl<'a> Builder<'a> {
     /// Close the innermost collection: its node, registered under its anchor.
     fn close_node(&mut self, end: Mark) -> Option<Node> {
         let frame = self.stack.pop()?;
-        let span = Span::new(self.source, frame.start, end);
-        let node = match frame.open {
+        let node = frame.node;
+        node.close_collection(end);
+        match frame.open {
             Open::Seq { base } => {
                 let items = self.items.split_off(base);
-                Node::new(Value::Seq(Seq::new(items)), span)
+                node.as_seq()?.fill(items).ok()?;
             }
             Open::Map(m) => {
                 if !m.at_key {
@@ -348,14 +348,12 @@ impl<'a> Builder<'a> {
                 for (k, v) in self.pairs.drain(m.base..) {
                     insert(&mut entries, k, v);
                 }
-                let regular = entries.len() == flattened;
-                let node = Node::new(Value::Map(Map::new(entries)), span);
-                if !regular {
+                if entries.len() != flattened {
                     self.irregular.insert(node.id());
                 }
-                node
+                node.as_map()?.fill(entries).ok()?;
             }
-        };
+        }
         if let Some(a) = frame.anchor {
             self.anchors.insert(a, Some(node.clone()));
         }
