@@ -1,9 +1,9 @@
 //! `Entries`: the items of a dict in insertion order, found by Python key equality;
 //! small dicts are scanned, larger ones hashed.
 
+use super::Node;
 use super::map::{Key, NodeKey, StrKey};
-use super::{Node, Value};
-use indexmap::IndexMap;
+use indexmap::{Equivalent, IndexMap};
 
 /// Up to this many entries a dict is a plain list scanned on lookup: most
 /// cloud-config dicts have fewer keys, and then cost one allocation and no
@@ -65,10 +65,8 @@ impl Entries {
     pub fn insert(&mut self, key: Key, value: Node) {
         match &mut self.0 {
             Repr::Small(v) => {
-                if let Some(i) = v.iter().position(|(k, _)| *k == key) {
-                    if let Some(slot) = v.get_mut(i) {
-                        slot.1 = value;
-                    }
+                if let Some(slot) = v.iter_mut().find(|(k, _)| *k == key) {
+                    slot.1 = value;
                 } else if v.len() < SMALL {
                     v.push((key, value));
                 } else {
@@ -78,14 +76,10 @@ impl Entries {
                     self.0 = Repr::Hashed(m);
                 }
             }
-            Repr::Hashed(m) => match m.entry(key) {
-                indexmap::map::Entry::Occupied(mut o) => {
-                    o.insert(value);
-                }
-                indexmap::map::Entry::Vacant(v) => {
-                    v.insert(value);
-                }
-            },
+            // `IndexMap::insert` keeps an equal key's object and place too.
+            Repr::Hashed(m) => {
+                m.insert(key, value);
+            }
         }
     }
 
@@ -121,7 +115,7 @@ impl Entries {
         match &self.0 {
             Repr::Small(v) => v
                 .iter()
-                .find(|(k, _)| matches!(k.0.value(), Value::Str(s) if *s == *key))
+                .find(|(k, _)| StrKey(key).equivalent(k))
                 .map(|(_, n)| n),
             Repr::Hashed(m) => m.get(&StrKey(key)),
         }
@@ -305,7 +299,7 @@ impl Extend<(Key, Node)> for Entries {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::yaml::value::Int;
+    use crate::yaml::value::{Int, Value};
 
     fn int(i: i64) -> Node {
         Node::synthetic(Value::Int(Int::Small(i)))

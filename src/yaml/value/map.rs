@@ -191,7 +191,7 @@ impl Eq for Key {}
 impl Key {
     /// Whether `node` finds this key in a dict: Python tries identity first,
     /// then `==`.
-    pub fn matches(&self, node: &Node) -> bool {
+    pub(super) fn matches(&self, node: &Node) -> bool {
         Node::ptr_eq(&self.0, node) || scalar_eq(self.0.value(), node.value())
     }
 }

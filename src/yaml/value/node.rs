@@ -1,7 +1,7 @@
 //! `Node` and `Value`: one shared, spanned value of the tree PyYAML's SafeLoader builds.
 
 use super::{Date, DateTime, Int, Map, PyStr, Seq};
-use crate::source::Span;
+use crate::source::{Mark, Span};
 use std::cell::Cell;
 use std::rc::Rc;
 
@@ -119,9 +119,9 @@ impl Node {
         Node::new(value, start)
     }
 
-    /// Set the end of a collection opened with [`Node::open_collection`],
-    /// once its items are filled in.
-    pub(crate) fn close_collection(&self, end: crate::source::Mark) {
+    /// Set the end of a collection opened with [`Node::open_collection`]
+    /// when the collection closes (before or after it is filled).
+    pub(crate) fn close_collection(&self, end: Mark) {
         let mut span = self.0.span.get();
         span.end = end;
         self.0.span.set(span);
