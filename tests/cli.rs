@@ -152,3 +152,45 @@ fn build_then_extract_round_trip() {
     assert_eq!(run(&["render", "ud.gz"]).stdout, plain);
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// A reader that stops early (`cloudfold render | head`) is not an error:
+/// no "internal error", no message, exit 0 — for every command that prints.
+#[test]
+fn closed_stdout_is_quiet() {
+    use std::io::Write;
+    use std::process::Stdio;
+    let dir = std::env::temp_dir().join(format!("cloudfold-pipe-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let input = dir.join("in.yaml");
+    let mut doc = String::from("#cloud-config\nruncmd:\n");
+    for i in 0..20_000 {
+        doc.push_str(&format!("  - echo line {i}\n"));
+    }
+    std::fs::File::create(&input)
+        .unwrap()
+        .write_all(doc.as_bytes())
+        .unwrap();
+    let input = input.to_str().unwrap();
+    let commands: [&[&str]; 5] = [
+        &["render", input],
+        &["render", "--format", "json", input],
+        &["parts", input],
+        &["explain", input],
+        &["man"],
+    ];
+    for args in commands {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_cloudfold"))
+            .args(args)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        // Closed before the child writes: its first write fails with EPIPE.
+        drop(child.stdout.take());
+        let out = child.wait_with_output().unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(0), "{args:?}: {stderr}");
+        assert!(stderr.is_empty(), "{args:?}: {stderr}");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}

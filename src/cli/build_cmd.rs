@@ -131,11 +131,7 @@ pub fn run(a: &BuildArgs) -> Result<Exit, String> {
     match &a.output {
         Some(out) => write_atomically(out, &built.bytes)?,
         None => {
-            let mut stdout = std::io::stdout().lock();
-            stdout
-                .write_all(&built.bytes)
-                .and_then(|()| stdout.flush())
-                .map_err(|e| format!("<stdout>: {e}"))?;
+            super::stdout::write_stdout(&built.bytes)?;
         }
     }
     let mut sizes = format!("{} B MIME", built.mime.len());

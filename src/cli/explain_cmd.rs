@@ -43,7 +43,7 @@ pub fn explain_payload(
             s
         }
     };
-    print!("{out}");
+    super::stdout::write_stdout(out.as_bytes())?;
     if strict && warned > 0 {
         return Ok(Exit::Strict);
     }

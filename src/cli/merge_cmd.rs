@@ -3,6 +3,7 @@
 use super::args::{Dialect, HieraStrategyArg, MergeArgs, MergeFormat, MessageFormat};
 use super::exit::Exit;
 use super::input::read_input;
+use super::stdout::write_stdout;
 use cloudfold::diagnostic::{Diagnostic, HumanRenderer, JsonRenderer, SourceFile, SourceMap};
 use cloudfold::merge::dialect::{DialectOutcome, Layer, origins};
 use cloudfold::merge::hiera::{HieraOptions, HieraStrategy};
@@ -53,9 +54,9 @@ pub fn run(a: &MergeArgs) -> Result<Exit, String> {
             s
         }
     };
-    print!("{out}");
+    write_stdout(out.as_bytes())?;
     if a.explain {
-        print!("{}", explain(merged, &sources, a.max_explain_values)?);
+        write_stdout(explain(merged, &sources, a.max_explain_values)?.as_bytes())?;
     }
     Ok(Exit::Ok)
 }

@@ -9,6 +9,7 @@ mod manifest;
 mod merge_cmd;
 mod parts_cmd;
 mod render_cmd;
+mod stdout;
 mod validate_cmd;
 
 use args::{Cli, Command};
@@ -54,14 +55,13 @@ fn run() -> std::process::ExitCode {
         Command::Validate(a) => validate_cmd::run(&a),
         Command::Completions { shell } => {
             let mut cmd = Cli::command();
-            clap_complete::generate(shell, &mut cmd, "cloudfold", &mut std::io::stdout());
-            Ok(Exit::Ok)
+            let mut script = Vec::new();
+            clap_complete::generate(shell, &mut cmd, "cloudfold", &mut script);
+            stdout::write_stdout(&script).map(|()| Exit::Ok)
         }
-        Command::Man => man_page().map(|page| {
-            use std::io::Write;
-            let _ = std::io::stdout().write_all(&page);
-            Exit::Ok
-        }),
+        Command::Man => man_page()
+            .and_then(|page| stdout::write_stdout(&page))
+            .map(|()| Exit::Ok),
     };
     match result {
         Ok(code) => code.into(),

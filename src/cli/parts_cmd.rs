@@ -81,10 +81,12 @@ pub fn run(a: &PartsArgs) -> Result<Exit, String> {
                     })
                 })
                 .collect();
-            let s = serde_json::to_string_pretty(&list).map_err(|e| e.to_string())?;
-            println!("{s}");
+            let mut s = serde_json::to_string_pretty(&list).map_err(|e| e.to_string())?;
+            s.push('\n');
+            super::stdout::write_stdout(s.as_bytes())?;
         }
         PartsFormat::Text => {
+            let mut out = String::new();
             for p in &folded.parts {
                 let mut extra = String::new();
                 if let Some(m) = &p.merge_type_header {
@@ -97,16 +99,17 @@ pub fn run(a: &PartsArgs) -> Result<Exit, String> {
                     // An enclosing message/rfc822 part hands it over again.
                     extra.push_str(&format!("  (again: time {})", p.occurrence));
                 }
-                println!(
-                    "{:>3}  {:<26} {:<20} {:>7} B  {}{}",
+                out.push_str(&format!(
+                    "{:>3}  {:<26} {:<20} {:>7} B  {}{}\n",
                     p.number,
                     p.content_type,
                     p.filename,
                     p.size,
                     action(p),
                     extra
-                );
+                ));
             }
+            super::stdout::write_stdout(out.as_bytes())?;
         }
     }
     Ok(Exit::Ok)

@@ -130,7 +130,7 @@ pub fn run(a: &RenderArgs) -> Result<Exit, String> {
     // The process exits right after this: freeing every node of the merged
     // tree one by one would only cost time (~10 % of a large render).
     std::mem::forget(folded);
-    print!("{out}");
+    super::stdout::write_stdout(out.as_bytes())?;
     if a.strict && warned > 0 {
         return Ok(Exit::Strict);
     }

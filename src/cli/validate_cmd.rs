@@ -120,7 +120,7 @@ pub fn run(a: &ValidateArgs) -> Result<Exit, String> {
             };
             out.push_str(&verdict);
             out.push('\n');
-            print!("{out}");
+            super::stdout::write_stdout(out.as_bytes())?;
         }
         ValidateFormat::Json => {
             let part_list: Vec<_> = report
@@ -147,7 +147,7 @@ pub fn run(a: &ValidateArgs) -> Result<Exit, String> {
             });
             let mut s = serde_json::to_string_pretty(&doc).map_err(|e| e.to_string())?;
             s.push('\n');
-            print!("{s}");
+            super::stdout::write_stdout(s.as_bytes())?;
         }
     }
     Ok(code)

@@ -1,0 +1,18 @@
+//! `write_stdout`: the one way a command writes its result to standard output.
+
+use std::io::{ErrorKind, Write};
+
+/// Write `bytes` to standard output and flush.
+///
+/// A closed pipe (`cloudfold render | head`) is the reader's choice, not an
+/// error: the rest is dropped quietly, as `cat` or `rg` do. Any other failure
+/// (a full disk, say) is an I/O error for the caller to report.
+pub fn write_stdout(bytes: &[u8]) -> Result<(), String> {
+    let mut out = std::io::stdout().lock();
+    match out.write_all(bytes).and_then(|()| out.flush()) {
+        Err(e) if e.kind() != ErrorKind::BrokenPipe => {
+            Err(format!("cannot write to standard output: {e}"))
+        }
+        _ => Ok(()),
+    }
+}
