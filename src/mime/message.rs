@@ -2,13 +2,14 @@
 //! accessors cloud-init uses (compat32 semantics).
 
 use super::content_type;
+use super::decoded_part::DecodedPart;
 use super::defect::{Defect, DefectKind};
 use super::error::PyError;
 use super::header::Header;
 use super::param::{ParamValue, params_preserve, unquote_value};
-use super::pystr::{payload_bytes, py_eq_lower, py_rstrip, py_strip};
+use super::pystr::{payload_bytes, payload_bytes_owned, py_eq_lower, py_rstrip, py_strip};
 use super::transfer_encoding::TransferEncoding;
-use super::walk::Walk;
+use super::walk::{IntoWalk, Walk};
 use crate::source::Mark;
 
 /// The payload of a message, as Python holds it.
@@ -147,6 +148,13 @@ impl Message {
         }
     }
 
+    pub(super) fn children_mut(&mut self) -> Option<&mut Vec<Message>> {
+        match &mut self.payload {
+            Payload::Text(_) => None,
+            Payload::Multipart(v) | Payload::Message(v) => Some(v),
+        }
+    }
+
     /// `get_payload()` for a leaf: the raw, undecoded body text.
     pub fn payload_text(&self) -> Option<&str> {
         match &self.payload {
@@ -168,6 +176,22 @@ impl Message {
     pub fn decode_payload(&self) -> Option<(Vec<u8>, Vec<DefectKind>)> {
         let text = self.payload_text()?;
         Some(self.transfer_encoding().decode_owned(payload_bytes(text)))
+    }
+
+    /// This part taken apart, moved rather than copied: its headers, its
+    /// content type and [`get_payload_decoded`](Self::get_payload_decoded)
+    /// (an ASCII body with no transfer encoding to undo is its own bytes).
+    pub fn into_decoded(self) -> DecodedPart {
+        let encoding = self.transfer_encoding();
+        let body = match self.payload {
+            Payload::Text(text) => Some(encoding.decode_owned(payload_bytes_owned(text)).0),
+            Payload::Multipart(_) | Payload::Message(_) => None,
+        };
+        DecodedPart {
+            headers: self.headers,
+            content_type: self.content_type,
+            body,
+        }
     }
 
     /// The transfer encoding that `get_payload(decode=True)` undoes.
@@ -218,6 +242,12 @@ impl Message {
     /// `walk()`: this message, then every sub-part depth-first in document order.
     pub fn walk(&self) -> Walk<'_> {
         Walk::new(self)
+    }
+
+    /// [`walk`](Self::walk) by value, with depths: each part without its
+    /// sub-parts (see [`IntoWalk`]), so a consumer can keep them by moving.
+    pub fn into_walk(self) -> IntoWalk {
+        IntoWalk::new(self)
     }
 
     /// `email.iterators._structure(msg, include_default=...)`: the tree of

@@ -35,6 +35,7 @@
 //!   scans are linear (no quadratic quote counting as in `_parseparam`).
 
 mod content_type;
+mod decoded_part;
 mod defect;
 mod error;
 mod header;
@@ -47,6 +48,7 @@ mod transfer_encoding;
 mod walk;
 
 pub use content_type::{MESSAGE_RFC822, TEXT_PLAIN, content_type_of};
+pub use decoded_part::DecodedPart;
 pub use defect::{Defect, DefectKind};
 pub use error::{ParseError, PyError};
 pub use header::Header;
@@ -54,4 +56,4 @@ pub use message::{Message, Payload};
 pub use param::{ParamValue, unquote};
 pub use parser::{MAX_DEPTH, MAX_MULTIPART_DEPTH, parse};
 pub use transfer_encoding::TransferEncoding;
-pub use walk::{Walk, WalkWithDepth};
+pub use walk::{IntoWalk, Walk, WalkWithDepth};

@@ -453,18 +453,32 @@ impl<'a> Parser<'a> {
     }
 
     /// Turn the arena into an owned tree, children first (no recursion).
+    ///
+    /// Ids are in pre-order (a part is created before its sub-parts, which
+    /// are created while it is open), so a part's subtree is the ids right
+    /// after it. Built from the last id back, a part's children are then the
+    /// top of the stack of parts built so far, its first child topmost: each
+    /// message is moved once into that stack and once into its parent's list,
+    /// and the root's list is the stack itself.
     fn into_tree(self, root: usize) -> Option<Message> {
-        let mut built: Vec<Option<Message>> = Vec::with_capacity(self.nodes.len());
-        built.resize_with(self.nodes.len(), || None);
+        let mut built: Vec<Message> = Vec::with_capacity(self.nodes.len());
+        let mut built_ids: Vec<usize> = Vec::with_capacity(self.nodes.len());
         for (id, node) in self.nodes.into_iter().enumerate().rev() {
             let payload = match node.body {
                 Body::Unset => Payload::Text(String::new()),
                 Body::Text(s) => Payload::Text(s),
                 Body::Children(ids) => {
-                    let kids: Vec<Message> = ids
-                        .iter()
-                        .filter_map(|&c| built.get_mut(c).and_then(Option::take))
-                        .collect();
+                    let from = built.len().checked_sub(ids.len())?;
+                    if !built_ids.get(from..)?.iter().rev().eq(&ids) {
+                        return None;
+                    }
+                    built_ids.truncate(from);
+                    let mut kids = if from == 0 {
+                        std::mem::take(&mut built)
+                    } else {
+                        built.split_off(from)
+                    };
+                    kids.reverse();
                     if content_type::maintype(&node.content_type) == "multipart" {
                         Payload::Multipart(kids)
                     } else {
@@ -472,7 +486,7 @@ impl<'a> Parser<'a> {
                     }
                 }
             };
-            let msg = Message {
+            built.push(Message {
                 headers: node.headers,
                 unixfrom: node.unixfrom,
                 default_type: node.default_type,
@@ -484,12 +498,11 @@ impl<'a> Parser<'a> {
                 start: node.start,
                 body_start: node.body_start,
                 end: node.end,
-            };
-            if let Some(slot) = built.get_mut(id) {
-                *slot = Some(msg);
-            }
+            });
+            built_ids.push(id);
         }
-        built.get_mut(root).and_then(Option::take)
+        let at = built_ids.iter().position(|&id| id == root)?;
+        (at < built.len()).then(|| built.swap_remove(at))
     }
 }
 

@@ -86,6 +86,15 @@ pub(crate) fn payload_bytes(s: &str) -> Vec<u8> {
     }
 }
 
+/// [`payload_bytes`] of a text given away: ASCII text is its own bytes.
+pub(crate) fn payload_bytes_owned(s: String) -> Vec<u8> {
+    if s.is_ascii() {
+        s.into_bytes()
+    } else {
+        raw_unicode_escape(&s)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

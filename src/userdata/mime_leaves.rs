@@ -53,7 +53,8 @@ pub fn mime_leaves(
     // Ids by depth along the current path, to link each part to its parent.
     let mut path: Vec<usize> = Vec::new();
     let mut leaves = 0usize;
-    for (index, (depth, part)) in doc.walk().with_depth().enumerate() {
+    // By value: each part's headers and body move into its leaf.
+    for (index, (depth, part)) in doc.into_walk().enumerate() {
         let container = part
             .get_content_maintype()
             .eq_ignore_ascii_case("multipart");
@@ -66,14 +67,6 @@ pub fn mime_leaves(
             }
             leaves += 1;
         }
-        let headers = part
-            .items()
-            .map(|(n, v)| (n.to_owned(), HeaderValue::Text(v.to_owned())))
-            .collect();
-        let body = match part.get_payload_decoded() {
-            Some(b) => Body::Bytes(b),
-            None => Body::None,
-        };
         let filename = part
             .get_filename()
             .map_err(|e| ProcessError::Mime(e.to_string()))?;
@@ -84,10 +77,15 @@ pub fn mime_leaves(
             },
             o => o.clone(),
         };
+        let decoded = part.into_decoded();
         let leaf = Leaf {
-            headers,
-            content_type: part.get_content_type().to_owned(),
-            body,
+            headers: decoded
+                .headers
+                .into_iter()
+                .map(|h| (h.name, HeaderValue::Text(h.value)))
+                .collect(),
+            content_type: decoded.content_type,
+            body: decoded.body.map_or(Body::None, Body::Bytes),
             filename,
             origin,
         };
