@@ -4,7 +4,7 @@ use super::args::{ExplainFormat, PayloadArgs, RenderArgs, RenderFormat};
 use super::exit::Exit;
 use super::input::{LocalIncludes, read_input};
 use cloudfold::userdata::{
-    Folded, Limits, PartOutcome, ProcessError, RenderError, UserDataOptions, render,
+    Folded, Limits, PartOutcome, ProcessError, RenderError, UserDataOptions, render_owned,
 };
 use cloudfold::yaml::typed_json::{TypedJsonError, to_typed_json};
 use cloudfold::yaml::{DumpOptions, dump_after};
@@ -38,7 +38,7 @@ pub fn fold(p: &PayloadArgs) -> Result<Result<Folded, (Exit, String)>, String> {
     let includes = LocalIncludes {
         dir: p.include_dir.clone(),
     };
-    Ok(render(&input, &opts, &includes).map_err(render_failure))
+    Ok(render_owned(input, &opts, &includes).map_err(render_failure))
 }
 
 /// The exit code and message for a fold that failed.

@@ -5,7 +5,9 @@ use super::cloud_config_handler::{CloudConfigHandler, PartRejection};
 use super::fold_observer::FoldObserver;
 use super::leaf::{HeaderValue, Leaf, Origin};
 use super::part_type::PartType;
-use super::processor::{IncludeResolver, ProcessError, ProcessWarning, WarningKind, process};
+use super::processor::{
+    IncludeResolver, ProcessError, ProcessWarning, Processed, WarningKind, process,
+};
 use super::user_data_options::UserDataOptions;
 use crate::merge::NoObserver;
 use crate::source::SourceId;
@@ -116,6 +118,26 @@ pub fn render_observed(
     observer: &mut dyn FoldObserver,
 ) -> Result<Folded, RenderError> {
     let processed = process(payload, opts, includes)?;
+    fold_processed(processed, opts, observer)
+}
+
+/// [`render`] of a payload given away: it is freed as soon as it is read
+/// (before any YAML is loaded), so the memory it held serves the fold.
+pub fn render_owned(
+    payload: Vec<u8>,
+    opts: &UserDataOptions,
+    includes: &dyn IncludeResolver,
+) -> Result<Folded, RenderError> {
+    let processed = process(&payload, opts, includes)?;
+    drop(payload);
+    fold_processed(processed, opts, &mut NoObserver)
+}
+
+fn fold_processed(
+    processed: Processed,
+    opts: &UserDataOptions,
+    observer: &mut dyn FoldObserver,
+) -> Result<Folded, RenderError> {
     let walk = processed
         .message
         .handler_walk(opts.launch_index, &opts.limits)?;
@@ -216,4 +238,36 @@ fn repetition_notes(walk: &HandlerWalk) -> Vec<ProcessWarning> {
             }
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::userdata::NoIncludes;
+
+    /// Giving the payload away changes nothing but when it is freed.
+    #[test]
+    fn render_owned_is_render() {
+        let payloads: [&[u8]; 3] = [
+            b"#cloud-config\nruncmd: [a]\n",
+            b"Content-Type: multipart/mixed; boundary=B\nMIME-Version: 1.0\n\n--B\n\
+              Content-Type: text/cloud-config\nMerge-Type: list(append)+dict()\n\n\
+              runcmd: [a]\n--B\nContent-Type: text/cloud-config\n\n#cloud-config\nruncmd: [b]\n--B--\n",
+            b"#!/bin/sh\necho hi\n",
+        ];
+        let opts = UserDataOptions::default();
+        for p in payloads {
+            let a = render(p, &opts, &NoIncludes).unwrap();
+            let b = render_owned(p.to_vec(), &opts, &NoIncludes).unwrap();
+            assert_eq!(a.cloud_config_txt, b.cloud_config_txt);
+            assert_eq!(a.parts.len(), b.parts.len());
+            let outcomes = |f: &Folded| {
+                f.parts
+                    .iter()
+                    .map(|p| p.outcome.clone())
+                    .collect::<Vec<_>>()
+            };
+            assert_eq!(outcomes(&a), outcomes(&b));
+        }
+    }
 }
