@@ -7,7 +7,7 @@ use super::defect::{Defect, DefectKind};
 use super::error::PyError;
 use super::header::Header;
 use super::param::{ParamValue, params_preserve, unquote_value};
-use super::pystr::{payload_bytes, payload_bytes_owned, py_eq_lower, py_rstrip, py_strip};
+use super::pystr::{payload_bytes, py_eq_lower, py_rstrip, py_strip};
 use super::transfer_encoding::TransferEncoding;
 use super::walk::{IntoWalk, Walk};
 use crate::source::Mark;
@@ -175,7 +175,10 @@ impl Message {
     /// Python adds to the message while decoding.
     pub fn decode_payload(&self) -> Option<(Vec<u8>, Vec<DefectKind>)> {
         let text = self.payload_text()?;
-        Some(self.transfer_encoding().decode_owned(payload_bytes(text)))
+        Some(
+            self.transfer_encoding()
+                .decode_owned(payload_bytes(text.into())),
+        )
     }
 
     /// This part taken apart, moved rather than copied: its headers, its
@@ -184,7 +187,7 @@ impl Message {
     pub fn into_decoded(self) -> DecodedPart {
         let encoding = self.transfer_encoding();
         let body = match self.payload {
-            Payload::Text(text) => Some(encoding.decode_owned(payload_bytes_owned(text)).0),
+            Payload::Text(text) => Some(encoding.decode_owned(payload_bytes(text.into())).0),
             Payload::Multipart(_) | Payload::Message(_) => None,
         };
         DecodedPart {

@@ -1,5 +1,7 @@
 //! Python `str` helpers the `email` package relies on: `isspace`, `strip`, `lower`.
 
+use std::borrow::Cow;
+
 /// Python's `str.isspace()` for one character.
 ///
 /// Rust's `char::is_whitespace` is the Unicode White_Space property; Python also
@@ -77,19 +79,11 @@ pub(crate) fn raw_unicode_escape(s: &str) -> Vec<u8> {
 }
 
 /// Python's `s.encode('ascii')` if it succeeds, else `s.encode('raw-unicode-escape')`:
-/// how `Message.get_payload(decode=True)` turns a text body into bytes.
-pub(crate) fn payload_bytes(s: &str) -> Vec<u8> {
+/// how `Message.get_payload(decode=True)` turns a text body into bytes. ASCII
+/// text given away is its own bytes; borrowed, it is copied.
+pub(crate) fn payload_bytes(s: Cow<'_, str>) -> Vec<u8> {
     if s.is_ascii() {
-        s.as_bytes().to_vec()
-    } else {
-        raw_unicode_escape(s)
-    }
-}
-
-/// [`payload_bytes`] of a text given away: ASCII text is its own bytes.
-pub(crate) fn payload_bytes_owned(s: String) -> Vec<u8> {
-    if s.is_ascii() {
-        s.into_bytes()
+        s.into_owned().into_bytes()
     } else {
         raw_unicode_escape(&s)
     }
