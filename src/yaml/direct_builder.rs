@@ -325,8 +325,8 @@ impl<'a> Builder<'a> {
     /// Close the innermost collection: its node, registered under its anchor.
     fn close_node(&mut self, end: Mark) -> Option<Node> {
         let frame = self.stack.pop()?;
-        let node = frame.node;
-        node.close_collection(end);
+        let mut node = frame.node;
+        node.close_collection(end)?;
         match frame.open {
             Open::Seq { base } => {
                 let items = self.items.split_off(base);

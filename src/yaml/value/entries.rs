@@ -24,8 +24,9 @@ pub struct Entries(Repr);
 enum Repr {
     /// At most [`SMALL`] entries, found by scanning.
     Small(Vec<(Key, Node)>),
-    /// More entries (a dict that shrinks again stays hashed).
-    Hashed(Hashed),
+    /// More entries (a dict that shrinks again stays hashed). Boxed: a
+    /// map's value then fits a node's 72 bytes beside its fill-once cell.
+    Hashed(Box<Hashed>),
 }
 
 impl Default for Entries {
@@ -40,10 +41,10 @@ impl Entries {
         if n <= SMALL {
             Entries(Repr::Small(Vec::with_capacity(n)))
         } else {
-            Entries(Repr::Hashed(Hashed::with_capacity_and_hasher(
+            Entries(Repr::Hashed(Box::new(Hashed::with_capacity_and_hasher(
                 n,
                 Default::default(),
-            )))
+            ))))
         }
     }
 
@@ -73,7 +74,7 @@ impl Entries {
                     let mut m = Hashed::with_capacity_and_hasher(SMALL * 2, Default::default());
                     m.extend(std::mem::take(v));
                     m.insert(key, value);
-                    self.0 = Repr::Hashed(m);
+                    self.0 = Repr::Hashed(Box::new(m));
                 }
             }
             // `IndexMap::insert` keeps an equal key's object and place too.
@@ -264,7 +265,7 @@ impl IntoIterator for Entries {
     fn into_iter(self) -> IntoIter {
         match self.0 {
             Repr::Small(v) => IntoIter::Small(v.into_iter()),
-            Repr::Hashed(m) => IntoIter::Hashed(m.into_iter()),
+            Repr::Hashed(m) => IntoIter::Hashed((*m).into_iter()),
         }
     }
 }

@@ -3,7 +3,7 @@
 use num_bigint::BigInt;
 use num_traits::ToPrimitive;
 use std::fmt;
-use std::rc::Rc;
+use std::sync::Arc;
 
 /// A Python integer. Invariant: `Big` only holds values outside `i64`, so
 /// derived equality is numeric equality.
@@ -12,7 +12,7 @@ pub enum Int {
     /// Fits in 64 bits.
     Small(i64),
     /// Does not fit in 64 bits.
-    Big(Rc<BigInt>),
+    Big(Arc<BigInt>),
 }
 
 impl Int {
@@ -20,7 +20,7 @@ impl Int {
     pub fn from_big(b: BigInt) -> Int {
         match b.to_i64() {
             Some(v) => Int::Small(v),
-            None => Int::Big(Rc::new(b)),
+            None => Int::Big(Arc::new(b)),
         }
     }
 

@@ -2,8 +2,8 @@
 
 use super::float_trunc_to_big;
 use super::{CANONICAL_NAN, Entries, Int, Node, Value};
-use std::cell::OnceCell;
 use std::hash::{Hash, Hasher};
+use std::sync::OnceLock;
 
 /// A Python dict: insertion-ordered; keys compare as Python compares them, so
 /// `1`, `1.0` and `true` are one key, and the first key object is kept.
@@ -11,7 +11,7 @@ use std::hash::{Hash, Hasher};
 /// Like [`super::Seq`], a map is filled once so that recursive aliases can be
 /// represented.
 #[derive(Default)]
-pub struct Map(OnceCell<Entries>);
+pub struct Map(OnceLock<Entries>);
 
 /// A map key: a hashable node, hashed and compared with Python semantics.
 #[derive(Clone)]
@@ -20,12 +20,12 @@ pub struct Key(pub Node);
 impl Map {
     /// A filled map.
     pub fn new(entries: Entries) -> Map {
-        Map(OnceCell::from(entries))
+        Map(OnceLock::from(entries))
     }
 
     /// A map to be filled later with [`Map::fill`].
     pub fn pending() -> Map {
-        Map(OnceCell::new())
+        Map(OnceLock::new())
     }
 
     /// Fill a pending map; gives the entries back if it was already filled.

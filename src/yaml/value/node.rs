@@ -2,23 +2,23 @@
 
 use super::{Date, DateTime, Int, Map, PyStr, Seq};
 use crate::source::{Mark, Span};
-use std::cell::Cell;
-use std::rc::Rc;
+use std::sync::Arc;
 
 /// One value with the span it was read from.
 ///
-/// Nodes are shared (`Rc`): a YAML alias is the *same* node as its anchor, as
+/// Nodes are shared (`Arc`): a YAML alias is the *same* node as its anchor, as
 /// in PyYAML, so aliases cost nothing and a dump can write `&id001`/`*id001`
 /// for values referenced twice. Cloning a `Node` clones the reference.
-/// `Node::ptr_eq` is Python's `is`.
+/// `Node::ptr_eq` is Python's `is`. A tree is `Send` and `Sync`: a part
+/// loaded on one thread is merged on another (`userdata`'s preloader).
 #[derive(Clone)]
-pub struct Node(Rc<NodeData>);
+pub struct Node(Arc<NodeData>);
 
 struct NodeData {
     value: Value,
-    /// Set once more, when a collection opened with [`Node::open_collection`]
-    /// closes; fixed from then on.
-    span: Cell<Span>,
+    /// Set once more, while the node is still unshared, when a collection
+    /// opened with [`Node::open_collection`] closes; fixed from then on.
+    span: Span,
 }
 
 /// What a node holds: the Python types SafeLoader constructs.
@@ -59,24 +59,21 @@ pub const OTHER_NAN: f64 = f64::from_bits(0x7ff8_0000_0000_0001);
 impl Node {
     /// A node holding `value`, read from `span`.
     pub fn new(value: Value, span: Span) -> Node {
-        Node(Rc::new(NodeData {
-            value,
-            span: Cell::new(span),
-        }))
+        Node(Arc::new(NodeData { value, span }))
     }
 
     /// A string node read from `span`, its text copied straight into the
     /// node's allocation: building the string first and moving it in stalled
     /// on the copy (~3 % of a load).
     pub(crate) fn new_str(s: &str, span: Span) -> Node {
-        let mut rc = Rc::new(NodeData {
+        let mut rc = Arc::new(NodeData {
             value: Value::Str(PyStr::empty()),
-            span: Cell::new(span),
+            span,
         });
         if let Some(NodeData {
             value: Value::Str(p),
             ..
-        }) = Rc::get_mut(&mut rc)
+        }) = Arc::get_mut(&mut rc)
         {
             p.set(s);
         }
@@ -100,7 +97,7 @@ impl Node {
 
     /// Where the value was read.
     pub fn span(&self) -> Span {
-        self.0.span.get()
+        self.0.span
     }
 
     /// An empty, unfilled list (`seq`) or dict opened at `start`, to be
@@ -120,38 +117,38 @@ impl Node {
     }
 
     /// Set the end of a collection opened with [`Node::open_collection`]
-    /// when the collection closes (before or after it is filled).
-    pub(crate) fn close_collection(&self, end: Mark) {
-        let mut span = self.0.span.get();
-        span.end = end;
-        self.0.span.set(span);
+    /// when the collection closes (before or after it is filled); `None` if
+    /// the node is already shared (its span is then fixed).
+    pub(crate) fn close_collection(&mut self, end: Mark) -> Option<()> {
+        Arc::get_mut(&mut self.0)?.span.end = end;
+        Some(())
     }
 
     /// Whether nothing else refers to this node (so taking its value apart
     /// is unobservable).
     pub fn is_unique(&self) -> bool {
-        Rc::strong_count(&self.0) == 1 && Rc::weak_count(&self.0) == 0
+        Arc::strong_count(&self.0) == 1 && Arc::weak_count(&self.0) == 0
     }
 
     /// The value, if nothing else refers to this node; the node back otherwise.
     pub fn try_into_value(self) -> Result<Value, Node> {
-        Rc::try_unwrap(self.0).map(|d| d.value).map_err(Node)
+        Arc::try_unwrap(self.0).map(|d| d.value).map_err(Node)
     }
 
     /// Python's `is`.
     pub fn ptr_eq(a: &Node, b: &Node) -> bool {
-        Rc::ptr_eq(&a.0, &b.0)
+        Arc::ptr_eq(&a.0, &b.0)
     }
 
     /// Whether other references to this node exist (it may occur more than
     /// once in a tree); `false` means this reference is the only one.
     pub fn is_shared(&self) -> bool {
-        Rc::strong_count(&self.0) > 1
+        Arc::strong_count(&self.0) > 1
     }
 
     /// A stable identity while the node lives (for alias detection).
     pub fn id(&self) -> usize {
-        Rc::as_ptr(&self.0) as usize
+        Arc::as_ptr(&self.0) as usize
     }
 
     /// Python's `type(x).__name__`, which cloud-init's merger dispatch uses.

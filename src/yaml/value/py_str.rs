@@ -19,7 +19,7 @@ pub struct PyStr(Repr);
 /// Longest UTF-8 text kept inline: keys and most values of a cloud-config
 /// (package names, short commands, paths) are this short, and then cost no
 /// allocation of their own. A `PyStr` is then 72 bytes, and so is a `Value`
-/// (a `Map` is 64): with its span and counts a node is one 128-byte allocation.
+/// (a `Map` is 32): with its span and counts a node is one 128-byte allocation.
 const INLINE: usize = 70;
 
 #[derive(Clone)]

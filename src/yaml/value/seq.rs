@@ -1,7 +1,7 @@
 //! `Seq`: the items of a `list` or `tuple`, fillable once (for recursive aliases).
 
 use super::Node;
-use std::cell::OnceCell;
+use std::sync::OnceLock;
 
 /// The items of a list or tuple.
 ///
@@ -9,17 +9,17 @@ use std::cell::OnceCell;
 /// which lets a YAML alias refer to a sequence that contains it
 /// (`&a [*a]` is valid for PyYAML).
 #[derive(Default)]
-pub struct Seq(OnceCell<Vec<Node>>);
+pub struct Seq(OnceLock<Vec<Node>>);
 
 impl Seq {
     /// A filled sequence.
     pub fn new(items: Vec<Node>) -> Seq {
-        Seq(OnceCell::from(items))
+        Seq(OnceLock::from(items))
     }
 
     /// A sequence to be filled later with [`Seq::fill`].
     pub fn pending() -> Seq {
-        Seq(OnceCell::new())
+        Seq(OnceLock::new())
     }
 
     /// Fill a pending sequence; gives the items back if it was already filled.
