@@ -4,7 +4,7 @@ use super::args::{ExplainFormat, PayloadArgs, RenderArgs, RenderFormat};
 use super::exit::Exit;
 use super::input::{LocalIncludes, read_input};
 use cloudfold::userdata::{
-    Folded, Limits, PartOutcome, ProcessError, RenderError, UserDataOptions, render_owned,
+    Folded, Limits, PartOutcome, Preload, ProcessError, RenderError, UserDataOptions, render_owned,
 };
 use cloudfold::yaml::typed_json::{TypedJsonError, to_typed_json};
 use cloudfold::yaml::{DumpOptions, dump_after};
@@ -23,6 +23,7 @@ pub fn options(p: &PayloadArgs) -> Result<UserDataOptions, String> {
             max_alias_expansion: p.max_alias_expansion,
             ..Limits::default()
         },
+        preload: Preload::Auto,
     })
 }
 

@@ -15,6 +15,9 @@ use crate::yaml::{DumpOptions, YamlError, dump_after};
 use std::fmt::Write as _;
 
 /// A part's payload as the handler reads it.
+/// One part's YAML, loaded: its document (`None`: empty) or PyYAML's error.
+pub(crate) type Loaded = Result<Option<Node>, YamlError>;
+
 enum PartText<'a> {
     /// Valid UTF-8, borrowed from the part.
     Utf8(&'a str),
@@ -133,6 +136,18 @@ impl<'a> CloudConfigHandler<'a> {
         source: SourceId,
         observer: &mut dyn FoldObserver,
     ) -> Result<(), PartRejection> {
+        self.handle_preloaded(leaf, source, observer, None)
+    }
+
+    /// [`CloudConfigHandler::handle_observed`] with the part's YAML already
+    /// loaded (as `load_str_in` loads it), if `preloaded` holds it.
+    pub(crate) fn handle_preloaded(
+        &mut self,
+        leaf: &Leaf,
+        source: SourceId,
+        observer: &mut dyn FoldObserver,
+        preloaded: Option<Loaded>,
+    ) -> Result<(), PartRejection> {
         if self.buf.is_none() || self.file_names.is_empty() {
             self.buf = Some(Node::synthetic(Value::Map(Map::new(Entries::default()))));
         }
@@ -160,7 +175,7 @@ impl<'a> CloudConfigHandler<'a> {
             self.merge_patch(&acc, payload.as_wtf8(), source, observer)
                 .map_err(|e| (e, acc))
         } else {
-            self.merge_part(acc, &payload, leaf, source, observer)
+            self.merge_part(acc, &payload, leaf, source, observer, preloaded)
         };
         let result = result.map_err(|(e, acc)| {
             self.buf = Some(acc);
@@ -213,8 +228,9 @@ impl<'a> CloudConfigHandler<'a> {
         leaf: &Leaf,
         source: SourceId,
         observer: &mut dyn FoldObserver,
+        preloaded: Option<Loaded>,
     ) -> Result<Node, (PartRejection, Node)> {
-        let (data, stack) = match self.prepare_part(payload, leaf, source) {
+        let (data, stack) = match self.prepare_part(payload, leaf, source, preloaded) {
             Ok(prepared) => prepared,
             Err(e) => return Err((e, acc)),
         };
@@ -231,6 +247,7 @@ impl<'a> CloudConfigHandler<'a> {
         payload: &PartText<'_>,
         leaf: &Leaf,
         source: SourceId,
+        preloaded: Option<Loaded>,
     ) -> Result<(Node, ci::MergerStack), PartRejection> {
         let header: Option<String> = match leaf.merge_type_header() {
             None => None,
@@ -241,9 +258,10 @@ impl<'a> CloudConfigHandler<'a> {
             Some(HeaderValue::Value(n)) if n.as_str().is_none() => Some(n.type_name()),
             _ => None,
         };
-        let loaded = match payload {
-            PartText::Utf8(t) => load_str_in(t, self.opts, source),
-            PartText::Py(t) => load_py_text_in(t, self.opts, source),
+        let loaded = match (preloaded, payload) {
+            (Some(loaded), _) => loaded,
+            (None, PartText::Utf8(t)) => load_str_in(t, self.opts, source),
+            (None, PartText::Py(t)) => load_py_text_in(t, self.opts, source),
         };
         let root = match loaded {
             Ok(Some(root)) => root,

@@ -14,6 +14,7 @@ mod launch_index;
 mod leaf;
 mod mime_leaves;
 mod part_type;
+mod preloader;
 mod processor;
 mod py_int;
 mod raw_unicode_escape;
@@ -33,6 +34,7 @@ pub use launch_index::{filter_launch_index, selects};
 pub use leaf::{Body, HeaderValue, Leaf, Origin, Payload};
 pub use mime_leaves::format_attachment;
 pub use part_type::{PartType, known_types, py_is_space, type_from_starts_with};
+pub use preloader::Preload;
 pub use processor::{
     Fetched, IncludeResolver, NoIncludes, ProcessError, ProcessWarning, Processed, WarningKind,
     process,

@@ -5,6 +5,7 @@ use super::cloud_config_handler::{CloudConfigHandler, PartRejection};
 use super::fold_observer::FoldObserver;
 use super::leaf::{HeaderValue, Leaf, Origin};
 use super::part_type::PartType;
+use super::preloader::Preloader;
 use super::processor::{
     IncludeResolver, ProcessError, ProcessWarning, Processed, WarningKind, process,
 };
@@ -145,52 +146,59 @@ fn fold_processed(
     warnings.extend(repetition_notes(&walk));
     let filtered_out = walk.filtered_out.iter().map(|l| (**l).clone()).collect();
     let mut handler = CloudConfigHandler::new(opts);
-    let mut parts = Vec::with_capacity(walk.parts.len());
-    for (i, handled) in walk.parts.into_iter().enumerate() {
-        let leaf = handled.leaf;
-        let source = SourceId(i as u32);
-        let part_type = PartType::of(&leaf.content_type);
-        let (size, truthy) = leaf.payload_size();
-        let outcome = match part_type {
-            PartType::CloudConfig | PartType::JsonPatch => {
-                observer.begin_part(source);
-                let outcome = match handler.handle_observed(&leaf, source, observer) {
-                    Ok(()) => PartOutcome::Merged,
-                    Err(e) => PartOutcome::Rejected(e),
-                };
-                observer.end_part(source, outcome == PartOutcome::Merged);
-                outcome
-            }
-            PartType::Jinja => PartOutcome::JinjaNotRendered,
-            PartType::Script
-            | PartType::ScriptPerFrequency
-            | PartType::Boothook
-            | PartType::PartHandler => PartOutcome::WouldRun,
-            PartType::Unhandled if truthy => PartOutcome::Unhandled,
-            PartType::Unhandled => PartOutcome::Empty,
-        };
-        parts.push(PartReport {
-            number: i + 1,
-            content_type: leaf.content_type.clone(),
-            // `if not filename`: the walk's own count names the part.
-            filename: leaf
-                .filename
-                .clone()
-                .filter(|f| !f.is_empty())
-                .unwrap_or_else(|| format!("part-{i:03}")),
-            merge_type_header: leaf.merge_type_header().map(HeaderValue::to_string_lossy),
-            launch_index: leaf
-                .handler_header("Launch-Index")
-                .map(HeaderValue::to_string_lossy),
-            part_type,
-            outcome,
-            origin: leaf.origin.clone(),
-            size,
-            source,
-            leaf,
-            occurrence: handled.occurrence,
-        });
-    }
+    let leaves: Vec<&Leaf> = walk.parts.iter().map(|p| &*p.leaf).collect();
+    let parts = std::thread::scope(|scope| {
+        let mut preloader = Preloader::start(scope, &leaves, opts);
+        let mut parts = Vec::with_capacity(walk.parts.len());
+        for (i, handled) in walk.parts.iter().enumerate() {
+            let leaf = &handled.leaf;
+            let source = SourceId(i as u32);
+            let part_type = PartType::of(&leaf.content_type);
+            let (size, truthy) = leaf.payload_size();
+            let outcome = match part_type {
+                PartType::CloudConfig | PartType::JsonPatch => {
+                    observer.begin_part(source);
+                    let preloaded = preloader.take(i);
+                    let outcome = match handler.handle_preloaded(leaf, source, observer, preloaded)
+                    {
+                        Ok(()) => PartOutcome::Merged,
+                        Err(e) => PartOutcome::Rejected(e),
+                    };
+                    observer.end_part(source, outcome == PartOutcome::Merged);
+                    outcome
+                }
+                PartType::Jinja => PartOutcome::JinjaNotRendered,
+                PartType::Script
+                | PartType::ScriptPerFrequency
+                | PartType::Boothook
+                | PartType::PartHandler => PartOutcome::WouldRun,
+                PartType::Unhandled if truthy => PartOutcome::Unhandled,
+                PartType::Unhandled => PartOutcome::Empty,
+            };
+            parts.push(PartReport {
+                number: i + 1,
+                content_type: leaf.content_type.clone(),
+                // `if not filename`: the walk's own count names the part.
+                filename: leaf
+                    .filename
+                    .clone()
+                    .filter(|f| !f.is_empty())
+                    .unwrap_or_else(|| format!("part-{i:03}")),
+                merge_type_header: leaf.merge_type_header().map(HeaderValue::to_string_lossy),
+                launch_index: leaf
+                    .handler_header("Launch-Index")
+                    .map(HeaderValue::to_string_lossy),
+                part_type,
+                outcome,
+                origin: leaf.origin.clone(),
+                size,
+                source,
+                leaf: Rc::clone(leaf),
+                occurrence: handled.occurrence,
+            });
+        }
+        parts
+    });
     let cloud_config_txt = handler
         .cloud_config_txt()
         .map_err(|e| RenderError::Dump(e.to_string()))?;

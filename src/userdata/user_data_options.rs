@@ -1,5 +1,7 @@
 //! `UserDataOptions`: which cloud-init release to emulate, and cloudfold's explicit limits.
 
+use super::preloader::Preload;
+
 /// The cloud-init release whose behaviour to reproduce where releases differ.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub enum Release {
@@ -114,4 +116,7 @@ pub struct UserDataOptions {
     pub launch_index: Option<i64>,
     /// Resource limits.
     pub limits: Limits,
+    /// When cloud-config parts are loaded on a helper thread (the result is
+    /// the same either way).
+    pub preload: Preload,
 }

@@ -1,7 +1,7 @@
 //! A fold as the JSON the oracle reports (`cloud_config`, `parts`, `cloud-config.txt`), for comparing with it.
 
 use cloudfold::userdata::{
-    IncludeResolver, NoIncludes, PartOutcome, Release, UserDataOptions, render,
+    IncludeResolver, NoIncludes, PartOutcome, Preload, Release, UserDataOptions, render,
 };
 use cloudfold::yaml::typed_json::{WalkLimits, to_typed_json};
 use serde_json::{Value as J, json};
@@ -21,6 +21,9 @@ pub fn ours_with(
     let opts = UserDataOptions {
         release,
         launch_index,
+        // The oracle differentials check the helper thread's path; the
+        // handler and user-data corpora check loading each part in turn.
+        preload: Preload::Always,
         ..UserDataOptions::default()
     };
     match render(input, &opts, includes) {
