@@ -14,13 +14,13 @@ use super::leaf::Body;
 use super::leaf::Leaf;
 use super::processor::ProcessError;
 use super::user_data_options::Limits;
-use std::rc::Rc;
+use std::sync::Arc;
 
 /// One message object.
 #[derive(Debug, Clone)]
 pub struct MessageNode {
     /// Its headers and payload (as mutated by the processor).
-    pub leaf: Rc<Leaf>,
+    pub leaf: Arc<Leaf>,
     /// Arena ids of its sub-messages (a multipart's parts, a message/*'s message).
     pub children: Vec<usize>,
     /// A `multipart/*` container: both walks pass over it (not its parts).
@@ -40,7 +40,7 @@ pub struct HandledPart {
     /// Arena id of the message object.
     pub node: usize,
     /// The part.
-    pub leaf: Rc<Leaf>,
+    pub leaf: Arc<Leaf>,
     /// 1 the first time the walk meets this object, 2… for each repetition.
     pub occurrence: usize,
     /// Whether the processor attached it (else it is only inside a message).
@@ -53,14 +53,14 @@ pub struct HandlerWalk {
     /// The parts in the order handlers see them.
     pub parts: Vec<HandledPart>,
     /// Attached parts the launch-index filter removed.
-    pub filtered_out: Vec<Rc<Leaf>>,
+    pub filtered_out: Vec<Arc<Leaf>>,
 }
 
 impl AccumulatedMessage {
     /// Add a message object; returns its id.
     pub(crate) fn push(&mut self, leaf: Leaf, children: Vec<usize>, container: bool) -> usize {
         self.nodes.push(MessageNode {
-            leaf: Rc::new(leaf),
+            leaf: Arc::new(leaf),
             children,
             container,
         });
@@ -81,7 +81,7 @@ impl AccumulatedMessage {
 
     /// The part `id` for changing (it is not shared while processing).
     pub(crate) fn leaf_mut(&mut self, id: usize) -> Option<&mut Leaf> {
-        self.nodes.get_mut(id).map(|n| Rc::make_mut(&mut n.leaf))
+        self.nodes.get_mut(id).map(|n| Arc::make_mut(&mut n.leaf))
     }
 
     /// Move part `id` out to change it without copying its body; an empty part
@@ -109,7 +109,7 @@ impl AccumulatedMessage {
     }
 
     /// The attached parts in order.
-    pub fn attached(&self) -> impl Iterator<Item = &Rc<Leaf>> {
+    pub fn attached(&self) -> impl Iterator<Item = &Arc<Leaf>> {
         self.attached
             .iter()
             .filter_map(|&id| self.nodes.get(id).map(|n| &n.leaf))

@@ -8,14 +8,19 @@
 //! in order. A part the helper did not load (not valid UTF-8, or no helper at
 //! all) is loaded by the handler as usual, so the result never depends on the
 //! helper.
+//!
+//! A large payload gets its helper before the MIME stage starts: a new thread
+//! takes a millisecond or more to run on this kind of machine (a virtual CPU
+//! that was idle), time the MIME stage would otherwise not hide.
 
+use super::accumulated_message::HandledPart;
 use super::cloud_config_handler::Loaded;
 use super::leaf::{Body, Leaf};
 use super::part_type::PartType;
 use super::user_data_options::UserDataOptions;
 use super::yaml_text::load_str_in;
 use crate::source::SourceId;
-use std::sync::{Arc, Condvar, Mutex, MutexGuard};
+use std::sync::{Arc, Condvar, Mutex, MutexGuard, OnceLock};
 use std::thread::Scope;
 
 /// When cloud-config parts are loaded on a helper thread.
@@ -33,7 +38,7 @@ pub enum Preload {
 
 impl Preload {
     /// Cloud-config bytes below which a helper thread costs more to start
-    /// (tens of microseconds) than it saves.
+    /// than it saves.
     pub const MIN_BYTES: usize = 32 << 10;
 }
 
@@ -51,22 +56,25 @@ type Slot = Option<Option<Loaded>>;
 
 /// What both threads see.
 struct Shared<'env> {
-    /// The cloud-config parts' handler positions and texts, in handler order.
-    texts: Vec<(usize, &'env [u8])>,
     opts: &'env UserDataOptions,
+    /// The cloud-config parts (handler position, part), in handler order;
+    /// set when the fold begins.
+    parts: OnceLock<Vec<(usize, Arc<Leaf>)>>,
     state: Mutex<State>,
     /// The fold waits here for a part the helper is loading.
     loaded: Condvar,
-    /// The helper waits here while it is [`AHEAD`] parts ahead.
+    /// The helper waits here for the parts, and while it is [`AHEAD`] parts
+    /// ahead.
     room: Condvar,
 }
 
+#[derive(Default)]
 struct State {
-    /// Next text to load (claimed by whichever thread gets there first).
+    /// Next part to load (claimed by whichever thread gets there first).
     next: usize,
-    /// Texts the fold has taken.
+    /// Parts the fold has taken.
     taken: usize,
-    /// Finished loads not taken yet, by text index.
+    /// Finished loads not taken yet, by part.
     slots: Vec<Slot>,
     /// The fold is done (or gone): the helper stops.
     closed: bool,
@@ -77,54 +85,45 @@ struct State {
     helper_waits: bool,
 }
 
-/// The fold's side: takes each part's load in handler order.
-pub(crate) struct Preloader<'env> {
+/// The fold's side: starts the helper, then takes each part's load in
+/// handler order.
+pub(crate) struct Preloader<'scope, 'env> {
+    scope: &'scope Scope<'scope, 'env>,
+    opts: &'env UserDataOptions,
+    /// The helper, once started.
     shared: Option<Arc<Shared<'env>>>,
 }
 
-impl<'env> Preloader<'env> {
-    /// A preloader that loads nothing.
-    pub(crate) fn none() -> Preloader<'env> {
-        Preloader { shared: None }
+impl<'scope, 'env> Preloader<'scope, 'env> {
+    /// A preloader for a payload of `payload_len` bytes. The helper starts now
+    /// if the payload is large enough to want one (a gzip payload may turn out
+    /// larger: its helper starts in [`Preloader::begin`]).
+    pub(crate) fn new(
+        scope: &'scope Scope<'scope, 'env>,
+        opts: &'env UserDataOptions,
+        payload_len: usize,
+    ) -> Self {
+        let mut p = Preloader {
+            scope,
+            opts,
+            shared: None,
+        };
+        let early = match opts.preload {
+            Preload::Off => false,
+            Preload::Always => true,
+            Preload::Auto => payload_len >= Preload::MIN_BYTES,
+        };
+        if early {
+            p.spawn();
+        }
+        p
     }
 
-    /// Start the helper on `scope` for the cloud-config parts among `leaves`
-    /// (in handler order), if `opts` and the payload call for one.
-    pub(crate) fn start<'scope>(
-        scope: &'scope Scope<'scope, 'env>,
-        leaves: &[&'env Leaf],
-        opts: &'env UserDataOptions,
-    ) -> Preloader<'env> {
-        let texts: Vec<(usize, &'env [u8])> = leaves
-            .iter()
-            .enumerate()
-            .filter_map(
-                |(i, leaf)| match (&leaf.body, PartType::of(&leaf.content_type)) {
-                    (Body::Bytes(b), PartType::CloudConfig) => Some((i, b.as_slice())),
-                    _ => None,
-                },
-            )
-            .collect();
-        let bytes: usize = texts.iter().map(|(_, t)| t.len()).sum();
-        let wanted = match opts.preload {
-            Preload::Off => false,
-            Preload::Always => !texts.is_empty(),
-            Preload::Auto => texts.len() >= 2 && bytes >= Preload::MIN_BYTES,
-        };
-        if !wanted {
-            return Preloader::none();
-        }
+    fn spawn(&mut self) {
         let shared = Arc::new(Shared {
-            state: Mutex::new(State {
-                next: 0,
-                taken: 0,
-                slots: (0..texts.len()).map(|_| None).collect(),
-                closed: false,
-                fold_waits: false,
-                helper_waits: false,
-            }),
-            texts,
-            opts,
+            opts: self.opts,
+            parts: OnceLock::new(),
+            state: Mutex::new(State::default()),
             loaded: Condvar::new(),
             room: Condvar::new(),
         });
@@ -132,13 +131,51 @@ impl<'env> Preloader<'env> {
         let spawned = std::thread::Builder::new()
             .name("cloudfold-preload".into())
             .stack_size(HELPER_STACK)
-            .spawn_scoped(scope, move || helper.help());
-        match spawned {
-            Ok(_) => Preloader {
-                shared: Some(shared),
-            },
-            // No thread to be had: the handler loads every part itself.
-            Err(_) => Preloader::none(),
+            .spawn_scoped(self.scope, move || helper.help());
+        // No thread to be had: the handler loads every part itself.
+        self.shared = spawned.ok().map(|_| shared);
+    }
+
+    /// The fold begins with these parts (in handler order): hand the
+    /// cloud-config ones to the helper, or stop it if they are too few.
+    pub(crate) fn begin(&mut self, handled: &[HandledPart]) {
+        let parts: Vec<(usize, Arc<Leaf>)> = handled
+            .iter()
+            .enumerate()
+            .filter(|(_, h)| {
+                matches!(h.leaf.body, Body::Bytes(_))
+                    && PartType::of(&h.leaf.content_type) == PartType::CloudConfig
+            })
+            .map(|(i, h)| (i, Arc::clone(&h.leaf)))
+            .collect();
+        let bytes: usize = parts.iter().map(|(_, l)| l.payload_size().0).sum();
+        let wanted = match self.opts.preload {
+            Preload::Off => false,
+            Preload::Always => !parts.is_empty(),
+            Preload::Auto => parts.len() >= 2 && bytes >= Preload::MIN_BYTES,
+        };
+        if !wanted {
+            self.close();
+            return;
+        }
+        if self.shared.is_none() {
+            self.spawn();
+        }
+        let Some(shared) = &self.shared else {
+            return;
+        };
+        // The helper reads the parts only under the lock, and finds their
+        // slots ready.
+        let mut st = shared.lock();
+        if shared.parts.get().is_some() {
+            // Begun twice: keep what the helper has.
+            return;
+        }
+        st.slots = (0..parts.len()).map(|_| None).collect();
+        let _ = shared.parts.set(parts);
+        if st.helper_waits {
+            st.helper_waits = false;
+            shared.room.notify_one();
         }
     }
 
@@ -146,9 +183,10 @@ impl<'env> Preloader<'env> {
     /// part with a UTF-8 text. Parts must be asked for in handler order.
     pub(crate) fn take(&mut self, i: usize) -> Option<Loaded> {
         let shared = self.shared.as_ref()?;
+        let parts = shared.parts.get()?;
         let mut st = shared.lock();
         let k = st.taken;
-        if shared.texts.get(k).map(|t| t.0) != Some(i) {
+        if parts.get(k).map(|p| p.0) != Some(i) {
             return None;
         }
         loop {
@@ -162,7 +200,7 @@ impl<'env> Preloader<'env> {
                 }
                 return slot;
             }
-            if st.next < shared.texts.len() && st.next - st.taken < AHEAD {
+            if st.next < parts.len() && st.next - st.taken < AHEAD {
                 // Rather than wait for the helper, load the next part here.
                 st = shared.load_next(st);
             } else {
@@ -172,17 +210,23 @@ impl<'env> Preloader<'env> {
             }
         }
     }
-}
 
-impl Drop for Preloader<'_> {
-    fn drop(&mut self) {
-        if let Some(shared) = &self.shared {
+    /// Stop the helper (it finishes the part in hand).
+    fn close(&mut self) {
+        if let Some(shared) = self.shared.take() {
             let mut st = shared.lock();
             st.closed = true;
             if st.helper_waits {
+                st.helper_waits = false;
                 shared.room.notify_one();
             }
         }
+    }
+}
+
+impl Drop for Preloader<'_, '_> {
+    fn drop(&mut self) {
+        self.close();
     }
 }
 
@@ -193,16 +237,21 @@ impl Shared<'_> {
         self.state.lock().unwrap_or_else(|e| e.into_inner())
     }
 
-    /// Claim the next text, load it without the lock, and store the result.
+    /// Claim the next part, load it without the lock, and store the result.
     fn load_next<'a>(&'a self, mut st: MutexGuard<'a, State>) -> MutexGuard<'a, State> {
         let k = st.next;
         st.next += 1;
         drop(st);
-        let loaded = self.texts.get(k).map(|&(i, bytes)| {
-            std::str::from_utf8(bytes)
-                .ok()
-                .map(|text| load_str_in(text, self.opts, SourceId(i as u32)))
-        });
+        let loaded = self
+            .parts
+            .get()
+            .and_then(|parts| parts.get(k))
+            .map(|(i, leaf)| match &leaf.body {
+                Body::Bytes(b) => std::str::from_utf8(b)
+                    .ok()
+                    .map(|text| load_str_in(text, self.opts, SourceId(*i as u32))),
+                Body::None => None,
+            });
         let mut st = self.lock();
         if let (Some(slot), Some(loaded)) = (st.slots.get_mut(k), loaded) {
             *slot = Some(loaded);
@@ -210,12 +259,21 @@ impl Shared<'_> {
         st
     }
 
-    /// The helper: load parts from the front until all are claimed or the
-    /// fold is done, staying at most [`AHEAD`] parts before the fold.
+    /// The helper: wait for the parts, then load them from the front until
+    /// all are claimed or the fold is done, staying at most [`AHEAD`] parts
+    /// before the fold.
     fn help(&self) {
         let mut st = self.lock();
         loop {
-            if st.closed || st.next >= self.texts.len() {
+            if st.closed {
+                return;
+            }
+            let Some(parts) = self.parts.get() else {
+                st.helper_waits = true;
+                st = self.room.wait(st).unwrap_or_else(|e| e.into_inner());
+                continue;
+            };
+            if st.next >= parts.len() {
                 return;
             }
             if st.next - st.taken >= AHEAD {

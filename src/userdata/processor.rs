@@ -1,6 +1,6 @@
 //! `Processor`: cloud-init's `UserDataProcessor` — raw blob to the flat list of typed, numbered parts.
 
-use std::rc::Rc;
+use std::sync::Arc;
 
 use super::accumulated_message::AccumulatedMessage;
 use super::gzip::{GzipError, gunzip};
@@ -260,7 +260,7 @@ impl Processor<'_> {
             }
             // Read through a second handle: most parts are only retyped or
             // attached, so their bodies are never copied.
-            let leaf = Rc::clone(&node.leaf);
+            let leaf = Arc::clone(&node.leaf);
             let mut part_id = id;
             let mut ctype_orig = Some(leaf.content_type.clone());
             // `fully_decoded_payload`, taken only where it is read.

@@ -13,7 +13,7 @@ use super::user_data_options::UserDataOptions;
 use crate::merge::NoObserver;
 use crate::source::SourceId;
 use crate::yaml::Node;
-use std::rc::Rc;
+use std::sync::Arc;
 
 /// What happened to one part.
 #[derive(Debug, Clone, PartialEq)]
@@ -57,7 +57,7 @@ pub struct PartReport {
     /// The source id spans in this part's values carry.
     pub source: SourceId,
     /// The part itself (headers and payload), shared by its occurrences.
-    pub leaf: Rc<Leaf>,
+    pub leaf: Arc<Leaf>,
     /// 1 the first time handlers get this part; 2… each time an enclosing
     /// message/rfc822 part hands it to them again.
     pub occurrence: usize,
@@ -118,8 +118,11 @@ pub fn render_observed(
     includes: &dyn IncludeResolver,
     observer: &mut dyn FoldObserver,
 ) -> Result<Folded, RenderError> {
-    let processed = process(payload, opts, includes)?;
-    fold_processed(processed, opts, observer)
+    std::thread::scope(|scope| {
+        let preloader = Preloader::new(scope, opts, payload.len());
+        let processed = process(payload, opts, includes)?;
+        fold_processed(processed, opts, observer, preloader)
+    })
 }
 
 /// [`render`] of a payload given away: it is freed as soon as it is read
@@ -129,15 +132,19 @@ pub fn render_owned(
     opts: &UserDataOptions,
     includes: &dyn IncludeResolver,
 ) -> Result<Folded, RenderError> {
-    let processed = process(&payload, opts, includes)?;
-    drop(payload);
-    fold_processed(processed, opts, &mut NoObserver)
+    std::thread::scope(|scope| {
+        let preloader = Preloader::new(scope, opts, payload.len());
+        let processed = process(&payload, opts, includes)?;
+        drop(payload);
+        fold_processed(processed, opts, &mut NoObserver, preloader)
+    })
 }
 
 fn fold_processed(
     processed: Processed,
     opts: &UserDataOptions,
     observer: &mut dyn FoldObserver,
+    mut preloader: Preloader<'_, '_>,
 ) -> Result<Folded, RenderError> {
     let walk = processed
         .message
@@ -146,59 +153,55 @@ fn fold_processed(
     warnings.extend(repetition_notes(&walk));
     let filtered_out = walk.filtered_out.iter().map(|l| (**l).clone()).collect();
     let mut handler = CloudConfigHandler::new(opts);
-    let leaves: Vec<&Leaf> = walk.parts.iter().map(|p| &*p.leaf).collect();
-    let parts = std::thread::scope(|scope| {
-        let mut preloader = Preloader::start(scope, &leaves, opts);
-        let mut parts = Vec::with_capacity(walk.parts.len());
-        for (i, handled) in walk.parts.iter().enumerate() {
-            let leaf = &handled.leaf;
-            let source = SourceId(i as u32);
-            let part_type = PartType::of(&leaf.content_type);
-            let (size, truthy) = leaf.payload_size();
-            let outcome = match part_type {
-                PartType::CloudConfig | PartType::JsonPatch => {
-                    observer.begin_part(source);
-                    let preloaded = preloader.take(i);
-                    let outcome = match handler.handle_preloaded(leaf, source, observer, preloaded)
-                    {
-                        Ok(()) => PartOutcome::Merged,
-                        Err(e) => PartOutcome::Rejected(e),
-                    };
-                    observer.end_part(source, outcome == PartOutcome::Merged);
-                    outcome
-                }
-                PartType::Jinja => PartOutcome::JinjaNotRendered,
-                PartType::Script
-                | PartType::ScriptPerFrequency
-                | PartType::Boothook
-                | PartType::PartHandler => PartOutcome::WouldRun,
-                PartType::Unhandled if truthy => PartOutcome::Unhandled,
-                PartType::Unhandled => PartOutcome::Empty,
-            };
-            parts.push(PartReport {
-                number: i + 1,
-                content_type: leaf.content_type.clone(),
-                // `if not filename`: the walk's own count names the part.
-                filename: leaf
-                    .filename
-                    .clone()
-                    .filter(|f| !f.is_empty())
-                    .unwrap_or_else(|| format!("part-{i:03}")),
-                merge_type_header: leaf.merge_type_header().map(HeaderValue::to_string_lossy),
-                launch_index: leaf
-                    .handler_header("Launch-Index")
-                    .map(HeaderValue::to_string_lossy),
-                part_type,
-                outcome,
-                origin: leaf.origin.clone(),
-                size,
-                source,
-                leaf: Rc::clone(leaf),
-                occurrence: handled.occurrence,
-            });
-        }
-        parts
-    });
+    preloader.begin(&walk.parts);
+    let mut parts = Vec::with_capacity(walk.parts.len());
+    for (i, handled) in walk.parts.iter().enumerate() {
+        let leaf = &handled.leaf;
+        let source = SourceId(i as u32);
+        let part_type = PartType::of(&leaf.content_type);
+        let (size, truthy) = leaf.payload_size();
+        let outcome = match part_type {
+            PartType::CloudConfig | PartType::JsonPatch => {
+                observer.begin_part(source);
+                let preloaded = preloader.take(i);
+                let outcome = match handler.handle_preloaded(leaf, source, observer, preloaded) {
+                    Ok(()) => PartOutcome::Merged,
+                    Err(e) => PartOutcome::Rejected(e),
+                };
+                observer.end_part(source, outcome == PartOutcome::Merged);
+                outcome
+            }
+            PartType::Jinja => PartOutcome::JinjaNotRendered,
+            PartType::Script
+            | PartType::ScriptPerFrequency
+            | PartType::Boothook
+            | PartType::PartHandler => PartOutcome::WouldRun,
+            PartType::Unhandled if truthy => PartOutcome::Unhandled,
+            PartType::Unhandled => PartOutcome::Empty,
+        };
+        parts.push(PartReport {
+            number: i + 1,
+            content_type: leaf.content_type.clone(),
+            // `if not filename`: the walk's own count names the part.
+            filename: leaf
+                .filename
+                .clone()
+                .filter(|f| !f.is_empty())
+                .unwrap_or_else(|| format!("part-{i:03}")),
+            merge_type_header: leaf.merge_type_header().map(HeaderValue::to_string_lossy),
+            launch_index: leaf
+                .handler_header("Launch-Index")
+                .map(HeaderValue::to_string_lossy),
+            part_type,
+            outcome,
+            origin: leaf.origin.clone(),
+            size,
+            source,
+            leaf: Arc::clone(leaf),
+            occurrence: handled.occurrence,
+        });
+    }
+    drop(preloader);
     let cloud_config_txt = handler
         .cloud_config_txt()
         .map_err(|e| RenderError::Dump(e.to_string()))?;
