@@ -27,7 +27,10 @@ mod token;
 pub mod typed_json;
 pub mod value;
 
-pub use emitter::{DumpError, DumpOptions, dump, dump_after, dump_via_graph};
+pub use emitter::{
+    AsideJob, DumpError, DumpOptions, RunAside, dump, dump_after, dump_after_aside,
+    dump_after_split, dump_via_graph,
+};
 pub use error::{PyErrorClass, YamlError};
 pub use event::{Event, EventKind, Props, ScalarStyle, ScalarText};
 pub use load::{load, load_bytes, load_events, load_fast, load_tagged, load_via_graph};

@@ -10,6 +10,10 @@
 //! PyYAML itself fails with `RecursionError` much earlier), output size by
 //! `DumpOptions::max_output_bytes`.
 //!
+//! A large document whose top level is a mapping is written on two threads
+//! ([`split_dump`]: half the keys each, joined at the document markers) when
+//! nothing ties the halves together; the tests compare it with one thread.
+//!
 //! Known differences from PyYAML (checked against 6.0.3 by
 //! `tests/yaml_dump.rs`):
 //! * a `set` whose items Python cannot sort is written in our insertion
@@ -32,12 +36,14 @@ mod representer;
 mod scalar_analysis;
 mod scalar_text;
 mod scalar_writer;
+mod split_dump;
 mod text_unit;
 mod tree;
 mod value_tree;
 
 pub use dump_error::DumpError;
 pub use dump_options::DumpOptions;
+pub use split_dump::{AsideJob, RunAside};
 
 use crate::yaml::value::Node;
 use tree::Tree;
@@ -64,6 +70,29 @@ pub fn dump_after(
     opts: &DumpOptions,
     capacity: usize,
 ) -> Result<String, DumpError> {
+    dump_after_aside(prefix, node, opts, capacity, None)
+}
+
+/// [`dump_after`]; a large document's second half is written by `aside`
+/// (a thread already running), else by a thread of its own.
+pub fn dump_after_aside(
+    prefix: &str,
+    node: &Node,
+    opts: &DumpOptions,
+    capacity: usize,
+    aside: Option<&dyn RunAside>,
+) -> Result<String, DumpError> {
+    // A large mapping is written on two threads, half its keys each.
+    if let Some(text) = split_dump::dump_split(
+        prefix,
+        node,
+        opts,
+        capacity,
+        split_dump::MIN_SPLIT_BYTES,
+        aside,
+    ) {
+        return Ok(text);
+    }
     // One walk over the values; an object found to recur has its first
     // occurrence written again with an anchor. When that cannot be done
     // in place, the walk starts again knowing it (a few times at most);
@@ -80,6 +109,14 @@ pub fn dump_after(
     }
     let mut graph = representer::represent(node, opts)?;
     document_emitter::emit(&mut graph, opts, prefix, capacity)
+}
+
+/// [`dump_after`] with the top-level mapping written on two threads whatever
+/// its size; `None` where [`dump_after`] would use one thread anyway (for the
+/// tests, which compare the two).
+#[doc(hidden)]
+pub fn dump_after_split(prefix: &str, node: &Node, opts: &DumpOptions) -> Option<String> {
+    split_dump::dump_split(prefix, node, opts, 0, 0, None)
 }
 
 /// [`dump`] through the representation graph only (the reference the

@@ -1,0 +1,162 @@
+//! `dump_split`: a large document's top-level mapping written on two threads, one run of its keys each.
+//!
+//! A top-level block mapping is written key after key, each entry from the
+//! same state (column 0, no indentation, nothing open), so the text of the
+//! whole is the texts of its entries one after the other. Written as two
+//! documents — the first keys, and the rest — with PyYAML's `---`/`...`
+//! markers, the two texts joined at the markers are the one document's text,
+//! provided nothing ties the two runs together: no object that could be
+//! written as an anchor and an alias occurs twice (its anchor number counts
+//! over the whole document), and the keys sort without Python's `TypeError`
+//! (all `str`). Anything else, or any error, goes back to one thread.
+
+use super::document_emitter;
+use super::dump_options::DumpOptions;
+use super::representer::aliasable;
+use super::tree::Tree as _;
+use super::value_tree::ValueTree;
+use crate::yaml::value::{Entries, Key, Map, Node, Value};
+
+/// Document size (as guessed) from which a second thread pays: below it the
+/// thread's start-up costs about what it saves.
+pub(super) const MIN_SPLIT_BYTES: usize = 128 << 10;
+
+/// The document markers the split relies on.
+const START: &str = "---\n";
+const END: &str = "...\n";
+
+/// A thread that runs a job beside the caller: the split hands it the second
+/// half. A thread that is already running starts the job at once, where a
+/// new one may take a millisecond to be scheduled.
+pub trait RunAside {
+    /// Run `job` on the other thread, or give it back.
+    fn run_aside(&self, job: AsideJob) -> Result<(), AsideJob>;
+}
+
+/// A job for [`RunAside`].
+pub type AsideJob = Box<dyn FnOnce() + Send>;
+
+/// `prefix` and `node` written as [`super::dump_after`] writes them, on two
+/// threads; `None` when the document cannot be split (or a half fails: the
+/// caller then writes it whole, which decides the error).
+pub(super) fn dump_split(
+    prefix: &str,
+    node: &Node,
+    opts: &DumpOptions,
+    capacity: usize,
+    min_bytes: usize,
+    aside: Option<&dyn RunAside>,
+) -> Option<String> {
+    if !(opts.explicit_start && opts.explicit_end) || capacity < min_bytes {
+        return None;
+    }
+    let Value::Map(map) = node.value() else {
+        return None;
+    };
+    let mut entries: Vec<(&Node, &Node, usize)> = Vec::with_capacity(map.len());
+    for (k, v) in map.iter() {
+        if !matches!(k.value(), Value::Str(_)) {
+            return None;
+        }
+        entries.push((k, v, 1 + unshared_size(v)?));
+    }
+    if entries.len() < 2 {
+        return None;
+    }
+    if opts.sort_keys {
+        entries.sort_by(|a, b| match (a.0.value(), b.0.value()) {
+            (Value::Str(x), Value::Str(y)) => x.cmp(y),
+            _ => std::cmp::Ordering::Equal,
+        });
+    }
+    // Split where half the nodes are written.
+    let total: usize = entries.iter().map(|e| e.2).sum();
+    let mut acc = 0;
+    let cut = entries
+        .iter()
+        .position(|e| {
+            acc += e.2;
+            acc * 2 >= total
+        })?
+        .min(entries.len() - 2)
+        + 1;
+    let (first, rest) = entries.split_at(cut);
+    let rest_nodes: usize = rest.iter().map(|e| e.2).sum();
+    let rest_share = capacity.saturating_mul(rest_nodes) / total;
+    let part = |es: &[(&Node, &Node, usize)]| {
+        let mut m = Entries::with_capacity(es.len());
+        for &(k, v, _) in es {
+            m.insert(Key(k.clone()), v.clone());
+        }
+        Node::new(Value::Map(Map::new(m)), node.span())
+    };
+    let (a, b) = (part(first), part(rest));
+    // The second half on the other thread: its own copy of the options, so
+    // the job owns all it uses.
+    let (tx, rx) = std::sync::mpsc::sync_channel(1);
+    let own_opts = opts.clone();
+    let job: AsideJob = Box::new(move || {
+        let _ = tx.send(write(&b, &own_opts, "", rest_share));
+    });
+    let unstarted = match aside {
+        Some(runner) => runner.run_aside(job).err(),
+        None => Some(job),
+    };
+    let (head, tail) = match unstarted {
+        None => {
+            let head = write(&a, opts, prefix, capacity);
+            (head, rx.recv().ok()?)
+        }
+        // No thread running: start one for this document.
+        Some(job) => std::thread::scope(|scope| {
+            let tail = std::thread::Builder::new()
+                .name("cloudfold-dump".into())
+                .spawn_scoped(scope, job)
+                .ok()?;
+            let head = write(&a, opts, prefix, capacity);
+            tail.join().ok()?;
+            Some((head, rx.recv().ok()?))
+        })?,
+    };
+    let mut text = head?;
+    let tail = tail?;
+    // Each half is a whole document: `---` ... `...`.
+    let body = tail.strip_prefix(START)?;
+    if !text.ends_with(&format!("\n{END}")) || !text.get(prefix.len()..)?.starts_with(START) {
+        return None;
+    }
+    text.truncate(text.len() - END.len());
+    text.push_str(body);
+    (text.len() - prefix.len() <= opts.max_output_bytes).then_some(text)
+}
+
+/// One half, in one walk (a half holds no recurring object).
+fn write(node: &Node, opts: &DumpOptions, prefix: &str, capacity: usize) -> Option<String> {
+    let mut tree = ValueTree::new(node, opts, &[]);
+    let text = document_emitter::emit(&mut tree, opts, prefix, capacity).ok()?;
+    (!tree.failed() && tree.recurring().is_none()).then_some(text)
+}
+
+/// The number of nodes under `node`, or `None` if one of them (or it) is
+/// an object PyYAML could alias that is referenced more than once.
+fn unshared_size(node: &Node) -> Option<usize> {
+    let mut stack = vec![node];
+    let mut n = 0usize;
+    while let Some(x) = stack.pop() {
+        if x.is_shared() && aliasable(x.value()) {
+            return None;
+        }
+        n += 1;
+        match x.value() {
+            Value::Map(m) | Value::Set(m) => {
+                for (k, v) in m.iter() {
+                    stack.push(k);
+                    stack.push(v);
+                }
+            }
+            Value::Seq(s) | Value::Tuple(s) => stack.extend(s.iter()),
+            _ => {}
+        }
+    }
+    Some(n)
+}

@@ -1,0 +1,146 @@
+//! A top-level mapping written on two threads (`dump_after_split`) is the
+//! text one thread writes (`dump_after`), byte for byte, whatever values meet
+//! at the join; and the split is refused where it could differ.
+
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing)]
+
+use cloudfold::yaml::value::{Entries, Map, Node, Seq, Value, insert};
+use cloudfold::yaml::{DumpOptions, LoadOptions, dump_after, dump_after_split, load};
+use serde_json::Value as J;
+use std::path::PathBuf;
+
+/// The corpus documents that load, as texts (each use loads its own copy:
+/// a value held twice is one the split must refuse).
+fn corpus_docs() -> Vec<String> {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("fixtures/yaml/corpus.jsonl");
+    let text = std::fs::read_to_string(path).unwrap();
+    text.lines()
+        .filter_map(|line| {
+            let case: J = serde_json::from_str(line).unwrap();
+            let doc = case["doc"].as_str()?.to_owned();
+            matches!(load(&doc, &LoadOptions::default()), Ok(Some(_))).then_some(doc)
+        })
+        .collect()
+}
+
+/// A fresh copy of document `doc`'s value: its only mapping value if it
+/// has one, else the document.
+fn fresh(doc: &str) -> Node {
+    let node = load(doc, &LoadOptions::default()).unwrap().unwrap();
+    let single = node
+        .as_map()
+        .filter(|m| m.len() == 1)
+        .and_then(|m| m.iter().next().map(|(_, v)| v.clone()));
+    single.unwrap_or(node)
+}
+
+fn map(pairs: impl IntoIterator<Item = (Node, Node)>) -> Node {
+    let mut e = Entries::default();
+    for (k, v) in pairs {
+        insert(&mut e, k, v);
+    }
+    Node::synthetic(Value::Map(Map::new(e)))
+}
+
+/// Whether the split text, if there is one, is one thread's text.
+fn check(n: &Node, what: &str) -> bool {
+    let opts = DumpOptions::cloud_init();
+    let split = dump_after_split("#head\n", n, &opts);
+    match dump_after("#head\n", n, &opts, 0) {
+        Ok(whole) => {
+            if let Some(split) = &split {
+                assert_eq!(split, &whole, "{what}");
+            }
+        }
+        // An error is for one thread to report.
+        Err(_) => assert_eq!(split, None, "{what}"),
+    }
+    split.is_some()
+}
+
+#[test]
+fn every_corpus_value_on_either_side_of_the_join() {
+    let docs = corpus_docs();
+    assert!(docs.len() > 500, "{} corpus documents", docs.len());
+    let mut split = 0;
+    for i in 0..docs.len() {
+        let others = [&docs[(i + 1) % docs.len()], &docs[(i + 7) % docs.len()]];
+        // Keys sort as named: document i ends the first half or starts the
+        // second, beside other values.
+        for keys in [["a", "b", "c"], ["b", "a", "c"], ["c", "b", "a"]] {
+            let n = map([
+                (Node::str(keys[0]), fresh(&docs[i])),
+                (Node::str(keys[1]), fresh(others[0])),
+                (Node::str(keys[2]), fresh(others[1])),
+            ]);
+            split += usize::from(check(&n, &format!("corpus document {i}, keys {keys:?}")));
+        }
+    }
+    // Only documents with anchors are refused (54 of 1,518 today).
+    assert!(split > docs.len() * 3 - 100, "{split} documents split");
+}
+
+#[test]
+fn many_keys_and_long_values() {
+    let docs = corpus_docs();
+    let mut pairs = Vec::new();
+    for (i, doc) in docs.iter().enumerate().take(300) {
+        pairs.push((Node::str(&format!("key-{i:04}")), fresh(doc)));
+    }
+    pairs.push((
+        Node::str("runcmd"),
+        Node::synthetic(Value::Seq(Seq::new(
+            (0..2000)
+                .map(|i| Node::str(&format!("echo {i} 'quoted' \"double\" # not a comment")))
+                .collect(),
+        ))),
+    ));
+    let n = map(pairs);
+    // Anchored corpus values make it whole-only; without them it splits.
+    check(&n, "300 corpus values and a long list");
+    let plain: Vec<(Node, Node)> = n
+        .as_map()
+        .unwrap()
+        .iter()
+        .filter(|(_, v)| {
+            let one = map([(Node::str("k"), (*v).clone())]);
+            !dump_after("", &one, &DumpOptions::cloud_init(), 0)
+                .unwrap()
+                .contains("&id")
+        })
+        .map(|(k, v)| (k.clone(), v.clone()))
+        .collect();
+    drop(n);
+    assert!(check(&map(plain), "the same without anchored values"));
+}
+
+#[test]
+fn refused_where_one_thread_could_differ() {
+    let opts = DumpOptions::cloud_init();
+    let list = Node::synthetic(Value::Seq(Seq::new(vec![Node::str("x")])));
+    // The same list under two keys: one anchor numbering over the whole.
+    let shared = map([
+        (Node::str("a"), list.clone()),
+        (Node::str("b"), Node::str("y")),
+        (Node::str("c"), list),
+    ]);
+    assert_eq!(dump_after_split("", &shared, &opts), None);
+    // Keys Python cannot sort together: the order is Python's to decide.
+    let mixed = map([
+        (Node::str("a"), Node::str("x")),
+        (
+            Node::synthetic(Value::Int(cloudfold::yaml::value::Int::Small(1))),
+            Node::str("y"),
+        ),
+    ]);
+    assert_eq!(dump_after_split("", &mixed, &opts), None);
+    // One key: nothing to split; the readable preset has no markers to join at.
+    let one = map([(Node::str("a"), Node::str("x"))]);
+    assert_eq!(dump_after_split("", &one, &opts), None);
+    let two = map([
+        (Node::str("a"), Node::str("x")),
+        (Node::str("b"), Node::str("y")),
+    ]);
+    assert_eq!(dump_after_split("", &two, &DumpOptions::readable()), None);
+    assert!(dump_after_split("", &two, &opts).is_some());
+}
