@@ -135,7 +135,7 @@ fn preloading_changes_nothing() {
     for &parts in &[1, 2, 3, 17, 40, 100, 400] {
         for release in [Release::V22_4, Release::V25_1] {
             let input = payload(&mut rng, parts);
-            if parts == 400 {
+            if parts >= 400 {
                 // Over the threshold: `Auto` takes the helper path too.
                 assert!(input.len() > Preload::MIN_BYTES);
             }
@@ -146,6 +146,33 @@ fn preloading_changes_nothing() {
                     .expect("a multipart payload folds");
                 assert_eq!(seen(&off), seen(&on), "{parts} parts, {preload:?}");
             }
+        }
+    }
+}
+
+/// Parts that append to the same keys: a merged config large enough for the
+/// helper, done loading, to write the second half of its dump.
+#[test]
+fn the_helper_writes_half_of_a_large_dump() {
+    let mut out =
+        b"Content-Type: multipart/mixed; boundary=\"==B==\"\nMIME-Version: 1.0\n\n".to_vec();
+    for i in 0..1500 {
+        let part = format!(
+            "--==B==\nContent-Type: text/cloud-config\nMerge-Type: list(append)+dict(recurse_array)+str()\n\n\
+             runcmd:\n- echo {i}\n- [sh, -c, 'printf \"%s\\n\" {i} >> /var/log/x']\n\
+             packages: [pkg-{i}]\nwrite_files:\n- path: /etc/part-{i}.conf\n  content: |\n    line {i}\n    other\n\
+             key_{i}: {{a: [1, 2], b: yes, c: \"quoted # {i}\"}}\n"
+        );
+        out.extend_from_slice(part.as_bytes());
+    }
+    out.extend_from_slice(b"--==B==--\n");
+    for release in [Release::V22_4, Release::V25_1] {
+        let off = render(&out, &opts(release, Preload::Off), &NoIncludes).unwrap();
+        assert!(off.cloud_config_txt.len() > 256 << 10);
+        assert!(!off.cloud_config_txt.contains("&id"));
+        for preload in [Preload::Always, Preload::Auto] {
+            let on = render(&out, &opts(release, preload), &NoIncludes).unwrap();
+            assert_eq!(seen(&off), seen(&on), "{preload:?}");
         }
     }
 }

@@ -11,7 +11,7 @@ use crate::merge::cloud_init as ci;
 use crate::merge::{MergeError, NoObserver};
 use crate::source::SourceId;
 use crate::yaml::value::{Entries, Map, Node, PyStr, Value};
-use crate::yaml::{DumpOptions, YamlError, dump_after};
+use crate::yaml::{DumpOptions, RunAside, YamlError, dump_after_aside};
 use std::fmt::Write as _;
 
 /// A part's payload as the handler reads it.
@@ -301,6 +301,15 @@ impl<'a> CloudConfigHandler<'a> {
 
     /// The text cloud-init writes to `cloud-config.txt` at `end`.
     pub fn cloud_config_txt(&self) -> Result<String, crate::yaml::DumpError> {
+        self.cloud_config_txt_aside(None)
+    }
+
+    /// [`CloudConfigHandler::cloud_config_txt`], a large dump's second half
+    /// written by `aside`.
+    pub(crate) fn cloud_config_txt_aside(
+        &self,
+        aside: Option<&dyn RunAside>,
+    ) -> Result<String, crate::yaml::DumpError> {
         let Some(buf) = &self.buf else {
             return Ok(String::new());
         };
@@ -322,6 +331,6 @@ impl<'a> CloudConfigHandler<'a> {
         }
         // The dump is usually no longer than the text the parts were loaded from.
         let guess = self.merged_bytes.saturating_add(self.merged_bytes / 4);
-        dump_after(&head, buf, &DumpOptions::cloud_init(), guess)
+        dump_after_aside(&head, buf, &DumpOptions::cloud_init(), guess, aside)
     }
 }

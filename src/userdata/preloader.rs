@@ -20,8 +20,11 @@ use super::part_type::PartType;
 use super::user_data_options::UserDataOptions;
 use super::yaml_text::load_str_in;
 use crate::source::SourceId;
+use crate::yaml::{AsideJob, RunAside};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard, OnceLock};
 use std::thread::Scope;
+use std::time::{Duration, Instant};
 
 /// When cloud-config parts are loaded on a helper thread.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -46,6 +49,11 @@ impl Preload {
 /// busy, few enough that memory stays near a few parts' trees.
 const AHEAD: usize = 32;
 
+/// How long the helper, its parts all loaded, stays awake for a job (the
+/// dump's second half comes right after the last merges): an idle virtual
+/// CPU can take a millisecond to wake again.
+const SPIN: Duration = Duration::from_millis(1);
+
 /// The helper thread's stack: the same as a main thread's, so that a document
 /// loads (or fails) there exactly as it would on the caller's thread.
 const HELPER_STACK: usize = 8 << 20;
@@ -63,9 +71,11 @@ struct Shared<'env> {
     state: Mutex<State>,
     /// The fold waits here for a part the helper is loading.
     loaded: Condvar,
-    /// The helper waits here for the parts, and while it is [`AHEAD`] parts
-    /// ahead.
+    /// The helper waits here for the parts, while it is [`AHEAD`] parts
+    /// ahead, and for a job.
     room: Condvar,
+    /// A job came or the fold closed (read while the helper spins).
+    poke: AtomicBool,
 }
 
 #[derive(Default)]
@@ -83,6 +93,10 @@ struct State {
     fold_waits: bool,
     /// The helper waits on `room`.
     helper_waits: bool,
+    /// A job for the helper (see [`RunAside`]).
+    job: Option<AsideJob>,
+    /// The helper has returned: it takes no more jobs.
+    helper_gone: bool,
 }
 
 /// The fold's side: starts the helper, then takes each part's load in
@@ -126,6 +140,7 @@ impl<'scope, 'env> Preloader<'scope, 'env> {
             state: Mutex::new(State::default()),
             loaded: Condvar::new(),
             room: Condvar::new(),
+            poke: AtomicBool::new(false),
         });
         let helper = Arc::clone(&shared);
         let spawned = std::thread::Builder::new()
@@ -194,7 +209,7 @@ impl<'scope, 'env> Preloader<'scope, 'env> {
                 st.taken = k + 1;
                 // Woken at half the lead, the helper loads a run of parts
                 // before it waits again (not one wake-up per part).
-                if st.helper_waits && st.next - st.taken <= AHEAD / 2 {
+                if st.helper_waits && st.next < parts.len() && st.next - st.taken <= AHEAD / 2 {
                     st.helper_waits = false;
                     shared.room.notify_one();
                 }
@@ -216,11 +231,23 @@ impl<'scope, 'env> Preloader<'scope, 'env> {
         if let Some(shared) = self.shared.take() {
             let mut st = shared.lock();
             st.closed = true;
-            if st.helper_waits {
-                st.helper_waits = false;
-                shared.room.notify_one();
-            }
+            shared.wake(&mut st);
         }
+    }
+}
+
+impl RunAside for Preloader<'_, '_> {
+    fn run_aside(&self, job: AsideJob) -> Result<(), AsideJob> {
+        let Some(shared) = &self.shared else {
+            return Err(job);
+        };
+        let mut st = shared.lock();
+        if st.helper_gone || st.closed || st.job.is_some() {
+            return Err(job);
+        }
+        st.job = Some(job);
+        shared.wake(&mut st);
+        Ok(())
     }
 }
 
@@ -265,26 +292,58 @@ impl Shared<'_> {
     fn help(&self) {
         let mut st = self.lock();
         loop {
+            if let Some(job) = st.job.take() {
+                self.poke.store(false, Ordering::Relaxed);
+                drop(st);
+                job();
+                st = self.lock();
+                continue;
+            }
             if st.closed {
+                st.helper_gone = true;
                 return;
             }
-            let Some(parts) = self.parts.get() else {
-                st.helper_waits = true;
-                st = self.room.wait(st).unwrap_or_else(|e| e.into_inner());
-                continue;
-            };
-            if st.next >= parts.len() {
-                return;
+            let todo = self.parts.get().map(|parts| parts.len() - st.next);
+            match todo {
+                Some(n) if n > 0 && st.next - st.taken < AHEAD => {
+                    st = self.load_next(st);
+                    if st.fold_waits {
+                        self.loaded.notify_one();
+                    }
+                    continue;
+                }
+                Some(0) => {
+                    // All loaded: a job may follow at once.
+                    drop(st);
+                    self.spin();
+                    st = self.lock();
+                    if st.job.is_some() || st.closed {
+                        continue;
+                    }
+                }
+                _ => {}
             }
-            if st.next - st.taken >= AHEAD {
-                st.helper_waits = true;
-                st = self.room.wait(st).unwrap_or_else(|e| e.into_inner());
-                continue;
+            st.helper_waits = true;
+            st = self.room.wait(st).unwrap_or_else(|e| e.into_inner());
+        }
+    }
+
+    /// Stay awake up to [`SPIN`] for a job or the end.
+    fn spin(&self) {
+        let start = Instant::now();
+        while !self.poke.load(Ordering::Relaxed) && start.elapsed() < SPIN {
+            for _ in 0..64 {
+                std::hint::spin_loop();
             }
-            st = self.load_next(st);
-            if st.fold_waits {
-                self.loaded.notify_one();
-            }
+        }
+    }
+
+    /// Tell the helper something changed (a job, the end).
+    fn wake(&self, st: &mut State) {
+        self.poke.store(true, Ordering::Relaxed);
+        if st.helper_waits {
+            st.helper_waits = false;
+            self.room.notify_one();
         }
     }
 }

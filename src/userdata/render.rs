@@ -201,10 +201,11 @@ fn fold_processed(
             occurrence: handled.occurrence,
         });
     }
-    drop(preloader);
+    // The helper, done loading, writes half of a large dump.
     let cloud_config_txt = handler
-        .cloud_config_txt()
+        .cloud_config_txt_aside(Some(&preloader))
         .map_err(|e| RenderError::Dump(e.to_string()))?;
+    drop(preloader);
     Ok(Folded {
         config: handler.config().cloned(),
         parts,
