@@ -14,10 +14,10 @@ use crate::yaml::value::{Entries, Map, Node, PyStr, Value};
 use crate::yaml::{DumpOptions, RunAside, YamlError, dump_after_aside};
 use std::fmt::Write as _;
 
-/// A part's payload as the handler reads it.
 /// One part's YAML, loaded: its document (`None`: empty) or PyYAML's error.
 pub(crate) type Loaded = Result<Option<Node>, YamlError>;
 
+/// A part's payload as the handler reads it.
 enum PartText<'a> {
     /// Valid UTF-8, borrowed from the part.
     Utf8(&'a str),

@@ -12,6 +12,7 @@
 
 use super::document_emitter;
 use super::dump_options::DumpOptions;
+use super::py_order::sort_like_python;
 use super::representer::aliasable;
 use super::tree::Tree as _;
 use super::value_tree::ValueTree;
@@ -64,10 +65,7 @@ pub(super) fn dump_split(
         return None;
     }
     if opts.sort_keys {
-        entries.sort_by(|a, b| match (a.0.value(), b.0.value()) {
-            (Value::Str(x), Value::Str(y)) => x.cmp(y),
-            _ => std::cmp::Ordering::Equal,
-        });
+        sort_like_python(&mut entries, |e| e.0);
     }
     // Split where half the nodes are written.
     let total: usize = entries.iter().map(|e| e.2).sum();
