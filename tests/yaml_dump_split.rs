@@ -125,6 +125,25 @@ fn refused_where_one_thread_could_differ() {
         (Node::str("c"), list),
     ]);
     assert_eq!(dump_after_split("", &shared, &opts), None);
+    // The same list deeper down on either side: the halves' walks find it.
+    let inner = Node::synthetic(Value::Seq(Seq::new(vec![Node::str("x")])));
+    let deep = map([
+        (Node::str("a"), map([(Node::str("k"), inner.clone())])),
+        (Node::str("b"), Node::str("y")),
+        (
+            Node::str("c"),
+            Node::synthetic(Value::Seq(Seq::new(vec![inner.clone()]))),
+        ),
+    ]);
+    assert_eq!(dump_after_split("", &deep, &opts), None);
+    // Referred to from outside the tree only: PyYAML would not anchor it,
+    // but the halves cannot tell, so one thread writes it.
+    let held = map([
+        (Node::str("a"), map([(Node::str("k"), inner.clone())])),
+        (Node::str("b"), Node::str("y")),
+    ]);
+    assert_eq!(dump_after_split("", &held, &opts), None);
+    drop(inner);
     // Keys Python cannot sort together: the order is Python's to decide.
     let mixed = map([
         (Node::str("a"), Node::str("x")),

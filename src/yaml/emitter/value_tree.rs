@@ -81,6 +81,12 @@ impl<'a, 'o> ValueTree<'a, 'o> {
         }
     }
 
+    /// How many aliasable objects referred to more than once (in this tree
+    /// or from outside it) the walk met.
+    pub(super) fn shared_met(&self) -> usize {
+        self.seen.len()
+    }
+
     /// The objects to give a new walk, in anchor order, when the walk
     /// failed because one more recurs (`None` for any other reason).
     pub(super) fn recurring(&self) -> Option<Vec<usize>> {
