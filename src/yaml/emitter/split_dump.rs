@@ -13,10 +13,11 @@
 //! Whether an object recurs is learnt by the halves' own walks (each counts
 //! the aliasable objects it meets that are referred to more than once: its
 //! top-level values, which the half's mapping refers to too, and nothing
-//! else), not by a walk of the whole tree beforehand: that walk, a cache miss per node of a merged tree
-//! spread over the heap, cost 3 ms of the 5000-part render on one thread.
-//! A tree with such an object is then written twice (halves, then whole),
-//! which only merges that keep a YAML alias of a collection pay.
+//! else), not by a walk of the whole tree beforehand: that walk, a cache
+//! miss per node of a merged tree spread over the heap, cost 3 ms of the
+//! 5000-part render on one thread. A tree with such an object is then
+//! written twice (halves, then whole), which only merges that keep a YAML
+//! alias of a collection pay.
 
 use super::document_emitter;
 use super::dump_options::DumpOptions;
