@@ -38,8 +38,7 @@ def measure(cmd, path, runs):
                                      stderr=subprocess.DEVNULL)
             _, status, usage = os.wait4(child.pid, 0)
             wall = time.perf_counter() - t
-        child.returncode = os.waitstatus_to_exitcode(status)
-        if child.returncode != 0:
+        if os.waitstatus_to_exitcode(status) != 0:
             sys.exit("command failed: %s" % " ".join(cmd))
         times.append(wall)
         cpus.append(usage.ru_utime + usage.ru_stime)

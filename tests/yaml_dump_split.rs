@@ -163,3 +163,21 @@ fn refused_where_one_thread_could_differ() {
     assert_eq!(dump_after_split("", &two, &DumpOptions::readable()), None);
     assert!(dump_after_split("", &two, &opts).is_some());
 }
+
+#[test]
+fn size_guesses_of_nested_long_lists_do_not_overflow() {
+    // Each list's first item is the next list: the sampled guess grows by
+    // the list's length at every level, to the top of `usize`; ten such
+    // values add up past it.
+    let nest = || {
+        let mut inner = Node::str("x");
+        for _ in 0..12 {
+            let mut items = vec![inner];
+            items.extend((0..999).map(|k| Node::str(&format!("s{k}"))));
+            inner = Node::synthetic(Value::Seq(Seq::new(items)));
+        }
+        inner
+    };
+    let n = map((0..10).map(|i| (Node::str(&format!("k{i}")), nest())));
+    assert!(check(&n, "nested long lists"));
+}

@@ -71,7 +71,7 @@ pub(super) fn dump_split(
         if !matches!(k.value(), Value::Str(_)) || (v.is_shared() && aliasable(v.value())) {
             return None;
         }
-        entries.push((k, v, 1 + estimated_size(v, &mut budget, 0)));
+        entries.push((k, v, estimated_size(v, &mut budget, 0).saturating_add(1)));
     }
     if entries.len() < 2 {
         return None;
@@ -80,18 +80,19 @@ pub(super) fn dump_split(
         sort_like_python(&mut entries, |e| e.0);
     }
     // Split where about half the nodes are written.
-    let total: usize = entries.iter().map(|e| e.2).sum();
-    let mut acc = 0;
+    // Guesses saturate (a long list's first item may be a long list…).
+    let total = sum(entries.iter().map(|e| e.2));
+    let mut acc = 0usize;
     let cut = entries
         .iter()
         .position(|e| {
-            acc += e.2;
-            acc * 2 >= total
+            acc = acc.saturating_add(e.2);
+            acc.saturating_mul(2) >= total
         })?
         .min(entries.len() - 2)
         + 1;
     let (first, rest) = entries.split_at(cut);
-    let rest_nodes: usize = rest.iter().map(|e| e.2).sum();
+    let rest_nodes = sum(rest.iter().map(|e| e.2));
     let rest_share = capacity.saturating_mul(rest_nodes) / total;
     let part = |es: &[(&Node, &Node, usize)]| {
         let mut m = Entries::with_capacity(es.len());
@@ -179,19 +180,23 @@ fn estimated_size(node: &Node, budget: &mut usize, depth: usize) -> usize {
     let (len, sampled) = match node.value() {
         Value::Map(m) | Value::Set(m) => (
             m.len(),
-            m.iter()
-                .take(SAMPLE)
-                .map(|(k, v)| estimated_size(k, budget, depth) + estimated_size(v, budget, depth))
-                .sum::<usize>(),
+            sum(m.iter().take(SAMPLE).map(|(k, v)| {
+                estimated_size(k, budget, depth).saturating_add(estimated_size(v, budget, depth))
+            })),
         ),
         Value::Seq(s) | Value::Tuple(s) => (
             s.len(),
-            s.iter()
+            sum(s
+                .iter()
                 .take(SAMPLE)
-                .map(|x| estimated_size(x, budget, depth))
-                .sum::<usize>(),
+                .map(|x| estimated_size(x, budget, depth))),
         ),
         _ => return 1,
     };
-    1 + sampled.saturating_mul(len) / len.clamp(1, SAMPLE)
+    (sampled.saturating_mul(len) / len.clamp(1, SAMPLE)).saturating_add(1)
+}
+
+/// A sum that stops at `usize::MAX`.
+fn sum(sizes: impl Iterator<Item = usize>) -> usize {
+    sizes.fold(0, usize::saturating_add)
 }
