@@ -46,7 +46,7 @@ fn check_case(case: &J, release: Release) -> Result<(), String> {
         let leaf = Leaf {
             headers,
             content_type: p["ctype"].as_str().unwrap().to_owned(),
-            body: Body::Bytes(p["payload"].as_str().unwrap().as_bytes().to_vec()),
+            body: Body::Bytes(p["payload"].as_str().unwrap().as_bytes().to_vec().into()),
             filename: Some(p["filename"].as_str().unwrap().to_owned()),
             origin: Origin::Whole,
         };

@@ -7,7 +7,10 @@ fuzz_target!(|data: &[u8]| {
     let Ok(text) = std::str::from_utf8(data) else {
         return;
     };
-    if let Ok(msg) = cloudfold::mime::parse(text) {
+    let parsed = cloudfold::mime::parse(text);
+    let shared = cloudfold::mime::parse_shared(&std::sync::Arc::new(text.to_owned()));
+    assert_eq!(parsed, shared, "bodies cut from a shared text are the same tree");
+    if let Ok(msg) = parsed {
         for part in msg.walk() {
             let _ = part.get_content_type();
             let _ = part.get_filename();

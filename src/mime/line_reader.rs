@@ -3,6 +3,7 @@
 
 use super::pystr::eol_len_at_start;
 use crate::byte_scan::find_any;
+use crate::source::{SharedText, TextSource};
 
 /// One physical line: byte range (terminator included) and 0-based line number.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -75,6 +76,9 @@ fn could_end_part(first: Option<&u8>) -> bool {
 #[derive(Debug)]
 pub(crate) struct LineReader<'a> {
     text: &'a str,
+    /// `text` as a shared source, when the caller has one: bodies are then
+    /// slices of it, not copies.
+    shared: Option<&'a TextSource>,
     pos: usize,
     lineno: u32,
     pushed: Vec<Read>,
@@ -85,10 +89,20 @@ impl<'a> LineReader<'a> {
     pub(crate) fn new(text: &'a str) -> Self {
         LineReader {
             text,
+            shared: None,
             pos: 0,
             lineno: 0,
             pushed: Vec::new(),
             matchers: Vec::new(),
+        }
+    }
+
+    /// Lines of a shared text, whose bodies [`LineReader::read_rest`] cuts
+    /// out as slices.
+    pub(crate) fn shared(source: &'a TextSource) -> Self {
+        LineReader {
+            shared: Some(source),
+            ..LineReader::new(source.as_str())
         }
     }
 
@@ -149,7 +163,7 @@ impl<'a> LineReader<'a> {
     /// the same as appending the text of every `readline()` until `Eof`, but
     /// copying each contiguous run of lines at once and testing only lines that
     /// could be a false end against the matchers.
-    pub(crate) fn read_rest(&mut self) -> String {
+    pub(crate) fn read_rest(&mut self) -> SharedText {
         let mut out = String::new();
         // Pushed-back results come first, in their own order.
         while let Some(r) = self.pushed.pop() {
@@ -158,9 +172,9 @@ impl<'a> LineReader<'a> {
                 // A pushed-back end reads as end once; a false end stays.
                 Read::Line(_) => {
                     self.pushed.push(r);
-                    return out;
+                    return out.into();
                 }
-                Read::Eof => return out,
+                Read::Eof => return out.into(),
             }
         }
         let bytes = self.text.as_bytes();
@@ -196,8 +210,16 @@ impl<'a> LineReader<'a> {
             }
             None => p,
         };
+        // Nothing pushed back came first: the rest is one run of the text.
+        if out.is_empty()
+            && let Some(s) = self
+                .shared
+                .and_then(|src| SharedText::slice(src, start..end))
+        {
+            return s;
+        }
         out.push_str(self.text.get(start..end).unwrap_or(""));
-        out
+        out.into()
     }
 
     /// Push a read result back (an `Eof` pushed back reads as end once).
@@ -286,8 +308,12 @@ mod tests {
         for t in texts {
             for m in stacks {
                 for skip in 0..3 {
-                    let mk = || {
-                        let mut r = LineReader::new(t);
+                    let src: TextSource = std::sync::Arc::new(t.to_owned());
+                    fn prepared<'r>(
+                        mut r: LineReader<'r>,
+                        skip: usize,
+                        m: &[EofMatcher],
+                    ) -> LineReader<'r> {
                         for _ in 0..skip {
                             let x = r.readline();
                             r.unread(x);
@@ -296,13 +322,20 @@ mod tests {
                             r.push_matcher(x.clone());
                         }
                         r
-                    };
+                    }
+                    let mk = || prepared(LineReader::new(t), skip, m);
                     let (mut a, mut b) = (mk(), mk());
+                    let mut c = prepared(LineReader::shared(&src), skip, m);
                     let mut want = String::new();
                     while let Read::Line(l) = a.readline() {
                         want.push_str(a.text(l));
                     }
-                    assert_eq!(b.read_rest(), want, "{t:?} {m:?}");
+                    assert_eq!(b.read_rest().as_str(), want, "{t:?} {m:?}");
+                    let shared = c.read_rest();
+                    assert_eq!(shared.as_str(), want, "{t:?} {m:?}");
+                    // Lines pushed back come first, copied; else one slice.
+                    assert_eq!(shared.is_shared(), skip == 0, "{t:?} {m:?}");
+                    assert_eq!(b.next_position(), c.next_position());
                     assert_eq!(a.next_position(), b.next_position());
                     assert_eq!(a.pushed, b.pushed);
                     assert_eq!((a.pos, a.lineno), (b.pos, b.lineno));

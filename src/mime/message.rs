@@ -10,15 +10,16 @@ use super::param::{ParamValue, params_preserve, unquote_value};
 use super::pystr::{payload_bytes, py_eq_lower, py_rstrip, py_strip};
 use super::transfer_encoding::TransferEncoding;
 use super::walk::{IntoWalk, Walk};
-use crate::source::Mark;
+use crate::source::{Mark, SharedBytes, SharedText};
 
 /// The payload of a message, as Python holds it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Payload {
     /// A leaf: the body text, undecoded (Python's `get_payload()` string). Also
     /// the body of a multipart that could not be split (no boundary parameter,
-    /// or the boundary never appears).
-    Text(String),
+    /// or the boundary never appears). A slice of the document's text when
+    /// it was parsed with [`parse_shared`](super::parse_shared).
+    Text(SharedText),
     /// The parts of a `multipart/*` (at least one).
     Multipart(Vec<Message>),
     /// A `message/*` part: the parsed sub-message (one; for
@@ -158,7 +159,7 @@ impl Message {
     /// `get_payload()` for a leaf: the raw, undecoded body text.
     pub fn payload_text(&self) -> Option<&str> {
         match &self.payload {
-            Payload::Text(s) => Some(s),
+            Payload::Text(s) => Some(s.as_str()),
             _ => None,
         }
     }
@@ -187,7 +188,15 @@ impl Message {
     pub fn into_decoded(self) -> DecodedPart {
         let encoding = self.transfer_encoding();
         let body = match self.payload {
-            Payload::Text(text) => Some(encoding.decode_owned(payload_bytes(text.into())).0),
+            // ASCII text is its own bytes: shared, not copied.
+            Payload::Text(text) if encoding == TransferEncoding::Identity && text.is_ascii() => {
+                Some(SharedBytes::from(text))
+            }
+            Payload::Text(text) => Some(SharedBytes::from(
+                encoding
+                    .decode_owned(payload_bytes(text.into_string().into()))
+                    .0,
+            )),
             Payload::Multipart(_) | Payload::Message(_) => None,
         };
         DecodedPart {

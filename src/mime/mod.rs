@@ -54,6 +54,6 @@ pub use error::{ParseError, PyError};
 pub use header::Header;
 pub use message::{Message, Payload};
 pub use param::{ParamValue, unquote};
-pub use parser::{MAX_DEPTH, MAX_MULTIPART_DEPTH, parse};
+pub use parser::{MAX_DEPTH, MAX_MULTIPART_DEPTH, parse, parse_shared};
 pub use transfer_encoding::TransferEncoding;
 pub use walk::{IntoWalk, Walk, WalkWithDepth};

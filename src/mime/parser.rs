@@ -11,7 +11,7 @@ use super::line_reader::{EofMatcher, Line, LineReader, Read, match_boundary};
 use super::message::{Message, Payload};
 use super::param::{ParamValue, params_preserve, unquote_value};
 use super::pystr::{eol_len_at_end, eol_len_at_start, py_eq_lower, py_lower, py_rstrip};
-use crate::source::Mark;
+use crate::source::{Mark, SharedText, TextSource};
 
 /// The deepest level (root = 0) at which CPython 3.11's `email` parser, as cloud-init
 /// calls it, still parses a part; a part nested deeper makes it raise `RecursionError`.
@@ -31,7 +31,7 @@ pub const MAX_MULTIPART_DEPTH: usize = 976;
 #[derive(Debug)]
 enum Body {
     Unset,
-    Text(String),
+    Text(SharedText),
     Children(Vec<usize>),
 }
 
@@ -165,7 +165,7 @@ impl<'a> Parser<'a> {
     }
 
     /// All remaining lines (up to a real or false end of input).
-    fn read_rest(&mut self) -> String {
+    fn read_rest(&mut self) -> SharedText {
         self.r.read_rest()
     }
 
@@ -319,7 +319,7 @@ impl<'a> Parser<'a> {
         })
     }
 
-    fn set_text(&mut self, id: usize, text: String) {
+    fn set_text(&mut self, id: usize, text: SharedText) {
         if let Some(n) = self.node(id) {
             n.body = Body::Text(text);
         }
@@ -407,7 +407,7 @@ impl<'a> Parser<'a> {
         }
         if capturing_preamble {
             self.defect(id, DefectKind::StartBoundaryNotFound, body_start);
-            self.set_text(id, preamble);
+            self.set_text(id, preamble.into());
             // Whatever follows a close boundary seen in the preamble is dropped.
             let _ = self.r.read_rest();
             if let Some(n) = self.node(id) {
@@ -465,7 +465,7 @@ impl<'a> Parser<'a> {
         let mut built_ids: Vec<usize> = Vec::with_capacity(self.nodes.len());
         for (id, node) in self.nodes.into_iter().enumerate().rev() {
             let payload = match node.body {
-                Body::Unset => Payload::Text(String::new()),
+                Body::Unset => Payload::Text(SharedText::default()),
                 Body::Text(s) => Payload::Text(s),
                 Body::Children(ids) => {
                     let from = built.len().checked_sub(ids.len())?;
@@ -516,14 +516,26 @@ impl<'a> Parser<'a> {
 /// a hundred levels is parsed again on a thread of its own with a large stack,
 /// so that any caller's thread suffices up to Python's own limit.
 pub fn parse(text: &str) -> Result<Message, ParseError> {
-    let deep = match parse_on_this_stack(text, Some(INLINE_DEPTH)) {
+    parse_reading(&|| LineReader::new(text))
+}
+
+/// [`parse`] of a shared text: leaf bodies are slices of `source` (see
+/// [`SharedText`]), not copies.
+pub fn parse_shared(source: &TextSource) -> Result<Message, ParseError> {
+    parse_reading(&|| LineReader::shared(source))
+}
+
+/// [`parse`], the lines coming from a reader made by `reader` (once more
+/// for a deep document).
+fn parse_reading<'a>(reader: &(dyn Fn() -> LineReader<'a> + Sync)) -> Result<Message, ParseError> {
+    let deep = match parse_on_this_stack(reader(), Some(INLINE_DEPTH)) {
         Ok(m) => return Ok(m),
         Err(Halt::Error(e)) => return Err(e),
         Err(Halt::NeedsDeepStack) => std::thread::scope(|scope| {
             std::thread::Builder::new()
                 .name("mime-deep-parse".into())
                 .stack_size(DEEP_STACK)
-                .spawn_scoped(scope, || parse_on_this_stack(text, None))
+                .spawn_scoped(scope, || parse_on_this_stack(reader(), None))
                 .ok()
                 .and_then(|t| t.join().ok())
         }),
@@ -538,9 +550,9 @@ pub fn parse(text: &str) -> Result<Message, ParseError> {
     }
 }
 
-fn parse_on_this_stack(text: &str, inline_depth: Option<usize>) -> Result<Message, Halt> {
+fn parse_on_this_stack(r: LineReader<'_>, inline_depth: Option<usize>) -> Result<Message, Halt> {
     let mut p = Parser {
-        r: LineReader::new(text),
+        r,
         nodes: Vec::new(),
         stack: Vec::new(),
         last: 0,

@@ -126,7 +126,13 @@ mod tests {
                 let multipart = m.is_multipart();
                 assert!(m.children().is_empty());
                 let p = m.into_decoded();
-                (d, p.headers, p.content_type, p.body, multipart)
+                (
+                    d,
+                    p.headers,
+                    p.content_type,
+                    p.body.map(|b| b.into_vec()),
+                    multipart,
+                )
             })
             .collect();
         assert_eq!(got, want);

@@ -1,7 +1,11 @@
-//! Where things come from: source identities and positions (byte offset, line, column).
+//! Where things come from: source identities and positions (byte offset, line, column), and source text shared without copies.
 
 mod mark;
+mod shared_bytes;
+mod shared_text;
 mod source_id;
 
 pub use mark::{Mark, Span};
+pub use shared_bytes::SharedBytes;
+pub use shared_text::{SharedText, TextSource};
 pub use source_id::SourceId;

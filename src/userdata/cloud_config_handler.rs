@@ -161,9 +161,9 @@ impl<'a> CloudConfigHandler<'a> {
         // `fully_decoded_payload`, text or not, decoded with surrogateescape:
         // borrowed when it is valid UTF-8 (it then decodes to itself).
         let payload = match &leaf.body {
-            Body::Bytes(b) => match std::str::from_utf8(b) {
-                Ok(t) => PartText::Utf8(t),
-                Err(_) => PartText::Py(PyStr::from_utf8_surrogateescape(b)),
+            Body::Bytes(b) => match b.as_str() {
+                Some(t) => PartText::Utf8(t),
+                None => PartText::Py(PyStr::from_utf8_surrogateescape(b)),
             },
             Body::None => {
                 // `load_yaml(None)` / `None.lstrip()`: not a ValueError.

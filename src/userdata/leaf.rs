@@ -1,6 +1,7 @@
 //! `Leaf`: one flattened user-data part as cloud-init's processor holds it (headers, payload, origin).
 
 use super::part_type::py_is_space;
+use crate::source::SharedBytes;
 use crate::yaml::value::{Node, PyStr, py_str};
 
 /// A header value: text, or (from `#cloud-config-archive` entries) any YAML
@@ -50,8 +51,9 @@ impl HeaderValue {
 /// The payload as Python's `get_payload(decode=True)` returns it.
 #[derive(Debug, Clone)]
 pub enum Body {
-    /// Transfer-decoded bytes.
-    Bytes(Vec<u8>),
+    /// Transfer-decoded bytes (a MIME part's are a slice of the payload when
+    /// it had no transfer encoding to undo).
+    Bytes(SharedBytes),
     /// No payload at all (an archive entry with `content: null` and a
     /// non-text type).
     None,
@@ -212,7 +214,7 @@ impl Leaf {
             Body::Bytes(b) if self.maintype() == "text" => {
                 Payload::Text(PyStr::from_utf8_surrogateescape(b))
             }
-            Body::Bytes(b) => Payload::Bytes(b.clone()),
+            Body::Bytes(b) => Payload::Bytes(b.to_vec()),
         }
     }
 
@@ -221,7 +223,7 @@ impl Leaf {
         match &self.body {
             Body::None => (0, false),
             // Valid UTF-8 decodes to itself; surrogateescape never empties a text.
-            Body::Bytes(b) if self.maintype() != "text" || std::str::from_utf8(b).is_ok() => {
+            Body::Bytes(b) if self.maintype() != "text" || b.as_str().is_some() => {
                 (b.len(), !b.is_empty())
             }
             Body::Bytes(_) => {

@@ -4,6 +4,7 @@ use super::accumulated_message::AccumulatedMessage;
 use super::leaf::{Body, HeaderValue, Leaf, Origin};
 use super::processor::ProcessError;
 use super::user_data_options::Limits;
+use crate::source::TextSource;
 
 /// Python's `add_header('Content-Disposition', 'attachment', filename=f)` text.
 pub fn format_attachment(filename: &str) -> String {
@@ -43,12 +44,12 @@ pub struct WalkedDoc {
 /// Parse `text` as MIME into `msg`'s arena, keeping the tree (a message/*
 /// part holds the message inside it, which cloud-init's handlers walk again).
 pub fn mime_leaves(
-    text: &str,
+    text: &TextSource,
     origin: &Origin,
     limits: &Limits,
     msg: &mut AccumulatedMessage,
 ) -> Result<WalkedDoc, ProcessError> {
-    let doc = crate::mime::parse(text).map_err(|e| ProcessError::Mime(e.to_string()))?;
+    let doc = crate::mime::parse_shared(text).map_err(|e| ProcessError::Mime(e.to_string()))?;
     let mut walk = Vec::new();
     // Ids by depth along the current path, to link each part to its parent.
     let mut path: Vec<usize> = Vec::new();

@@ -37,7 +37,7 @@ pub use part_type::{PartType, known_types, py_is_space, type_from_starts_with};
 pub use preloader::Preload;
 pub use processor::{
     Fetched, IncludeResolver, NoIncludes, ProcessError, ProcessWarning, Processed, WarningKind,
-    process,
+    process, process_owned,
 };
 pub use py_int::{IntError, int_from_str, py_int};
 pub use raw_unicode_escape::raw_unicode_escape;

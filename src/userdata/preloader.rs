@@ -274,8 +274,8 @@ impl Shared<'_> {
             .get()
             .and_then(|parts| parts.get(k))
             .map(|(i, leaf)| match &leaf.body {
-                Body::Bytes(b) => std::str::from_utf8(b)
-                    .ok()
+                Body::Bytes(b) => b
+                    .as_str()
                     .map(|text| load_str_in(text, self.opts, SourceId(*i as u32))),
                 Body::None => None,
             });

@@ -1,5 +1,6 @@
 //! `Processor`: cloud-init's `UserDataProcessor` — raw blob to the flat list of typed, numbered parts.
 
+use std::borrow::Cow;
 use std::sync::Arc;
 
 use super::accumulated_message::AccumulatedMessage;
@@ -141,6 +142,24 @@ pub fn process(
     opts: &UserDataOptions,
     includes: &dyn IncludeResolver,
 ) -> Result<Processed, ProcessError> {
+    process_cow(blob.into(), opts, includes)
+}
+
+/// [`process`] of a blob given away: a MIME document's parts are then
+/// slices of it (see [`crate::source::SharedText`]), with no copy at all.
+pub fn process_owned(
+    blob: Vec<u8>,
+    opts: &UserDataOptions,
+    includes: &dyn IncludeResolver,
+) -> Result<Processed, ProcessError> {
+    process_cow(blob.into(), opts, includes)
+}
+
+fn process_cow(
+    blob: Cow<'_, [u8]>,
+    opts: &UserDataOptions,
+    includes: &dyn IncludeResolver,
+) -> Result<Processed, ProcessError> {
     let mut p = Processor {
         opts,
         includes,
@@ -204,19 +223,23 @@ fn str_payload_bytes(text: &str) -> Vec<u8> {
 impl Processor<'_> {
     /// `convert_string`: one gzip layer (silently kept when it fails), then
     /// MIME if `mime-version:` occurs in the first 4096 bytes.
-    fn convert_string(&mut self, raw: &[u8], origin: Origin) -> Result<WalkedDoc, ProcessError> {
+    fn convert_string(
+        &mut self,
+        raw: Cow<'_, [u8]>,
+        origin: Origin,
+    ) -> Result<WalkedDoc, ProcessError> {
         let max_input = self.opts.limits.max_input_size;
         if raw.len() as u64 > max_input {
             return Err(ProcessError::Limit(format!(
                 "{origin}: input is larger than the limit of {max_input} bytes (raise it with --max-input-size)"
             )));
         }
-        let data: std::borrow::Cow<'_, [u8]> = match self.gunzip(raw) {
+        let data: Cow<'_, [u8]> = match self.gunzip(&raw) {
             Ok(d) => d.into(),
             Err(GzipError::TooLarge(_)) => {
                 return Err(self.inflate_limit(&origin));
             }
-            Err(GzipError::Invalid(_)) => raw.into(),
+            Err(GzipError::Invalid(_)) => raw,
         };
         let head = data.get(..4096).unwrap_or(&data);
         if head
@@ -224,10 +247,14 @@ impl Processor<'_> {
             .windows(13)
             .any(|w| w == b"mime-version:")
         {
-            let text = std::str::from_utf8(&data)
-                .map_err(|e| ProcessError::MimeNotUtf8(e.valid_up_to()))?;
+            // One text that every part's body is a slice of.
+            let text = match data {
+                Cow::Owned(v) => String::from_utf8(v).map_err(|e| e.utf8_error()),
+                Cow::Borrowed(b) => std::str::from_utf8(b).map(str::to_owned),
+            }
+            .map_err(|e| ProcessError::MimeNotUtf8(e.valid_up_to()))?;
             return super::mime_leaves::mime_leaves(
-                text,
+                &Arc::new(text),
                 &origin,
                 &self.opts.limits,
                 &mut self.out.message,
@@ -236,7 +263,7 @@ impl Processor<'_> {
         let leaf = Leaf {
             headers: base_headers(part_type::NOT_MULTIPART),
             content_type: part_type::NOT_MULTIPART.into(),
-            body: Body::Bytes(data.into_owned()),
+            body: Body::Bytes(data.into_owned().into()),
             filename: None,
             origin,
         };
@@ -311,7 +338,7 @@ impl Processor<'_> {
                 let mut n = Leaf {
                     headers: base_headers(&ctype),
                     content_type: ctype.clone(),
-                    body: Body::Bytes(str_payload_bytes(&text)),
+                    body: Body::Bytes(str_payload_bytes(&text).into()),
                     filename: None,
                     origin: Origin::Gunzipped(Box::new(leaf.origin.clone())),
                 };
@@ -410,7 +437,7 @@ impl Processor<'_> {
                         url: line.url.clone(),
                         from: Box::new(origin.clone()),
                     };
-                    let doc = self.convert_string(&bytes, from)?;
+                    let doc = self.convert_string(bytes.into(), from)?;
                     self.process_msg(&doc)?;
                     self.include_depth -= 1;
                 }
@@ -546,10 +573,10 @@ impl Processor<'_> {
             } else {
                 let body = match content.value() {
                     Value::Str(s) => match s.as_str() {
-                        Some(t) => Body::Bytes(str_payload_bytes(t)),
-                        None => Body::Bytes(s.as_wtf8().to_vec()),
+                        Some(t) => Body::Bytes(str_payload_bytes(t).into()),
+                        None => Body::Bytes(s.as_wtf8().to_vec().into()),
                     },
-                    Value::Bytes(b) => Body::Bytes(b.to_vec()),
+                    Value::Bytes(b) => Body::Bytes(b.to_vec().into()),
                     Value::Null => Body::None,
                     // An empty list/dict payload is falsy: `get_payload(decode=True)`
                     // hands the handlers nothing. A non-empty one crashes them
@@ -797,7 +824,7 @@ fn mime_text(subtype: &str, text: &str, origin: Origin) -> Leaf {
                 HeaderValue::Text(cte.into()),
             ),
         ],
-        body: Body::Bytes(text.as_bytes().to_vec()),
+        body: Body::Bytes(text.as_bytes().to_vec().into()),
         filename: None,
         origin,
     }

@@ -7,7 +7,7 @@ use super::leaf::{HeaderValue, Leaf, Origin};
 use super::part_type::PartType;
 use super::preloader::Preloader;
 use super::processor::{
-    IncludeResolver, ProcessError, ProcessWarning, Processed, WarningKind, process,
+    IncludeResolver, ProcessError, ProcessWarning, Processed, WarningKind, process, process_owned,
 };
 use super::user_data_options::UserDataOptions;
 use crate::merge::NoObserver;
@@ -125,8 +125,8 @@ pub fn render_observed(
     })
 }
 
-/// [`render`] of a payload given away: it is freed as soon as it is read
-/// (before any YAML is loaded), so the memory it held serves the fold.
+/// [`render`] of a payload given away: a MIME payload's parts are slices
+/// of it rather than copies (less memory to copy and to fault in).
 pub fn render_owned(
     payload: Vec<u8>,
     opts: &UserDataOptions,
@@ -134,8 +134,7 @@ pub fn render_owned(
 ) -> Result<Folded, RenderError> {
     std::thread::scope(|scope| {
         let preloader = Preloader::new(scope, opts, payload.len());
-        let processed = process(&payload, opts, includes)?;
-        drop(payload);
+        let processed = process_owned(payload, opts, includes)?;
         fold_processed(processed, opts, &mut NoObserver, preloader)
     })
 }

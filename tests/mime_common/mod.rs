@@ -68,7 +68,11 @@ fn part_json(depth: usize, m: &Message) -> Value {
 
 /// Our description of a document (same shape as the oracle's).
 pub fn describe(text: &str) -> Value {
-    match mime::parse(text) {
+    let parsed = mime::parse(text);
+    // Bodies cut from a shared text are the same tree.
+    let shared = mime::parse_shared(&std::sync::Arc::new(text.to_owned()));
+    assert_eq!(parsed, shared, "parse_shared differs from parse: {text:?}");
+    match parsed {
         Err(mime::ParseError::Python { error, .. }) => err(&error),
         Err(e @ mime::ParseError::Internal { .. }) => json!({ "error": e.to_string() }),
         Ok(m) => json!({
