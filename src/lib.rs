@@ -11,7 +11,10 @@ pub mod diagnostic;
 pub mod explain;
 pub mod merge;
 pub mod mime;
+mod run_aside;
 pub mod source;
 pub mod userdata;
 pub mod validate;
 pub mod yaml;
+
+pub use run_aside::{AsideJob, RunAside};

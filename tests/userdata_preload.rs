@@ -151,7 +151,8 @@ fn preloading_changes_nothing() {
 }
 
 /// Parts that append to the same keys: a merged config large enough for the
-/// helper, done loading, to write the second half of its dump.
+/// helper, done loading, to write the second half of its dump (and a MIME
+/// body large enough for it to parse the second half of, before that).
 #[test]
 fn the_helper_writes_half_of_a_large_dump() {
     let mut out =

@@ -106,6 +106,29 @@ impl<'a> LineReader<'a> {
         }
     }
 
+    /// [`LineReader::shared`], starting at byte `pos` (a line start), which
+    /// is line `lineno`.
+    pub(crate) fn shared_at(source: &'a TextSource, pos: usize, lineno: u32) -> Self {
+        LineReader {
+            pos,
+            lineno,
+            ..LineReader::shared(source)
+        }
+    }
+
+    /// The shared source, if the reader has one.
+    pub(crate) fn source(&self) -> Option<&'a TextSource> {
+        self.shared
+    }
+
+    /// Go on from byte `pos` (a line start), which is line `lineno`,
+    /// forgetting lines pushed back.
+    pub(crate) fn jump_to(&mut self, pos: usize, lineno: u32) {
+        self.pos = pos;
+        self.lineno = lineno;
+        self.pushed.clear();
+    }
+
     /// The text of a line.
     pub(crate) fn text(&self, line: Line) -> &'a str {
         self.text.get(line.start..line.end).unwrap_or("")

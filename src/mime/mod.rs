@@ -44,6 +44,7 @@ mod message;
 mod param;
 mod parser;
 mod pystr;
+mod split_parse;
 mod transfer_encoding;
 mod walk;
 
@@ -54,6 +55,6 @@ pub use error::{ParseError, PyError};
 pub use header::Header;
 pub use message::{Message, Payload};
 pub use param::{ParamValue, unquote};
-pub use parser::{MAX_DEPTH, MAX_MULTIPART_DEPTH, parse, parse_shared};
+pub use parser::{MAX_DEPTH, MAX_MULTIPART_DEPTH, parse, parse_shared, parse_shared_splitting};
 pub use transfer_encoding::TransferEncoding;
 pub use walk::{IntoWalk, Walk, WalkWithDepth};

@@ -11,6 +11,8 @@ use super::line_reader::{EofMatcher, Line, LineReader, Read, match_boundary};
 use super::message::{Message, Payload};
 use super::param::{ParamValue, params_preserve, unquote_value};
 use super::pystr::{eol_len_at_end, eol_len_at_start, py_eq_lower, py_lower, py_rstrip};
+use super::split_parse::{MIN_SPLIT_BYTES, SplitParse};
+use crate::run_aside::RunAside;
 use crate::source::{Mark, SharedText, TextSource};
 
 /// The deepest level (root = 0) at which CPython 3.11's `email` parser, as cloud-init
@@ -50,7 +52,6 @@ struct Node {
     end: Mark,
 }
 
-#[derive(Debug)]
 struct Parser<'a> {
     r: LineReader<'a>,
     nodes: Vec<Node>,
@@ -59,6 +60,20 @@ struct Parser<'a> {
     /// Deepest level parsed on the caller's stack; deeper documents are parsed
     /// again on a thread of our own (see [`parse`]). `None` on that thread.
     inline_depth: Option<usize>,
+    /// The thread a large root multipart's second half may be parsed on,
+    /// and the body size from which it is.
+    aside: Option<(&'a dyn RunAside, usize)>,
+    /// That second half, handed out.
+    split: Option<SplitParse>,
+}
+
+/// What [`parse_rest`] gives: the parts from a delimiter line on.
+pub(super) struct ParsedRest {
+    /// Node 0 stands for the multipart; the others are its parts, in order.
+    nodes: Vec<Node>,
+    /// Where the reader stopped: byte and line.
+    end: usize,
+    lineno: u32,
 }
 
 /// Why the recursive descent stopped.
@@ -357,14 +372,39 @@ impl<'a> Parser<'a> {
                 start,
             );
         }
-        let mut capturing_preamble = true;
+        if id == 0 && depth == 0 {
+            let ctype = self.content_type(id).to_owned();
+            self.split = SplitParse::start(&self.r, self.aside, id, &boundary, &ctype);
+        }
+        self.delimited_parts(id, depth, &boundary, body_start, true)
+    }
+
+    /// A multipart's body from where the reader is: the preamble (while
+    /// `capturing_preamble`), then a part after each delimiter line, up to
+    /// the close delimiter (then the epilogue) or the end of input.
+    fn delimited_parts(
+        &mut self,
+        id: usize,
+        depth: usize,
+        boundary: &str,
+        body_start: Mark,
+        mut capturing_preamble: bool,
+    ) -> Result<(), Halt> {
         let mut preamble = String::new();
         let mut preamble_lines = 0usize;
         let mut linesep = false;
         let mut close_seen = false;
         while let Read::Line(l) = self.r.readline() {
+            if !capturing_preamble
+                && let Some(split) = self.split.take_if(|s| s.begins_at(id, l.start))
+                && let Some(rest) = split.finish()
+            {
+                // The rest of the body was parsed from this very line on.
+                self.adopt(id, rest, l.lineno);
+                return Ok(());
+            }
             let t = self.r.text(l);
-            let Some(m) = match_boundary(t, &boundary) else {
+            let Some(m) = match_boundary(t, boundary) else {
                 // Only reachable while capturing the preamble.
                 preamble.push_str(t);
                 preamble_lines += 1;
@@ -391,14 +431,15 @@ impl<'a> Parser<'a> {
             // Repeated boundary lines delimit no parts.
             loop {
                 match self.r.readline() {
-                    Read::Line(l2) if match_boundary(self.r.text(l2), &boundary).is_some() => {}
+                    Read::Line(l2) if match_boundary(self.r.text(l2), boundary).is_some() => {}
                     other => {
                         self.r.unread(other);
                         break;
                     }
                 }
             }
-            self.r.push_matcher(EofMatcher::Boundary(boundary.clone()));
+            self.r
+                .push_matcher(EofMatcher::Boundary(boundary.to_owned()));
             self.parse_message(depth + 1)?;
             self.trim_last();
             self.r.pop_matcher();
@@ -429,6 +470,45 @@ impl<'a> Parser<'a> {
             n.epilogue = Some(epilogue);
         }
         Ok(())
+    }
+
+    /// The rest of multipart `id`'s body, parsed aside ([`SplitParse`])
+    /// from line `first_line` on: its parts follow ours (ids and line
+    /// numbers shifted), its defects and epilogue are `id`'s, and the reader
+    /// goes to where that parse ended.
+    fn adopt(&mut self, id: usize, rest: ParsedRest, first_line: u32) {
+        let ParsedRest {
+            mut nodes,
+            end,
+            lineno,
+        } = rest;
+        // Node 0 stands for `id`; the others follow ours.
+        let offset = self.nodes.len() - 1;
+        let shift = |m: &mut Mark| m.line = m.line.saturating_add(first_line);
+        for n in &mut nodes {
+            if let Body::Children(ids) = &mut n.body {
+                ids.iter_mut().for_each(|k| *k += offset);
+            }
+            for m in [&mut n.start, &mut n.body_start, &mut n.end] {
+                shift(m);
+            }
+            n.headers.iter_mut().for_each(|h| shift(&mut h.at));
+            n.defects.iter_mut().for_each(|d| shift(&mut d.at));
+        }
+        let mut placeholder = nodes.remove(0);
+        self.nodes.append(&mut nodes);
+        if let Some(n) = self.node(id) {
+            if let Body::Children(mut kids) = std::mem::replace(&mut placeholder.body, Body::Unset)
+            {
+                match &mut n.body {
+                    Body::Children(c) => c.append(&mut kids),
+                    b => *b = Body::Children(kids),
+                }
+            }
+            n.defects.append(&mut placeholder.defects);
+            n.epilogue = placeholder.epilogue;
+        }
+        self.r.jump_to(end, lineno.saturating_add(first_line));
     }
 
     /// The line break before a boundary belongs to the boundary: remove it from
@@ -516,26 +596,49 @@ impl<'a> Parser<'a> {
 /// a hundred levels is parsed again on a thread of its own with a large stack,
 /// so that any caller's thread suffices up to Python's own limit.
 pub fn parse(text: &str) -> Result<Message, ParseError> {
-    parse_reading(&|| LineReader::new(text))
+    parse_reading(&|| LineReader::new(text), None)
 }
 
 /// [`parse`] of a shared text: leaf bodies are slices of `source` (see
 /// [`SharedText`]), not copies.
-pub fn parse_shared(source: &TextSource) -> Result<Message, ParseError> {
-    parse_reading(&|| LineReader::shared(source))
+///
+/// With `aside`, a large multipart document is parsed on two threads (see
+/// [`SplitParse`]); the result is the same.
+pub fn parse_shared(
+    source: &TextSource,
+    aside: Option<&dyn RunAside>,
+) -> Result<Message, ParseError> {
+    parse_shared_splitting(source, aside, MIN_SPLIT_BYTES)
+}
+
+/// [`parse_shared`], splitting root multipart bodies of `min_bytes` and more
+/// (tests split small documents).
+#[doc(hidden)]
+pub fn parse_shared_splitting(
+    source: &TextSource,
+    aside: Option<&dyn RunAside>,
+    min_bytes: usize,
+) -> Result<Message, ParseError> {
+    parse_reading(
+        &|| LineReader::shared(source),
+        aside.map(|a| (a, min_bytes)),
+    )
 }
 
 /// [`parse`], the lines coming from a reader made by `reader` (once more
 /// for a deep document).
-fn parse_reading<'a>(reader: &(dyn Fn() -> LineReader<'a> + Sync)) -> Result<Message, ParseError> {
-    let deep = match parse_on_this_stack(reader(), Some(INLINE_DEPTH)) {
+fn parse_reading<'a>(
+    reader: &(dyn Fn() -> LineReader<'a> + Sync),
+    aside: Option<(&'a dyn RunAside, usize)>,
+) -> Result<Message, ParseError> {
+    let deep = match parse_on_this_stack(reader(), Some(INLINE_DEPTH), aside) {
         Ok(m) => return Ok(m),
         Err(Halt::Error(e)) => return Err(e),
         Err(Halt::NeedsDeepStack) => std::thread::scope(|scope| {
             std::thread::Builder::new()
                 .name("mime-deep-parse".into())
                 .stack_size(DEEP_STACK)
-                .spawn_scoped(scope, || parse_on_this_stack(reader(), None))
+                .spawn_scoped(scope, || parse_on_this_stack(reader(), None, None))
                 .ok()
                 .and_then(|t| t.join().ok())
         }),
@@ -550,13 +653,19 @@ fn parse_reading<'a>(reader: &(dyn Fn() -> LineReader<'a> + Sync)) -> Result<Mes
     }
 }
 
-fn parse_on_this_stack(r: LineReader<'_>, inline_depth: Option<usize>) -> Result<Message, Halt> {
+fn parse_on_this_stack<'a>(
+    r: LineReader<'a>,
+    inline_depth: Option<usize>,
+    aside: Option<(&'a dyn RunAside, usize)>,
+) -> Result<Message, Halt> {
     let mut p = Parser {
         r,
         nodes: Vec::new(),
         stack: Vec::new(),
         last: 0,
         inline_depth,
+        aside,
+        split: None,
     };
     p.parse_message(0)?;
     let root = p.pop_message().unwrap_or(0);
@@ -572,4 +681,37 @@ fn parse_on_this_stack(r: LineReader<'_>, inline_depth: Option<usize>) -> Result
     }
     p.into_tree(root)
         .ok_or(Halt::Error(ParseError::Internal { at: root_mark }))
+}
+
+/// The body of a multipart with content type `content_type`, from its
+/// delimiter line at byte `at` of `source` on (counted as line 0), parsed as
+/// [`Parser::delimited_parts`] parses it once the preamble is behind: what
+/// [`SplitParse`] runs on the other thread. `None` if it fails (the caller's
+/// own parse then meets the failure itself).
+pub(super) fn parse_rest(
+    source: &TextSource,
+    at: usize,
+    boundary: &str,
+    content_type: &str,
+) -> Option<ParsedRest> {
+    let mut p = Parser {
+        r: LineReader::shared_at(source, at, 0),
+        nodes: Vec::new(),
+        stack: Vec::new(),
+        last: 0,
+        inline_depth: Some(INLINE_DEPTH),
+        aside: None,
+        split: None,
+    };
+    // Node 0 stands for the multipart (its type decides its parts' default).
+    let id = p.new_message();
+    p.node(id)?.content_type = content_type.to_owned();
+    p.delimited_parts(id, 0, boundary, Mark::default(), false)
+        .ok()?;
+    let (end, lineno) = p.r.next_position();
+    Some(ParsedRest {
+        nodes: p.nodes,
+        end,
+        lineno,
+    })
 }

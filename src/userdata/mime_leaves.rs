@@ -4,6 +4,7 @@ use super::accumulated_message::AccumulatedMessage;
 use super::leaf::{Body, HeaderValue, Leaf, Origin};
 use super::processor::ProcessError;
 use super::user_data_options::Limits;
+use crate::run_aside::RunAside;
 use crate::source::TextSource;
 
 /// Python's `add_header('Content-Disposition', 'attachment', filename=f)` text.
@@ -41,15 +42,17 @@ pub struct WalkedDoc {
     pub walk: Vec<usize>,
 }
 
-/// Parse `text` as MIME into `msg`'s arena, keeping the tree (a message/*
+/// Parse `text` as MIME (a large document on two threads with `aside`) into `msg`'s arena, keeping the tree (a message/*
 /// part holds the message inside it, which cloud-init's handlers walk again).
 pub fn mime_leaves(
     text: &TextSource,
     origin: &Origin,
     limits: &Limits,
     msg: &mut AccumulatedMessage,
+    aside: Option<&dyn RunAside>,
 ) -> Result<WalkedDoc, ProcessError> {
-    let doc = crate::mime::parse_shared(text).map_err(|e| ProcessError::Mime(e.to_string()))?;
+    let doc =
+        crate::mime::parse_shared(text, aside).map_err(|e| ProcessError::Mime(e.to_string()))?;
     let mut walk = Vec::new();
     // Ids by depth along the current path, to link each part to its parent.
     let mut path: Vec<usize> = Vec::new();

@@ -13,6 +13,7 @@ use super::py_int::{IntError, py_int};
 use super::raw_unicode_escape::raw_unicode_escape;
 use super::user_data_options::UserDataOptions;
 use super::yaml_text::{LoadSite, load_py_text, load_py_text_at};
+use crate::run_aside::RunAside;
 use crate::yaml::EventKind;
 use crate::yaml::value::{Node, PyStr, Value, py_str};
 
@@ -142,7 +143,7 @@ pub fn process(
     opts: &UserDataOptions,
     includes: &dyn IncludeResolver,
 ) -> Result<Processed, ProcessError> {
-    process_cow(blob.into(), opts, includes)
+    process_cow(blob.into(), opts, includes, None)
 }
 
 /// [`process`] of a blob given away: a MIME document's parts are then
@@ -152,13 +153,15 @@ pub fn process_owned(
     opts: &UserDataOptions,
     includes: &dyn IncludeResolver,
 ) -> Result<Processed, ProcessError> {
-    process_cow(blob.into(), opts, includes)
+    process_cow(blob.into(), opts, includes, None)
 }
 
-fn process_cow(
+/// [`process`], a large MIME document parsed on two threads with `aside`.
+pub(crate) fn process_cow(
     blob: Cow<'_, [u8]>,
     opts: &UserDataOptions,
     includes: &dyn IncludeResolver,
+    aside: Option<&dyn RunAside>,
 ) -> Result<Processed, ProcessError> {
     let mut p = Processor {
         opts,
@@ -166,6 +169,7 @@ fn process_cow(
         out: Processed::default(),
         include_depth: 0,
         inflated: 0,
+        aside,
     };
     let doc = p.convert_string(blob, Origin::Whole)?;
     p.process_msg(&doc)?;
@@ -179,6 +183,8 @@ struct Processor<'a> {
     include_depth: usize,
     /// Bytes gunzipped so far, over every layer (`max_decompressed_size`).
     inflated: u64,
+    /// The helper thread, for a large MIME document.
+    aside: Option<&'a dyn RunAside>,
 }
 
 /// A header list as Python's `MIMEBase(maintype, subtype)` starts it.
@@ -258,6 +264,7 @@ impl Processor<'_> {
                 &origin,
                 &self.opts.limits,
                 &mut self.out.message,
+                self.aside,
             );
         }
         let leaf = Leaf {

@@ -7,7 +7,7 @@ use super::leaf::{HeaderValue, Leaf, Origin};
 use super::part_type::PartType;
 use super::preloader::Preloader;
 use super::processor::{
-    IncludeResolver, ProcessError, ProcessWarning, Processed, WarningKind, process, process_owned,
+    IncludeResolver, ProcessError, ProcessWarning, Processed, WarningKind, process_cow,
 };
 use super::user_data_options::UserDataOptions;
 use crate::merge::NoObserver;
@@ -120,7 +120,7 @@ pub fn render_observed(
 ) -> Result<Folded, RenderError> {
     std::thread::scope(|scope| {
         let preloader = Preloader::new(scope, opts, payload.len());
-        let processed = process(payload, opts, includes)?;
+        let processed = process_cow(payload.into(), opts, includes, Some(&preloader))?;
         fold_processed(processed, opts, observer, preloader)
     })
 }
@@ -134,7 +134,7 @@ pub fn render_owned(
 ) -> Result<Folded, RenderError> {
     std::thread::scope(|scope| {
         let preloader = Preloader::new(scope, opts, payload.len());
-        let processed = process_owned(payload, opts, includes)?;
+        let processed = process_cow(payload.into(), opts, includes, Some(&preloader))?;
         fold_processed(processed, opts, &mut NoObserver, preloader)
     })
 }

@@ -4,6 +4,7 @@
 
 use base64::Engine as _;
 use cloudfold::mime::{self, Message, ParamValue, PyError};
+use cloudfold::{AsideJob, RunAside};
 use serde_json::{Value, json};
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
@@ -66,12 +67,41 @@ fn part_json(depth: usize, m: &Message) -> Value {
     })
 }
 
+/// Runs a split parse's second half at once, before the first half.
+struct Inline;
+
+impl RunAside for Inline {
+    fn run_aside(&self, job: AsideJob) -> Result<(), AsideJob> {
+        job();
+        Ok(())
+    }
+}
+
+/// Runs it on a new thread, which begins whenever it is scheduled.
+struct Spawn;
+
+impl RunAside for Spawn {
+    fn run_aside(&self, job: AsideJob) -> Result<(), AsideJob> {
+        std::thread::spawn(job);
+        Ok(())
+    }
+}
+
 /// Our description of a document (same shape as the oracle's).
 pub fn describe(text: &str) -> Value {
     let parsed = mime::parse(text);
-    // Bodies cut from a shared text are the same tree.
-    let shared = mime::parse_shared(&std::sync::Arc::new(text.to_owned()));
-    assert_eq!(parsed, shared, "parse_shared differs from parse: {text:?}");
+    // Bodies cut from a shared text, and a root multipart's second half
+    // parsed aside, are the same tree.
+    let src = std::sync::Arc::new(text.to_owned());
+    let asides: [(&str, Option<&dyn RunAside>); 3] = [
+        ("shared", None),
+        ("split inline", Some(&Inline)),
+        ("split on a thread", Some(&Spawn)),
+    ];
+    for (how, aside) in asides {
+        let shared = mime::parse_shared_splitting(&src, aside, 0);
+        assert_eq!(parsed, shared, "{how} differs from parse: {text:?}");
+    }
     match parsed {
         Err(mime::ParseError::Python { error, .. }) => err(&error),
         Err(e @ mime::ParseError::Internal { .. }) => json!({ "error": e.to_string() }),

@@ -41,9 +41,9 @@ mod text_unit;
 mod tree;
 mod value_tree;
 
+pub use crate::run_aside::{AsideJob, RunAside};
 pub use dump_error::DumpError;
 pub use dump_options::DumpOptions;
-pub use split_dump::{AsideJob, RunAside};
 
 use crate::yaml::value::Node;
 use tree::Tree;

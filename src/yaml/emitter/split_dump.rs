@@ -25,6 +25,7 @@ use super::py_order::sort_like_python;
 use super::representer::aliasable;
 use super::tree::Tree as _;
 use super::value_tree::ValueTree;
+use crate::run_aside::{AsideJob, RunAside};
 use crate::yaml::value::{Entries, Key, Map, Node, Value};
 
 /// Document size (as guessed) from which a second thread pays: below it the
@@ -34,17 +35,6 @@ pub(super) const MIN_SPLIT_BYTES: usize = 128 << 10;
 /// The document markers the split relies on.
 const START: &str = "---\n";
 const END: &str = "...\n";
-
-/// A thread that runs a job beside the caller: the split hands it the second
-/// half. A thread that is already running starts the job at once, where a
-/// new one may take a millisecond to be scheduled.
-pub trait RunAside {
-    /// Run `job` on the other thread, or give it back.
-    fn run_aside(&self, job: AsideJob) -> Result<(), AsideJob>;
-}
-
-/// A job for [`RunAside`].
-pub type AsideJob = Box<dyn FnOnce() + Send>;
 
 /// `prefix` and `node` written as [`super::dump_after`] writes them, on two
 /// threads; `None` when the document cannot be split (or a half fails: the
