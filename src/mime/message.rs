@@ -6,7 +6,7 @@ use super::decoded_part::DecodedPart;
 use super::defect::{Defect, DefectKind};
 use super::error::PyError;
 use super::header::Header;
-use super::param::{ParamValue, params_preserve, unquote_value};
+use super::param::{ParamValue, params_preserve, plain_param, unquote_value};
 use super::pystr::{payload_bytes, py_eq_lower, py_rstrip, py_strip};
 use super::transfer_encoding::TransferEncoding;
 use super::walk::{IntoWalk, Walk};
@@ -301,6 +301,10 @@ impl Message {
         let Some(v) = self.get(header) else {
             return Ok(None);
         };
+        // Every part's filename is asked for: the common case builds one value.
+        if let Some(found) = plain_param(v, param) {
+            return Ok(found);
+        }
         Ok(params_preserve(v)?
             .into_iter()
             .find(|(k, _)| py_eq_lower(k, param))

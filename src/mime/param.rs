@@ -2,7 +2,7 @@
 //! continuations (`name*0*=…`) and charset/language prefixes (`name*=utf-8''…`).
 
 use super::error::PyError;
-use super::pystr::{py_lower, py_strip, raw_unicode_escape};
+use super::pystr::{py_eq_lower, py_lower, py_strip, raw_unicode_escape};
 
 /// A parameter value as `Message.get_param` returns it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -326,6 +326,29 @@ pub(crate) fn params_preserve(value: &str) -> Result<Vec<(String, ParamValue)>, 
     Ok(out)
 }
 
+/// `get_param(param)` on a header value with no `*`: the first parameter
+/// named `param`, unquoted, as [`params_preserve`] then [`unquote_value`]
+/// give it, without building the others. With no `*` no parameter is an
+/// RFC 2231 section (the only ones that can raise, or join), so the list is
+/// the parameters in order; `None` if the value has a `*`.
+pub(crate) fn plain_param(value: &str, param: &str) -> Option<Option<ParamValue>> {
+    if value.contains('*') {
+        return None;
+    }
+    for p in split_params(value) {
+        let (name, v) = match p.split_once('=') {
+            Some((n, v)) => (py_strip(n), py_strip(v)),
+            None => (py_strip(&p), ""),
+        };
+        if py_eq_lower(name, param) {
+            // The long way quotes all but the first value again before
+            // unquoting it: the same text.
+            return Some(Some(ParamValue::Str(unquote(v).into_owned())));
+        }
+    }
+    Some(None)
+}
+
 /// `_unquotevalue`: remove the quotes of a preserved value.
 pub(crate) fn unquote_value(v: ParamValue) -> ParamValue {
     match v {
@@ -345,6 +368,56 @@ pub(crate) fn unquote_value(v: ParamValue) -> ParamValue {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `get_param` the long way.
+    fn slow(value: &str, param: &str) -> Result<Option<ParamValue>, PyError> {
+        Ok(params_preserve(value)?
+            .into_iter()
+            .find(|(k, _)| py_eq_lower(k, param))
+            .map(|(_, v)| unquote_value(v)))
+    }
+
+    #[test]
+    fn plain_params_are_found_as_the_long_way_finds_them() {
+        let fixed = [
+            "attachment; filename=\"part-001.yaml\"",
+            "filename=first; filename=second",
+            " FileName = \" a b \" ; x",
+            "attachment; filename=\"a;b\"; filename=c",
+            "attachment; filename=\"a\\\"b\\\\\"",
+            "attachment; filename",
+            "attachment;;filename=<x>",
+            "attachment; filename=\"\u{e9}\"",
+        ];
+        for v in fixed {
+            assert_eq!(
+                plain_param(v, "filename"),
+                Some(slow(v, "filename").unwrap()),
+                "{v:?}"
+            );
+        }
+        // Random values over the characters that matter (no `*`).
+        let alphabet = [
+            'f', 'F', 'n', '=', ';', '"', '\\', ' ', '\t', '<', '>', '\u{e9}',
+        ];
+        let mut x = 0x2545_f491_4f6c_dd1d_u64;
+        for _ in 0..20_000 {
+            let mut v = String::new();
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let len = (x % 12) as usize;
+            for k in 0..len {
+                let pick = ((x >> (4 * k)) % alphabet.len() as u64) as usize;
+                v.extend(alphabet.get(pick));
+            }
+            for param in ["f", "fn", "F"] {
+                let want = slow(&v, param).unwrap();
+                assert_eq!(plain_param(&v, param), Some(want), "{v:?} {param}");
+            }
+        }
+        assert_eq!(plain_param("a; b*=x", "b"), None, "a `*`: the long way");
+    }
 
     #[test]
     fn splits_like_python() {
