@@ -740,7 +740,7 @@ impl Processor<'_> {
         if part.content_type == part_type::CLOUD_CONFIG
             && header_idx.is_none()
             && let Body::Bytes(b) = &part.body
-            && let Ok(text) = std::str::from_utf8(b)
+            && let Some(text) = b.as_str()
             && may_name_launch_index(text)
             && let Ok(Some(root)) = load_py_text(&PyStr::from(text), self.opts)
             && let Some(m) = root.as_map()
