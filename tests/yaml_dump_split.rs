@@ -6,8 +6,10 @@
 
 use cloudfold::yaml::value::{Entries, Map, Node, Seq, Value, insert};
 use cloudfold::yaml::{DumpOptions, LoadOptions, dump_after, dump_after_split, load};
+use cloudfold::{AsideJob, RunAside};
 use serde_json::Value as J;
 use std::path::PathBuf;
+use std::sync::Mutex;
 
 /// The corpus documents that load, as texts (each use loads its own copy:
 /// a value held twice is one the split must refuse).
@@ -42,10 +44,41 @@ fn map(pairs: impl IntoIterator<Item = (Node, Node)>) -> Node {
     Node::synthetic(Value::Map(Map::new(e)))
 }
 
-/// Whether the split text, if there is one, is one thread's text.
+/// Takes the second half and runs it at once: the other thread comes first.
+struct Inline;
+
+impl RunAside for Inline {
+    fn run_aside(&self, job: AsideJob) -> Result<(), AsideJob> {
+        job();
+        Ok(())
+    }
+}
+
+/// Takes the second half and runs it only after the dump: the dumping
+/// thread, its own half written, finds the second one not begun and writes
+/// it too (as with a helper slow to wake).
+#[derive(Default)]
+struct Late(Mutex<Vec<AsideJob>>);
+
+impl RunAside for Late {
+    fn run_aside(&self, job: AsideJob) -> Result<(), AsideJob> {
+        self.0.lock().unwrap().push(job);
+        Ok(())
+    }
+}
+
+/// Whether the split text, if there is one, is one thread's text (whichever
+/// thread writes the second half).
 fn check(n: &Node, what: &str) -> bool {
     let opts = DumpOptions::cloud_init();
-    let split = dump_after_split("#head\n", n, &opts);
+    let split = dump_after_split("#head\n", n, &opts, None);
+    let inline = dump_after_split("#head\n", n, &opts, Some(&Inline));
+    let late = Late::default();
+    let by_one = dump_after_split("#head\n", n, &opts, Some(&late));
+    // The job, run now, finds nothing left to write.
+    late.0.lock().unwrap().drain(..).for_each(|job| job());
+    assert_eq!(split, inline, "{what}");
+    assert_eq!(split, by_one, "{what}");
     match dump_after("#head\n", n, &opts, 0) {
         Ok(whole) => {
             if let Some(split) = &split {
@@ -124,7 +157,7 @@ fn refused_where_one_thread_could_differ() {
         (Node::str("b"), Node::str("y")),
         (Node::str("c"), list),
     ]);
-    assert_eq!(dump_after_split("", &shared, &opts), None);
+    assert_eq!(dump_after_split("", &shared, &opts, None), None);
     // The same list deeper down on either side: the halves' walks find it.
     let inner = Node::synthetic(Value::Seq(Seq::new(vec![Node::str("x")])));
     let deep = map([
@@ -135,14 +168,14 @@ fn refused_where_one_thread_could_differ() {
             Node::synthetic(Value::Seq(Seq::new(vec![inner.clone()]))),
         ),
     ]);
-    assert_eq!(dump_after_split("", &deep, &opts), None);
+    assert_eq!(dump_after_split("", &deep, &opts, None), None);
     // Referred to from outside the tree only: PyYAML would not anchor it,
     // but the halves cannot tell, so one thread writes it.
     let held = map([
         (Node::str("a"), map([(Node::str("k"), inner.clone())])),
         (Node::str("b"), Node::str("y")),
     ]);
-    assert_eq!(dump_after_split("", &held, &opts), None);
+    assert_eq!(dump_after_split("", &held, &opts, None), None);
     drop(inner);
     // Keys Python cannot sort together: the order is Python's to decide.
     let mixed = map([
@@ -152,16 +185,19 @@ fn refused_where_one_thread_could_differ() {
             Node::str("y"),
         ),
     ]);
-    assert_eq!(dump_after_split("", &mixed, &opts), None);
+    assert_eq!(dump_after_split("", &mixed, &opts, None), None);
     // One key: nothing to split; the readable preset has no markers to join at.
     let one = map([(Node::str("a"), Node::str("x"))]);
-    assert_eq!(dump_after_split("", &one, &opts), None);
+    assert_eq!(dump_after_split("", &one, &opts, None), None);
     let two = map([
         (Node::str("a"), Node::str("x")),
         (Node::str("b"), Node::str("y")),
     ]);
-    assert_eq!(dump_after_split("", &two, &DumpOptions::readable()), None);
-    assert!(dump_after_split("", &two, &opts).is_some());
+    assert_eq!(
+        dump_after_split("", &two, &DumpOptions::readable(), None),
+        None
+    );
+    assert!(dump_after_split("", &two, &opts, None).is_some());
 }
 
 #[test]

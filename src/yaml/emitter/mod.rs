@@ -112,11 +112,17 @@ pub fn dump_after_aside(
 }
 
 /// [`dump_after`] with the top-level mapping written on two threads whatever
-/// its size; `None` where [`dump_after`] would use one thread anyway (for the
+/// its size (the second half handed to `aside`, else to a thread of its
+/// own); `None` where [`dump_after`] would use one thread anyway (for the
 /// tests, which compare the two).
 #[doc(hidden)]
-pub fn dump_after_split(prefix: &str, node: &Node, opts: &DumpOptions) -> Option<String> {
-    split_dump::dump_split(prefix, node, opts, 0, 0, None)
+pub fn dump_after_split(
+    prefix: &str,
+    node: &Node,
+    opts: &DumpOptions,
+    aside: Option<&dyn RunAside>,
+) -> Option<String> {
+    split_dump::dump_split(prefix, node, opts, 0, 0, aside)
 }
 
 /// [`dump`] through the representation graph only (the reference the
