@@ -176,10 +176,7 @@ impl Message {
     /// Python adds to the message while decoding.
     pub fn decode_payload(&self) -> Option<(Vec<u8>, Vec<DefectKind>)> {
         let text = self.payload_text()?;
-        Some(
-            self.transfer_encoding()
-                .decode_owned(payload_bytes(text.into())),
-        )
+        Some(self.transfer_encoding().decode_cow(payload_bytes(text)))
     }
 
     /// This part taken apart, moved rather than copied: its headers, its
@@ -193,9 +190,7 @@ impl Message {
                 Some(SharedBytes::from(text))
             }
             Payload::Text(text) => Some(SharedBytes::from(
-                encoding
-                    .decode_owned(payload_bytes(text.into_string().into()))
-                    .0,
+                encoding.decode_cow(payload_bytes(&text)).0,
             )),
             Payload::Multipart(_) | Payload::Message(_) => None,
         };

@@ -121,6 +121,22 @@ fn boundary_of(headers: &[Header]) -> Result<Option<String>, PyError> {
 }
 
 impl<'a> Parser<'a> {
+    fn new(
+        r: LineReader<'a>,
+        inline_depth: Option<usize>,
+        aside: Option<(&'a dyn RunAside, usize)>,
+    ) -> Self {
+        Parser {
+            r,
+            nodes: Vec::new(),
+            stack: Vec::new(),
+            last: 0,
+            inline_depth,
+            aside,
+            split: None,
+        }
+    }
+
     fn node(&mut self, id: usize) -> Option<&mut Node> {
         self.nodes.get_mut(id)
     }
@@ -658,15 +674,7 @@ fn parse_on_this_stack<'a>(
     inline_depth: Option<usize>,
     aside: Option<(&'a dyn RunAside, usize)>,
 ) -> Result<Message, Halt> {
-    let mut p = Parser {
-        r,
-        nodes: Vec::new(),
-        stack: Vec::new(),
-        last: 0,
-        inline_depth,
-        aside,
-        split: None,
-    };
+    let mut p = Parser::new(r, inline_depth, aside);
     p.parse_message(0)?;
     let root = p.pop_message().unwrap_or(0);
     let root_mark = p.nodes.get(root).map_or_else(Mark::default, |n| n.start);
@@ -694,15 +702,11 @@ pub(super) fn parse_rest(
     boundary: &str,
     content_type: &str,
 ) -> Option<ParsedRest> {
-    let mut p = Parser {
-        r: LineReader::shared_at(source, at, 0),
-        nodes: Vec::new(),
-        stack: Vec::new(),
-        last: 0,
-        inline_depth: Some(INLINE_DEPTH),
-        aside: None,
-        split: None,
-    };
+    let mut p = Parser::new(
+        LineReader::shared_at(source, at, 0),
+        Some(INLINE_DEPTH),
+        None,
+    );
     // Node 0 stands for the multipart (its type decides its parts' default).
     let id = p.new_message();
     p.node(id)?.content_type = content_type.to_owned();

@@ -80,12 +80,12 @@ pub(crate) fn raw_unicode_escape(s: &str) -> Vec<u8> {
 
 /// Python's `s.encode('ascii')` if it succeeds, else `s.encode('raw-unicode-escape')`:
 /// how `Message.get_payload(decode=True)` turns a text body into bytes. ASCII
-/// text given away is its own bytes; borrowed, it is copied.
-pub(crate) fn payload_bytes(s: Cow<'_, str>) -> Vec<u8> {
+/// text is its own bytes, borrowed.
+pub(crate) fn payload_bytes(s: &str) -> Cow<'_, [u8]> {
     if s.is_ascii() {
-        s.into_owned().into_bytes()
+        Cow::Borrowed(s.as_bytes())
     } else {
-        raw_unicode_escape(&s)
+        Cow::Owned(raw_unicode_escape(s))
     }
 }
 

@@ -3,6 +3,7 @@
 //! quoted-printable (`binascii.a2b_qp`) and uuencode (`email.message._decode_uu`).
 
 use super::defect::DefectKind;
+use std::borrow::Cow;
 
 /// The transfer encodings `get_payload(decode=True)` undoes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -30,11 +31,12 @@ impl TransferEncoding {
         }
     }
 
-    /// [`decode`](Self::decode) taking the bytes by value: the identity
-    /// encoding hands them back without a copy.
-    pub fn decode_owned(self, data: Vec<u8>) -> (Vec<u8>, Vec<DefectKind>) {
+    /// [`decode`](Self::decode) of bytes borrowed or given away: the
+    /// identity encoding copies only borrowed bytes, the others decode from
+    /// either without a copy first.
+    pub fn decode_cow(self, data: Cow<'_, [u8]>) -> (Vec<u8>, Vec<DefectKind>) {
         match self {
-            TransferEncoding::Identity => (data, Vec::new()),
+            TransferEncoding::Identity => (data.into_owned(), Vec::new()),
             other => other.decode(&data),
         }
     }

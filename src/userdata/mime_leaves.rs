@@ -42,8 +42,9 @@ pub struct WalkedDoc {
     pub walk: Vec<usize>,
 }
 
-/// Parse `text` as MIME (a large document on two threads with `aside`) into `msg`'s arena, keeping the tree (a message/*
-/// part holds the message inside it, which cloud-init's handlers walk again).
+/// Parse `text` as MIME (a large document on two threads, with `aside`)
+/// into `msg`'s arena, keeping the tree (a message/* part holds the message
+/// inside it, which cloud-init's handlers walk again).
 pub fn mime_leaves(
     text: &TextSource,
     origin: &Origin,
