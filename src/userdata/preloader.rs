@@ -45,9 +45,13 @@ impl Preload {
     pub const MIN_BYTES: usize = 32 << 10;
 }
 
-/// Parts loaded but not merged yet, at most: enough to keep both threads
-/// busy, few enough that memory stays near a few parts' trees.
-const AHEAD: usize = 32;
+/// Parts loaded but not merged yet, at most: enough that the helper, woken
+/// at half this lead, is back at work before the fold has used the other
+/// half (a sleeping virtual CPU can take ~100 µs to wake; the fold merges a
+/// part in 2–3 µs), few enough that memory stays at a few hundred parts'
+/// trees. With 32, the fold loaded a third of the parts itself while the
+/// helper slept.
+const AHEAD: usize = 256;
 
 /// How long the helper, its parts all loaded, stays awake for a job (the
 /// dump's second half comes right after the last merges): an idle virtual
