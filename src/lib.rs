@@ -17,4 +17,4 @@ pub mod userdata;
 pub mod validate;
 pub mod yaml;
 
-pub use run_aside::{AsideJob, RunAside};
+pub use run_aside::{AsideJob, Offload, RunAside};

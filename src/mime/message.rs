@@ -149,6 +149,16 @@ impl Message {
         }
     }
 
+    /// The sub-parts from `at` on, taken out (none if there are no more):
+    /// a large document's walk can then go on in two pieces, this message's
+    /// walk and those parts' walks after it.
+    pub fn split_off_children(&mut self, at: usize) -> Vec<Message> {
+        match self.children_mut() {
+            Some(v) if at < v.len() => v.split_off(at),
+            _ => Vec::new(),
+        }
+    }
+
     pub(super) fn children_mut(&mut self) -> Option<&mut Vec<Message>> {
         match &mut self.payload {
             Payload::Text(_) => None,

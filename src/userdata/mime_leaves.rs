@@ -4,7 +4,8 @@ use super::accumulated_message::AccumulatedMessage;
 use super::leaf::{Body, HeaderValue, Leaf, Origin};
 use super::processor::ProcessError;
 use super::user_data_options::Limits;
-use crate::run_aside::RunAside;
+use crate::mime::{Message, PyError};
+use crate::run_aside::{Offload, RunAside};
 use crate::source::TextSource;
 
 /// Python's `add_header('Content-Disposition', 'attachment', filename=f)` text.
@@ -42,6 +43,9 @@ pub struct WalkedDoc {
     pub walk: Vec<usize>,
 }
 
+/// Root parts from which a document's leaves are built on two threads.
+const SPLIT_CHILDREN: usize = 64;
+
 /// Parse `text` as MIME (a large document on two threads, with `aside`)
 /// into `msg`'s arena, keeping the tree (a message/* part holds the message
 /// inside it, which cloud-init's handlers walk again).
@@ -52,38 +56,80 @@ pub fn mime_leaves(
     msg: &mut AccumulatedMessage,
     aside: Option<&dyn RunAside>,
 ) -> Result<WalkedDoc, ProcessError> {
-    let doc =
+    let mut doc =
         crate::mime::parse_shared(text, aside).map_err(|e| ProcessError::Mime(e.to_string()))?;
-    let mut walk = Vec::new();
-    // Ids by depth along the current path, to link each part to its parent.
-    let mut path: Vec<usize> = Vec::new();
-    let mut leaves = 0usize;
+    // Building a part's leaf depends on that part alone: with many root
+    // parts, the helper builds the second half's while this thread builds
+    // the first half's (their walk follows the root's own walk); only the
+    // numbering and the arena go in walk order, here.
+    let children = doc.children().len();
+    let second = match aside {
+        Some(helper) if children >= SPLIT_CHILDREN => {
+            let parts = doc.split_off_children(children / 2);
+            let (half, job) = Offload::new(move || {
+                parts
+                    .into_iter()
+                    .flat_map(Message::into_walk)
+                    .map(|(depth, part)| Unplaced::of(depth + 1, part))
+                    .collect::<Vec<_>>()
+            });
+            // Refused: `result` builds them here.
+            let _ = helper.run_aside(job);
+            Some(half)
+        }
+        _ => None,
+    };
+    let mut placer = Placer {
+        origin,
+        limits,
+        msg,
+        walk: Vec::new(),
+        path: Vec::new(),
+        leaves: 0,
+    };
     // By value: each part's headers and body move into its leaf.
-    for (index, (depth, part)) in doc.into_walk().enumerate() {
+    for (depth, part) in doc.into_walk() {
+        placer.place(Unplaced::of(depth, part))?;
+    }
+    if let Some(half) = second {
+        let parts = half.result().ok_or_else(|| {
+            ProcessError::Mime("internal error: the helper thread stopped".into())
+        })?;
+        for part in parts {
+            placer.place(part)?;
+        }
+    }
+    let root = placer.walk.first().copied().unwrap_or_default();
+    Ok(WalkedDoc {
+        root,
+        walk: placer.walk,
+    })
+}
+
+/// One part of the walk made into the pieces of a leaf, not numbered yet.
+struct Unplaced {
+    depth: usize,
+    container: bool,
+    filename: Result<Option<String>, PyError>,
+    body_line: u32,
+    headers: Vec<(String, HeaderValue)>,
+    content_type: String,
+    body: Body,
+}
+
+impl Unplaced {
+    fn of(depth: usize, part: Message) -> Unplaced {
         let container = part
             .get_content_maintype()
             .eq_ignore_ascii_case("multipart");
-        if !container {
-            if leaves >= limits.max_parts {
-                return Err(ProcessError::Limit(format!(
-                    "more than the limit of {} parts (raise it with --max-parts)",
-                    limits.max_parts
-                )));
-            }
-            leaves += 1;
-        }
-        let filename = part
-            .get_filename()
-            .map_err(|e| ProcessError::Mime(e.to_string()))?;
-        let origin = match origin {
-            Origin::Whole => Origin::Mime {
-                index,
-                body_line: part.body_line(),
-            },
-            o => o.clone(),
-        };
+        let filename = part.get_filename();
+        let body_line = part.body_line();
         let decoded = part.into_decoded();
-        let leaf = Leaf {
+        Unplaced {
+            depth,
+            container,
+            filename,
+            body_line,
             headers: decoded
                 .headers
                 .into_iter()
@@ -91,17 +137,56 @@ pub fn mime_leaves(
                 .collect(),
             content_type: decoded.content_type,
             body: decoded.body.map_or(Body::None, Body::Bytes),
+        }
+    }
+}
+
+/// Puts the parts of a walk, in walk order, into the arena.
+struct Placer<'a> {
+    origin: &'a Origin,
+    limits: &'a Limits,
+    msg: &'a mut AccumulatedMessage,
+    walk: Vec<usize>,
+    /// Ids by depth along the current path, to link each part to its parent.
+    path: Vec<usize>,
+    leaves: usize,
+}
+
+impl Placer<'_> {
+    fn place(&mut self, part: Unplaced) -> Result<(), ProcessError> {
+        if !part.container {
+            if self.leaves >= self.limits.max_parts {
+                return Err(ProcessError::Limit(format!(
+                    "more than the limit of {} parts (raise it with --max-parts)",
+                    self.limits.max_parts
+                )));
+            }
+            self.leaves += 1;
+        }
+        let filename = part
+            .filename
+            .map_err(|e| ProcessError::Mime(e.to_string()))?;
+        let origin = match self.origin {
+            Origin::Whole => Origin::Mime {
+                index: self.walk.len(),
+                body_line: part.body_line,
+            },
+            o => o.clone(),
+        };
+        let leaf = Leaf {
+            headers: part.headers,
+            content_type: part.content_type,
+            body: part.body,
             filename,
             origin,
         };
-        let id = msg.push(leaf, Vec::new(), container);
-        path.truncate(depth);
-        if let Some(&parent) = path.last() {
-            msg.add_child(parent, id);
+        let id = self.msg.push(leaf, Vec::new(), part.container);
+        self.path.truncate(part.depth);
+        if let Some(&parent) = self.path.last() {
+            self.msg.add_child(parent, id);
         }
-        path.push(id);
-        walk.push(id);
+        self.path.push(id);
+        self.walk.push(id);
+        Ok(())
     }
-    let root = walk.first().copied().unwrap_or_default();
-    Ok(WalkedDoc { root, walk })
 }

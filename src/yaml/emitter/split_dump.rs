@@ -25,9 +25,8 @@ use super::py_order::sort_like_python;
 use super::representer::aliasable;
 use super::tree::Tree as _;
 use super::value_tree::ValueTree;
-use crate::run_aside::{AsideJob, RunAside};
+use crate::run_aside::{Offload, RunAside};
 use crate::yaml::value::{Entries, Key, Map, Node, Value};
-use std::sync::{Arc, Mutex};
 
 /// Document size (as guessed) from which a second thread pays: below it the
 /// thread's start-up costs about what it saves.
@@ -95,21 +94,9 @@ pub(super) fn dump_split(
     };
     let ((a, a_own), (b, b_own)) = (part(first), part(rest));
     // The second half on the other thread: its own copy of the options, so
-    // the job owns all it uses.
-    // Whoever comes to it first writes it: the other thread, or this one
-    // once its own half is written (a helper that went to sleep may take
-    // milliseconds to wake).
-    let second = Arc::new(Mutex::new(Some(b)));
-    let (tx, rx) = std::sync::mpsc::sync_channel(1);
+    // the job owns all it uses. Whoever comes to it first writes it.
     let own_opts = opts.clone();
-    let job: AsideJob = {
-        let second = Arc::clone(&second);
-        Box::new(move || {
-            if let Some(b) = take(&second) {
-                let _ = tx.send(write(&b, b_own, &own_opts, "", rest_share));
-            }
-        })
-    };
+    let (second, job) = Offload::new(move || write(&b, b_own, &own_opts, "", rest_share));
     let unstarted = match aside {
         Some(runner) => runner.run_aside(job).err(),
         None => Some(job),
@@ -117,21 +104,18 @@ pub(super) fn dump_split(
     let (head, tail) = match unstarted {
         None => {
             let head = write(&a, a_own, opts, prefix, capacity);
-            let tail = match take(&second) {
-                Some(b) => write(&b, b_own, opts, "", rest_share),
-                None => rx.recv().ok()?,
-            };
-            (head, tail)
+            (head, second.result()?)
         }
         // No thread running: start one for this document.
         Some(job) => std::thread::scope(|scope| {
-            let tail = std::thread::Builder::new()
+            let other = std::thread::Builder::new()
                 .name("cloudfold-dump".into())
                 .spawn_scoped(scope, job)
                 .ok()?;
             let head = write(&a, a_own, opts, prefix, capacity);
-            tail.join().ok()?;
-            Some((head, rx.recv().ok()?))
+            let tail = second.result()?;
+            other.join().ok()?;
+            Some((head, tail))
         })?,
     };
     let mut text = head?;
@@ -144,11 +128,6 @@ pub(super) fn dump_split(
     text.truncate(text.len() - END.len());
     text.push_str(body);
     (text.len() - prefix.len() <= opts.max_output_bytes).then_some(text)
-}
-
-/// The second half, if no thread has taken it yet.
-fn take(second: &Mutex<Option<Node>>) -> Option<Node> {
-    second.lock().unwrap_or_else(|e| e.into_inner()).take()
 }
 
 /// One half, in one walk: it holds no recurring object and shares none
