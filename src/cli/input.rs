@@ -4,18 +4,26 @@ use cloudfold::userdata::{Fetched, IncludeResolver};
 use std::io::Read;
 use std::path::{Path, PathBuf};
 
+fn is_stdin(path: Option<&Path>) -> bool {
+    path.is_none_or(|p| p.as_os_str() == "-")
+}
+
+/// INPUT's size when it is known before reading: a file, or stdin redirected
+/// from one (a pipe says 0).
+pub fn size_hint(path: Option<&Path>) -> u64 {
+    let file = match path {
+        Some(p) if !is_stdin(path) => p,
+        _ => Path::new("/dev/stdin"),
+    };
+    std::fs::metadata(file).map_or(0, |m| m.len())
+}
+
 /// Read INPUT (`-` or nothing: stdin), refusing more than `max` bytes.
 pub fn read_input(path: Option<&Path>, max: u64) -> Result<Vec<u8>, String> {
     let name = path.map_or_else(|| "<stdin>".to_owned(), |p| p.display().to_string());
-    let stdin = path.is_none_or(|p| p.as_os_str() == "-");
-    // The size when known (a file, or stdin redirected from one; a pipe says 0)
-    // sizes the buffer once: growing it by doubling cost a tenth of a big render.
-    let size_hint = std::fs::metadata(if stdin {
-        Path::new("/dev/stdin")
-    } else {
-        path.unwrap_or(Path::new(""))
-    })
-    .map_or(0, |m| m.len());
+    let stdin = is_stdin(path);
+    // Sized once: growing the buffer by doubling cost a tenth of a big render.
+    let size_hint = size_hint(path);
     let mut buf = Vec::with_capacity(usize::try_from(size_hint.min(max) + 1).unwrap_or(0));
     let reader: Box<dyn Read> = match path {
         Some(p) if !stdin => Box::new(std::fs::File::open(p).map_err(|e| format!("{name}: {e}"))?),

@@ -2,9 +2,9 @@
 
 use super::args::{ExplainFormat, PayloadArgs, RenderArgs, RenderFormat};
 use super::exit::Exit;
-use super::input::{LocalIncludes, read_input};
+use super::input::{LocalIncludes, read_input, size_hint};
 use cloudfold::userdata::{
-    Folded, Limits, PartOutcome, Preload, ProcessError, RenderError, UserDataOptions, render_owned,
+    Folded, Limits, PartOutcome, Preload, ProcessError, RenderError, Renderer, UserDataOptions,
 };
 use cloudfold::yaml::typed_json::{TypedJsonError, to_typed_json};
 use cloudfold::yaml::{DumpOptions, dump_after};
@@ -30,16 +30,23 @@ pub fn options(p: &PayloadArgs) -> Result<UserDataOptions, String> {
 /// Read, fold, report: the common front of `render` and `parts`.
 pub fn fold(p: &PayloadArgs) -> Result<Result<Folded, (Exit, String)>, String> {
     let opts = options(p)?;
-    let input = match read_input(p.input.as_deref(), p.max_input_size) {
-        Ok(i) => i,
-        // Over --max-input-size is a limit (exit 4), like the others.
-        Err(e) if e.contains("--max-input-size") => return Ok(Err((Exit::Limit, e))),
-        Err(e) => return Err(e),
-    };
     let includes = LocalIncludes {
         dir: p.include_dir.clone(),
     };
-    Ok(render_owned(input, &opts, &includes).map_err(render_failure))
+    std::thread::scope(|scope| {
+        // A large file's helper thread gets going while the file is read.
+        let expected = size_hint(p.input.as_deref()).min(p.max_input_size);
+        let renderer = Renderer::start(scope, &opts, usize::try_from(expected).unwrap_or(0));
+        let input = match read_input(p.input.as_deref(), p.max_input_size) {
+            Ok(i) => i,
+            // Over --max-input-size is a limit (exit 4), like the others.
+            Err(e) if e.contains("--max-input-size") => return Ok(Err((Exit::Limit, e))),
+            Err(e) => return Err(e),
+        };
+        Ok(renderer
+            .render_owned(input, &includes)
+            .map_err(render_failure))
+    })
 }
 
 /// The exit code and message for a fold that failed.

@@ -42,7 +42,7 @@ pub use processor::{
 pub use py_int::{IntError, int_from_str, py_int};
 pub use raw_unicode_escape::raw_unicode_escape;
 pub use render::{
-    Folded, PartOutcome, PartReport, RenderError, render, render_observed, render_owned,
+    Folded, PartOutcome, PartReport, RenderError, Renderer, render, render_observed, render_owned,
 };
 pub use user_data_options::{
     DEFAULT_MAX_ALIAS_EXPANSION, DEFAULT_MAX_DECOMPRESSED_SIZE, DEFAULT_MAX_INPUT_SIZE,

@@ -14,6 +14,7 @@ use crate::merge::NoObserver;
 use crate::source::SourceId;
 use crate::yaml::Node;
 use std::sync::Arc;
+use std::thread::Scope;
 
 /// What happened to one part.
 #[derive(Debug, Clone, PartialEq)]
@@ -133,10 +134,61 @@ pub fn render_owned(
     includes: &dyn IncludeResolver,
 ) -> Result<Folded, RenderError> {
     std::thread::scope(|scope| {
-        let preloader = Preloader::new(scope, opts, payload.len());
-        let processed = process_cow(payload.into(), opts, includes, Some(&preloader))?;
-        fold_processed(processed, opts, &mut NoObserver, preloader)
+        Renderer::start(scope, opts, payload.len()).render_owned(payload, includes)
     })
+}
+
+/// A render whose helper thread starts before the payload is there: a new
+/// thread can take a millisecond or more to run on a virtual machine (an
+/// idle virtual CPU wakes slowly), so a caller that knows the payload will
+/// be large starts the render, reads the payload, then folds it.
+///
+/// ```
+/// use cloudfold::userdata::{NoIncludes, Renderer, UserDataOptions};
+/// let opts = UserDataOptions::default();
+/// let folded = std::thread::scope(|scope| {
+///     let renderer = Renderer::start(scope, &opts, 1 << 20);
+///     let payload = b"#cloud-config\nruncmd: [echo hi]\n".to_vec(); // read meanwhile
+///     renderer.render_owned(payload, &NoIncludes)
+/// })
+/// .unwrap();
+/// assert!(folded.cloud_config_txt.contains("- echo hi"));
+/// ```
+pub struct Renderer<'scope, 'env> {
+    opts: &'env UserDataOptions,
+    preloader: Preloader<'scope, 'env>,
+}
+
+impl<'scope, 'env> Renderer<'scope, 'env> {
+    /// A render with `opts`, whose helper starts now if a payload of
+    /// `expected_len` bytes wants one (otherwise once the payload shows it
+    /// does).
+    pub fn start(
+        scope: &'scope Scope<'scope, 'env>,
+        opts: &'env UserDataOptions,
+        expected_len: usize,
+    ) -> Self {
+        Renderer {
+            opts,
+            preloader: Preloader::new(scope, opts, expected_len),
+        }
+    }
+
+    /// [`render_owned`] on this render's threads.
+    pub fn render_owned(
+        self,
+        payload: Vec<u8>,
+        includes: &dyn IncludeResolver,
+    ) -> Result<Folded, RenderError> {
+        let processed = process_cow(payload.into(), self.opts, includes, Some(&self.preloader))?;
+        fold_processed(processed, self.opts, &mut NoObserver, self.preloader)
+    }
+}
+
+impl std::fmt::Debug for Renderer<'_, '_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Renderer").finish_non_exhaustive()
+    }
 }
 
 fn fold_processed(
