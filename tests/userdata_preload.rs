@@ -177,3 +177,72 @@ fn the_helper_writes_half_of_a_large_dump() {
         }
     }
 }
+
+/// A payload whose parts do not keep the handler positions their place in
+/// the document suggests: message/rfc822 parts (handed over again), parts
+/// filtered by launch index, scripts and plain text that begin like
+/// cloud-config. The helper loads parts guessed from the document before
+/// the fold knows the positions; a wrong guess must not count.
+fn shifting_payload(rng: &mut Lcg, parts: usize) -> Vec<u8> {
+    let mut out =
+        b"Content-Type: multipart/mixed; boundary=\"==B==\"\nMIME-Version: 1.0\n\n".to_vec();
+    for i in 0..parts {
+        let cc = format!(
+            "#cloud-config\nruncmd:\n- echo {i}\npackages: [p{i}]\nkey_{}: {i}\n",
+            rng.below(3)
+        );
+        // The first part filtered out is never one of the guesses: those
+        // after it are then guessed one place off.
+        let choice = if i == 1 { 7 } else { rng.below(9) };
+        let part = match choice {
+            // Not guessed, but filtered out by launch index 1.
+            7 => format!(
+                "Content-Type: text/x-shellscript\nLaunch-Index: 2\n\n#!/bin/sh\necho {i}\n"
+            ),
+            0 => format!("Content-Type: message/rfc822\n\nContent-Type: text/cloud-config\n\n{cc}"),
+            1 => format!(
+                "Content-Type: text/cloud-config\nLaunch-Index: {}\n\n{cc}",
+                rng.below(3)
+            ),
+            2 => format!("Content-Type: text/x-shellscript\n\n{cc}"),
+            3 => format!("Content-Type: text/plain\n\n{cc}"),
+            4 => format!(
+                "Content-Type: text/cloud-config\n\nlaunch-index: {}\n{cc}",
+                rng.below(3)
+            ),
+            _ => format!("Content-Type: text/cloud-config\n\n{cc}"),
+        };
+        out.extend_from_slice(b"--==B==\n");
+        out.extend_from_slice(part.as_bytes());
+        out.extend_from_slice(b"\n");
+    }
+    out.extend_from_slice(b"--==B==--\n");
+    out
+}
+
+#[test]
+fn parts_guessed_at_the_wrong_place_change_nothing() {
+    let mut rng = Lcg(11);
+    for &parts in &[5, 70, 300, 700] {
+        let input = shifting_payload(&mut rng, parts);
+        for launch_index in [None, Some(1)] {
+            let base = UserDataOptions {
+                launch_index,
+                ..opts(Release::V22_4, Preload::Off)
+            };
+            let off = render(&input, &base, &NoIncludes).expect("the payload folds");
+            for preload in [Preload::Always, Preload::Auto] {
+                let with = UserDataOptions {
+                    preload,
+                    ..base.clone()
+                };
+                let on = render(&input, &with, &NoIncludes).expect("the payload folds");
+                assert_eq!(
+                    seen(&off),
+                    seen(&on),
+                    "{parts} parts, {launch_index:?}, {preload:?}"
+                );
+            }
+        }
+    }
+}

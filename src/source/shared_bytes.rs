@@ -33,6 +33,14 @@ impl SharedBytes {
         }
     }
 
+    /// The text these bytes are, when they are a text's own (not a copy).
+    pub fn as_text(&self) -> Option<&SharedText> {
+        match &self.0 {
+            Repr::Text(t) => Some(t),
+            Repr::Owned(_) => None,
+        }
+    }
+
     /// The bytes as an owned vector (copied if shared).
     pub fn into_vec(self) -> Vec<u8> {
         match self.0 {

@@ -2,11 +2,12 @@
 
 use super::accumulated_message::AccumulatedMessage;
 use super::leaf::{Body, HeaderValue, Leaf, Origin};
+use super::preloader::{Helper, MAX_GUESSES};
 use super::processor::ProcessError;
 use super::user_data_options::Limits;
 use crate::mime::{Message, PyError};
-use crate::run_aside::{Offload, RunAside};
-use crate::source::TextSource;
+use crate::run_aside::Offload;
+use crate::source::{SharedText, TextSource};
 
 /// Python's `add_header('Content-Disposition', 'attachment', filename=f)` text.
 pub fn format_attachment(filename: &str) -> String {
@@ -54,10 +55,10 @@ pub fn mime_leaves(
     origin: &Origin,
     limits: &Limits,
     msg: &mut AccumulatedMessage,
-    aside: Option<&dyn RunAside>,
+    aside: Option<&dyn Helper>,
 ) -> Result<WalkedDoc, ProcessError> {
-    let mut doc =
-        crate::mime::parse_shared(text, aside).map_err(|e| ProcessError::Mime(e.to_string()))?;
+    let mut doc = crate::mime::parse_shared(text, aside.map(|h| h as _))
+        .map_err(|e| ProcessError::Mime(e.to_string()))?;
     // Building a part's leaf depends on that part alone: with many root
     // parts, the helper builds the second half's while this thread builds
     // the first half's (their walk follows the root's own walk); only the
@@ -86,6 +87,7 @@ pub fn mime_leaves(
         walk: Vec::new(),
         path: Vec::new(),
         leaves: 0,
+        guesses: (aside.is_some() && matches!(origin, Origin::Whole)).then(Vec::new),
     };
     // By value: each part's headers and body move into its leaf.
     for (depth, part) in doc.into_walk() {
@@ -98,6 +100,9 @@ pub fn mime_leaves(
         for part in parts {
             placer.place(part)?;
         }
+    }
+    if let (Some(helper), Some(guesses)) = (aside, placer.guesses) {
+        helper.guess(guesses);
     }
     let root = placer.walk.first().copied().unwrap_or_default();
     Ok(WalkedDoc {
@@ -150,11 +155,27 @@ struct Placer<'a> {
     /// Ids by depth along the current path, to link each part to its parent.
     path: Vec<usize>,
     leaves: usize,
+    /// Leaves that look like cloud-config parts needing no decoding, at the
+    /// handler positions they have when nothing is expanded or filtered
+    /// (leaves in walk order): the helper loads them early (see
+    /// [`Helper::guess`]); the fold checks each against the part it gets.
+    guesses: Option<Vec<(usize, SharedText)>>,
 }
 
 impl Placer<'_> {
     fn place(&mut self, part: Unplaced) -> Result<(), ProcessError> {
         if !part.container {
+            if let (Some(guesses), Body::Bytes(b)) = (&mut self.guesses, &part.body)
+                && guesses.len() < MAX_GUESSES
+                && let Some(text) = b.as_text()
+                && (part.content_type == "text/cloud-config"
+                    || text
+                        .as_str()
+                        .strip_prefix("#cloud-config")
+                        .is_some_and(|rest| !rest.starts_with('-')))
+            {
+                guesses.push((self.leaves, text.clone()));
+            }
             if self.leaves >= self.limits.max_parts {
                 return Err(ProcessError::Limit(format!(
                     "more than the limit of {} parts (raise it with --max-parts)",

@@ -12,6 +12,14 @@
 //! A large payload gets its helper before the MIME stage starts: a new thread
 //! takes a millisecond or more to run on this kind of machine (a virtual CPU
 //! that was idle), time the MIME stage would otherwise not hide.
+//!
+//! Between the MIME parse and the fold, the processor types the parts on its
+//! own for a few milliseconds. Meanwhile the helper loads the parts that look
+//! like cloud-config at the positions they will likely have
+//! ([`Helper::guess`]). When the fold begins, each guess whose position and
+//! text are those of the part actually there stands as that part's load; the
+//! others are dropped. A guess is the same load of the same text, so the
+//! result cannot differ.
 
 use super::accumulated_message::HandledPart;
 use super::cloud_config_handler::Loaded;
@@ -19,8 +27,9 @@ use super::leaf::{Body, Leaf};
 use super::part_type::PartType;
 use super::user_data_options::UserDataOptions;
 use super::yaml_text::load_str_in;
-use crate::source::SourceId;
+use crate::source::{SharedText, SourceId};
 use crate::yaml::{AsideJob, RunAside};
+use std::collections::VecDeque;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard, OnceLock};
 use std::thread::Scope;
@@ -35,7 +44,9 @@ pub enum Preload {
     Auto,
     /// Never: every part is loaded as the fold reaches it.
     Off,
-    /// Whenever there are cloud-config parts (for tests).
+    /// Whenever there are cloud-config parts, and the fold begins only once
+    /// the helper has loaded every part it guessed (for tests: the guesses
+    /// are then always put to the test, not only when the helper is quick).
     Always,
 }
 
@@ -52,6 +63,10 @@ impl Preload {
 /// trees. With 32, the fold loaded a third of the parts itself while the
 /// helper slept.
 const AHEAD: usize = 256;
+
+/// Parts guessed and loaded before the fold begins, at most: no more than
+/// the fold lets the helper load ahead of it anyway.
+pub(crate) const MAX_GUESSES: usize = AHEAD;
 
 /// How long the helper, its parts all loaded, stays awake for a job (the
 /// dump's second half comes right after the last merges): an idle virtual
@@ -101,6 +116,22 @@ struct State {
     job: Option<AsideJob>,
     /// The helper has returned: it takes no more jobs.
     helper_gone: bool,
+    /// Parts guessed to be cloud-config, not loaded yet: (handler position,
+    /// text).
+    guesses: VecDeque<(usize, SharedText)>,
+    /// Guesses loaded, in order: (handler position, text, load).
+    guessed: Vec<(usize, SharedText, Loaded)>,
+    /// The helper is loading a guess.
+    guessing: bool,
+}
+
+/// The helper as the processor sees it, before the fold: it runs jobs (the
+/// MIME parse's second half) and loads guessed parts.
+pub(crate) trait Helper: RunAside {
+    /// Parts that will likely be cloud-config parts at these handler
+    /// positions (ascending), with their texts: the helper loads them while
+    /// the processor works. Only the first call counts.
+    fn guess(&self, guesses: Vec<(usize, SharedText)>);
 }
 
 /// The fold's side: starts the helper, then takes each part's load in
@@ -190,7 +221,18 @@ impl<'scope, 'env> Preloader<'scope, 'env> {
             // Begun twice: keep what the helper has.
             return;
         }
-        st.slots = (0..parts.len()).map(|_| None).collect();
+        if self.opts.preload != Preload::Always {
+            st.guesses.clear();
+        }
+        while st.guessing || (!st.guesses.is_empty() && st.guessed.len() < MAX_GUESSES) {
+            st.fold_waits = true;
+            st = shared.loaded.wait(st).unwrap_or_else(|e| e.into_inner());
+            st.fold_waits = false;
+        }
+        st.guesses.clear();
+        let (slots, right) = adopt_guesses(&parts, std::mem::take(&mut st.guessed));
+        st.slots = slots;
+        st.next = right;
         let _ = shared.parts.set(parts);
         if st.helper_waits {
             st.helper_waits = false;
@@ -255,6 +297,47 @@ impl RunAside for Preloader<'_, '_> {
     }
 }
 
+impl Helper for Preloader<'_, '_> {
+    fn guess(&self, guesses: Vec<(usize, SharedText)>) {
+        let Some(shared) = &self.shared else {
+            return;
+        };
+        let mut st = shared.lock();
+        if shared.parts.get().is_some() || !st.guesses.is_empty() || !st.guessed.is_empty() {
+            return;
+        }
+        st.guesses = guesses.into();
+        shared.wake(&mut st);
+    }
+}
+
+/// The slots of `parts` (cloud-config parts, handler position and leaf) as
+/// far as `guessed` got them right, and how many that is: the guesses stand
+/// for a prefix of the parts, each with the position and the text of its
+/// part, so each is the load the fold would do.
+fn adopt_guesses(
+    parts: &[(usize, Arc<Leaf>)],
+    guessed: Vec<(usize, SharedText, Loaded)>,
+) -> (Vec<Slot>, usize) {
+    let mut slots: Vec<Slot> = (0..parts.len()).map(|_| None).collect();
+    let mut guessed = guessed.into_iter().peekable();
+    let mut right = 0;
+    for ((i, leaf), slot) in parts.iter().zip(&mut slots) {
+        // Guesses for parts that are not cloud-config parts after all.
+        while guessed.next_if(|(at, ..)| at < i).is_some() {}
+        let text = match &leaf.body {
+            Body::Bytes(b) => b.as_str(),
+            Body::None => None,
+        };
+        match guessed.next_if(|(at, t, _)| at == i && text == Some(t.as_str())) {
+            Some((.., loaded)) => *slot = Some(Some(loaded)),
+            None => break,
+        }
+        right += 1;
+    }
+    (slots, right)
+}
+
 impl Drop for Preloader<'_, '_> {
     fn drop(&mut self) {
         self.close();
@@ -286,6 +369,25 @@ impl Shared<'_> {
         let mut st = self.lock();
         if let (Some(slot), Some(loaded)) = (st.slots.get_mut(k), loaded) {
             *slot = Some(loaded);
+        }
+        st
+    }
+
+    /// Load a guessed part without the lock, and keep the result.
+    fn load_guess<'a>(
+        &'a self,
+        mut st: MutexGuard<'a, State>,
+        at: usize,
+        text: SharedText,
+    ) -> MutexGuard<'a, State> {
+        st.guessing = true;
+        drop(st);
+        let loaded = load_str_in(text.as_str(), self.opts, SourceId(at as u32));
+        let mut st = self.lock();
+        st.guessing = false;
+        st.guessed.push((at, text, loaded));
+        if st.fold_waits {
+            self.loaded.notify_one();
         }
         st
     }
@@ -325,7 +427,15 @@ impl Shared<'_> {
                         continue;
                     }
                 }
-                _ => {}
+                Some(_) => {}
+                None => {
+                    if st.guessed.len() < MAX_GUESSES
+                        && let Some((at, text)) = st.guesses.pop_front()
+                    {
+                        st = self.load_guess(st, at, text);
+                        continue;
+                    }
+                }
             }
             st.helper_waits = true;
             st = self.room.wait(st).unwrap_or_else(|e| e.into_inner());

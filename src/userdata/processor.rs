@@ -9,11 +9,11 @@ use super::include::include_urls;
 use super::leaf::{Body, HeaderValue, Leaf, Origin, Payload};
 use super::mime_leaves::WalkedDoc;
 use super::part_type::{self, GZIP_TYPES, REDETECT_TYPES, type_from_starts_with};
+use super::preloader::Helper;
 use super::py_int::{IntError, py_int};
 use super::raw_unicode_escape::raw_unicode_escape;
 use super::user_data_options::UserDataOptions;
 use super::yaml_text::{LoadSite, load_py_text, load_py_text_at};
-use crate::run_aside::RunAside;
 use crate::yaml::EventKind;
 use crate::yaml::value::{Node, PyStr, Value, py_str};
 
@@ -156,12 +156,14 @@ pub fn process_owned(
     process_cow(blob.into(), opts, includes, None)
 }
 
-/// [`process`], a large MIME document parsed on two threads with `aside`.
+/// [`process`] with a helper thread: a large MIME document is parsed on two
+/// threads, and the helper loads the parts that look like cloud-config parts
+/// while the processor goes on.
 pub(crate) fn process_cow(
     blob: Cow<'_, [u8]>,
     opts: &UserDataOptions,
     includes: &dyn IncludeResolver,
-    aside: Option<&dyn RunAside>,
+    aside: Option<&dyn Helper>,
 ) -> Result<Processed, ProcessError> {
     let mut p = Processor {
         opts,
@@ -184,7 +186,7 @@ struct Processor<'a> {
     /// Bytes gunzipped so far, over every layer (`max_decompressed_size`).
     inflated: u64,
     /// The helper thread, for a large MIME document.
-    aside: Option<&'a dyn RunAside>,
+    aside: Option<&'a dyn Helper>,
 }
 
 /// A header list as Python's `MIMEBase(maintype, subtype)` starts it.
