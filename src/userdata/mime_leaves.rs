@@ -2,6 +2,7 @@
 
 use super::accumulated_message::AccumulatedMessage;
 use super::leaf::{Body, HeaderValue, Leaf, Origin};
+use super::part_type::{self, type_from_starts_with};
 use super::preloader::{Helper, MAX_GUESSES};
 use super::processor::ProcessError;
 use super::user_data_options::Limits;
@@ -146,6 +147,13 @@ impl Unplaced {
     }
 }
 
+/// Whether `text` begins as cloud-init's first-line rule types `content_type`
+/// (only its start is read: the rule needs no more).
+fn looks_like(text: &str, content_type: &str) -> bool {
+    let head = text.get(..text.floor_char_boundary(64)).unwrap_or_default();
+    type_from_starts_with(head.as_bytes()) == Some(content_type)
+}
+
 /// Puts the parts of a walk, in walk order, into the arena.
 struct Placer<'a> {
     origin: &'a Origin,
@@ -168,11 +176,8 @@ impl Placer<'_> {
             if let (Some(guesses), Body::Bytes(b)) = (&mut self.guesses, &part.body)
                 && guesses.len() < MAX_GUESSES
                 && let Some(text) = b.as_text()
-                && (part.content_type == "text/cloud-config"
-                    || text
-                        .as_str()
-                        .strip_prefix("#cloud-config")
-                        .is_some_and(|rest| !rest.starts_with('-')))
+                && (part.content_type == part_type::CLOUD_CONFIG
+                    || looks_like(text.as_str(), part_type::CLOUD_CONFIG))
             {
                 guesses.push((self.leaves, text.clone()));
             }

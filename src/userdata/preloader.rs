@@ -325,10 +325,7 @@ fn adopt_guesses(
     for ((i, leaf), slot) in parts.iter().zip(&mut slots) {
         // Guesses for parts that are not cloud-config parts after all.
         while guessed.next_if(|(at, ..)| at < i).is_some() {}
-        let text = match &leaf.body {
-            Body::Bytes(b) => b.as_str(),
-            Body::None => None,
-        };
+        let text = text_of(leaf);
         match guessed.next_if(|(at, t, _)| at == i && text == Some(t.as_str())) {
             Some((.., loaded)) => *slot = Some(Some(loaded)),
             None => break,
@@ -336,6 +333,15 @@ fn adopt_guesses(
         right += 1;
     }
     (slots, right)
+}
+
+/// A part's text as the fold loads it: its body, if UTF-8 (the handler
+/// loads any other body itself, as a Python string).
+fn text_of(leaf: &Leaf) -> Option<&str> {
+    match &leaf.body {
+        Body::Bytes(b) => b.as_str(),
+        Body::None => None,
+    }
 }
 
 impl Drop for Preloader<'_, '_> {
@@ -360,11 +366,8 @@ impl Shared<'_> {
             .parts
             .get()
             .and_then(|parts| parts.get(k))
-            .map(|(i, leaf)| match &leaf.body {
-                Body::Bytes(b) => b
-                    .as_str()
-                    .map(|text| load_str_in(text, self.opts, SourceId(*i as u32))),
-                Body::None => None,
+            .map(|(i, leaf)| {
+                text_of(leaf).map(|text| load_str_in(text, self.opts, SourceId(*i as u32)))
             });
         let mut st = self.lock();
         if let (Some(slot), Some(loaded)) = (st.slots.get_mut(k), loaded) {
