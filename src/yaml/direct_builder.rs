@@ -17,7 +17,7 @@ use super::event::{Event, EventKind, ScalarText};
 use super::load_options::LoadOptions;
 use super::resolver::resolve_plain;
 use super::tag::Tag;
-use super::value::{Entries, Map, Node, PyStr, Value, insert};
+use super::value::{Entries, Map, Node, PyStr, Seq, Value, insert};
 use crate::source::{Mark, SourceId, Span};
 use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
@@ -326,12 +326,8 @@ impl<'a> Builder<'a> {
     fn close_node(&mut self, end: Mark) -> Option<Node> {
         let frame = self.stack.pop()?;
         let mut node = frame.node;
-        node.close_collection(end)?;
-        match frame.open {
-            Open::Seq { base } => {
-                let items = self.items.split_off(base);
-                node.as_seq()?.fill(items).ok()?;
-            }
+        let value = match frame.open {
+            Open::Seq { base } => Value::Seq(Seq::new(self.items.split_off(base))),
             Open::Map(m) => {
                 if !m.at_key {
                     return None;
@@ -351,9 +347,10 @@ impl<'a> Builder<'a> {
                 if entries.len() != flattened {
                     self.irregular.insert(node.id());
                 }
-                node.as_map()?.fill(entries).ok()?;
+                Value::Map(Map::new(entries))
             }
-        }
+        };
+        node.close_collection(end, value)?;
         if let Some(a) = frame.anchor {
             self.anchors.insert(a, Some(node.clone()));
         }

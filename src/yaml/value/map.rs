@@ -1,9 +1,9 @@
 //! `Map` and `Key`: a Python `dict` — insertion order, Python key equality.
 
 use super::float_trunc_to_big;
+use super::slot::Slot;
 use super::{CANONICAL_NAN, Entries, Int, Node, Value};
 use std::hash::{Hash, Hasher};
-use std::sync::OnceLock;
 
 /// A Python dict: insertion-ordered; keys compare as Python compares them, so
 /// `1`, `1.0` and `true` are one key, and the first key object is kept.
@@ -11,7 +11,7 @@ use std::sync::OnceLock;
 /// Like [`super::Seq`], a map is filled once so that recursive aliases can be
 /// represented.
 #[derive(Default)]
-pub struct Map(OnceLock<Entries>);
+pub struct Map(Slot<Entries>);
 
 /// A map key: a hashable node, hashed and compared with Python semantics.
 #[derive(Clone)]
@@ -20,17 +20,17 @@ pub struct Key(pub Node);
 impl Map {
     /// A filled map.
     pub fn new(entries: Entries) -> Map {
-        Map(OnceLock::from(entries))
+        Map(Slot::Ready(entries))
     }
 
     /// A map to be filled later with [`Map::fill`].
     pub fn pending() -> Map {
-        Map(OnceLock::new())
+        Map(Slot::pending())
     }
 
     /// Fill a pending map; gives the entries back if it was already filled.
     pub fn fill(&self, entries: Entries) -> Result<(), Entries> {
-        self.0.set(entries)
+        self.0.fill(entries)
     }
 
     /// Number of entries.

@@ -8,6 +8,7 @@ mod node;
 mod py_repr;
 mod py_str;
 mod seq;
+mod slot;
 mod timestamp;
 
 pub use entries::Entries;

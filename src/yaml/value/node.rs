@@ -116,11 +116,14 @@ impl Node {
         Node::new(value, start)
     }
 
-    /// Set the end of a collection opened with [`Node::open_collection`]
-    /// when the collection closes (before or after it is filled); `None` if
-    /// the node is already shared (its span is then fixed).
-    pub(crate) fn close_collection(&mut self, end: Mark) -> Option<()> {
-        Arc::get_mut(&mut self.0)?.span.end = end;
+    /// Close a collection opened with [`Node::open_collection`]: set its
+    /// end and its contents (`value`, the filled list or dict) in place;
+    /// `None` if the node is already shared (its span and value are then
+    /// fixed). In place, not through the fill-once cell: no atomics.
+    pub(crate) fn close_collection(&mut self, end: Mark, value: Value) -> Option<()> {
+        let data = Arc::get_mut(&mut self.0)?;
+        data.span.end = end;
+        data.value = value;
         Some(())
     }
 

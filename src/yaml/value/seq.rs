@@ -1,7 +1,7 @@
 //! `Seq`: the items of a `list` or `tuple`, fillable once (for recursive aliases).
 
 use super::Node;
-use std::sync::OnceLock;
+use super::slot::Slot;
 
 /// The items of a list or tuple.
 ///
@@ -9,22 +9,22 @@ use std::sync::OnceLock;
 /// which lets a YAML alias refer to a sequence that contains it
 /// (`&a [*a]` is valid for PyYAML).
 #[derive(Default)]
-pub struct Seq(OnceLock<Vec<Node>>);
+pub struct Seq(Slot<Vec<Node>>);
 
 impl Seq {
     /// A filled sequence.
     pub fn new(items: Vec<Node>) -> Seq {
-        Seq(OnceLock::from(items))
+        Seq(Slot::Ready(items))
     }
 
     /// A sequence to be filled later with [`Seq::fill`].
     pub fn pending() -> Seq {
-        Seq(OnceLock::new())
+        Seq(Slot::pending())
     }
 
     /// Fill a pending sequence; gives the items back if it was already filled.
     pub fn fill(&self, items: Vec<Node>) -> Result<(), Vec<Node>> {
-        self.0.set(items)
+        self.0.fill(items)
     }
 
     /// The items (empty while pending).
