@@ -257,14 +257,15 @@ fn fold_processed(
         .cloud_config_txt_aside(Some(&preloader))
         .map_err(|e| RenderError::Dump(e.to_string()))?;
     drop(preloader);
+    let (config, file_names, error_file_names) = handler.into_results();
     Ok(Folded {
-        config: handler.config().cloned(),
+        config,
         parts,
         filtered_out,
         warnings,
         cloud_config_txt,
-        file_names: handler.file_names().to_vec(),
-        error_file_names: handler.error_file_names().to_vec(),
+        file_names,
+        error_file_names,
     })
 }
 
