@@ -116,6 +116,11 @@ impl<'a> LineReader<'a> {
         }
     }
 
+    /// Bytes not read yet (lines pushed back aside).
+    pub(crate) fn remaining(&self) -> usize {
+        self.text.len().saturating_sub(self.pos)
+    }
+
     /// The shared source, if the reader has one.
     pub(crate) fn source(&self) -> Option<&'a TextSource> {
         self.shared

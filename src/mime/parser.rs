@@ -90,6 +90,9 @@ impl From<ParseError> for Halt {
     }
 }
 
+/// Nodes a parser reserves room for at most before it has seen them.
+const MAX_RESERVED_NODES: usize = 1 << 16;
+
 /// Levels parsed on the caller's stack: at a few KiB per level (debug builds),
 /// well inside the smallest thread stack a caller is likely to have.
 const INLINE_DEPTH: usize = 100;
@@ -126,9 +129,13 @@ impl<'a> Parser<'a> {
         inline_depth: Option<usize>,
         aside: Option<(&'a dyn RunAside, usize)>,
     ) -> Self {
+        // Sized once for about two parts per KiB still to read: a large
+        // multipart no longer regrows (and copies) its arena as it goes,
+        // and room not used is never touched.
+        let expected = r.remaining() / 512;
         Parser {
             r,
-            nodes: Vec::new(),
+            nodes: Vec::with_capacity(expected.min(MAX_RESERVED_NODES)),
             stack: Vec::new(),
             last: 0,
             inline_depth,
