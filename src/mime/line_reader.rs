@@ -67,6 +67,41 @@ pub(crate) fn find_eol(bytes: &[u8]) -> Option<usize> {
     find_any(bytes, [b'\n', b'\r'])
 }
 
+/// The length of the line `rest` begins with, its line break included.
+fn line_len(rest: &[u8]) -> usize {
+    match find_eol(rest) {
+        Some(i) if rest.get(i..i + 2) == Some(b"\r\n") => i + 2,
+        Some(i) => i + 1,
+        None => rest.len(),
+    }
+}
+
+/// The line breaks in `text` (`\r\n`, `\r` and `\n` one each), which does not
+/// end between the two bytes of a `\r\n`.
+fn line_breaks(text: &[u8]) -> u32 {
+    let lf = count_byte(text, b'\n');
+    let lone_cr = match memchr::memchr(b'\r', text) {
+        None => 0,
+        Some(first) => {
+            let from = text.get(first..).unwrap_or_default();
+            from.iter()
+                .zip(from.iter().skip(1).map(Some).chain([None]))
+                .filter(|&(&b, next)| b == b'\r' && next != Some(&b'\n'))
+                .count()
+        }
+    };
+    u32::try_from(lf + lone_cr).unwrap_or(u32::MAX)
+}
+
+/// How many bytes of `text` are `x`.
+fn count_byte(text: &[u8], x: u8) -> usize {
+    // Counted in byte lanes, a block at a time (a block of 255 cannot
+    // overflow one): a `usize` count made the compiler widen every byte.
+    text.chunks(255)
+        .map(|block| usize::from(block.iter().fold(0u8, |n, &b| n + u8::from(b == x))))
+        .sum()
+}
+
 /// Can a line starting with this byte match a boundary (`--…`) or a blank line?
 fn could_end_part(first: Option<&u8>) -> bool {
     matches!(first, Some(b'-' | b'\r' | b'\n'))
@@ -205,30 +240,16 @@ impl<'a> LineReader<'a> {
                 Read::Eof => return out.into(),
             }
         }
-        let bytes = self.text.as_bytes();
         let start = self.pos;
-        let mut p = self.pos;
-        let mut lineno = self.lineno;
-        let mut stop = None;
-        while p < bytes.len() {
-            let rest = bytes.get(p..).unwrap_or_default();
-            let len = match find_eol(rest) {
-                Some(i) if rest.get(i..i + 2) == Some(b"\r\n") => i + 2,
-                Some(i) => i + 1,
-                None => rest.len(),
-            };
-            let line = Line {
-                start: p,
-                end: p + len,
-                lineno,
-            };
-            p += len;
-            lineno = lineno.saturating_add(1);
-            if self.is_false_eof(line) {
-                stop = Some(line);
-                break;
-            }
-        }
+        let only_boundaries = self
+            .matchers
+            .iter()
+            .all(|m| matches!(m, EofMatcher::Boundary(_)));
+        let (stop, p, lineno) = if only_boundaries {
+            self.scan_to_delimiter(start)
+        } else {
+            self.scan_line_by_line(start)
+        };
         self.pos = p;
         self.lineno = lineno;
         let end = match stop {
@@ -248,6 +269,70 @@ impl<'a> LineReader<'a> {
         }
         out.push_str(self.text.get(start..end).unwrap_or(""));
         out.into()
+    }
+
+    /// [`LineReader::read_rest`]'s scan from `start` (a line start), line by
+    /// line: the line that ends the part, if any, the position after it (or
+    /// the end) and the line number there.
+    fn scan_line_by_line(&self, start: usize) -> (Option<Line>, usize, u32) {
+        let bytes = self.text.as_bytes();
+        let mut p = start;
+        let mut lineno = self.lineno;
+        while p < bytes.len() {
+            let len = line_len(bytes.get(p..).unwrap_or_default());
+            let line = Line {
+                start: p,
+                end: p + len,
+                lineno,
+            };
+            p += len;
+            lineno = lineno.saturating_add(1);
+            if self.is_false_eof(line) {
+                return (Some(line), p, lineno);
+            }
+        }
+        (None, p, lineno)
+    }
+
+    /// [`LineReader::scan_line_by_line`] when only delimiter lines end the
+    /// part: such a line begins with `--`, so only lines that do are read;
+    /// the text between is searched for `--` and its line breaks counted.
+    /// Line by line, this scan was most of the MIME parse of a large body.
+    fn scan_to_delimiter(&self, start: usize) -> (Option<Line>, usize, u32) {
+        let bytes = self.text.as_bytes();
+        // Line breaks are counted up to `counted`, always a line start.
+        let mut counted = start;
+        let mut lineno = self.lineno;
+        let mut from = start;
+        if !self.matchers.is_empty() {
+            let dashes = memchr::memmem::Finder::new(b"--");
+            while let Some(i) = bytes.get(from..).and_then(|rest| dashes.find(rest)) {
+                let q = from + i;
+                let at_line_start =
+                    q == start || matches!(bytes.get(q.wrapping_sub(1)), Some(b'\n' | b'\r'));
+                if !at_line_start {
+                    from = q + 1;
+                    continue;
+                }
+                lineno =
+                    lineno.saturating_add(line_breaks(bytes.get(counted..q).unwrap_or_default()));
+                counted = q;
+                let len = line_len(bytes.get(q..).unwrap_or_default());
+                let line = Line {
+                    start: q,
+                    end: q + len,
+                    lineno,
+                };
+                if self.is_false_eof(line) {
+                    return (Some(line), q + len, lineno.saturating_add(1));
+                }
+                from = q + len;
+            }
+        }
+        let tail = bytes.get(counted..).unwrap_or_default();
+        let unterminated = !matches!(tail.last(), None | Some(b'\n' | b'\r'));
+        let lines = line_breaks(tail).saturating_add(u32::from(unterminated));
+        (None, bytes.len(), lineno.saturating_add(lines))
     }
 
     /// Push a read result back (an `Eof` pushed back reads as end once).
@@ -316,6 +401,52 @@ mod tests {
         );
     }
 
+    /// `read_rest` after `skip` lines read and pushed back, with matchers
+    /// `m`, against `readline` until `Eof`: the same text and the same state
+    /// after, with and without a shared source.
+    fn check_read_rest(t: &str, m: &[EofMatcher], skip: usize) {
+        let src: TextSource = std::sync::Arc::new(t.to_owned());
+        fn prepared<'r>(mut r: LineReader<'r>, skip: usize, m: &[EofMatcher]) -> LineReader<'r> {
+            for _ in 0..skip {
+                let x = r.readline();
+                r.unread(x);
+            }
+            for x in m {
+                r.push_matcher(x.clone());
+            }
+            r
+        }
+        let mk = || prepared(LineReader::new(t), skip, m);
+        let (mut a, mut b) = (mk(), mk());
+        let mut c = prepared(LineReader::shared(&src), skip, m);
+        let mut want = String::new();
+        while let Read::Line(l) = a.readline() {
+            want.push_str(a.text(l));
+        }
+        assert_eq!(b.read_rest().as_str(), want, "{t:?} {m:?}");
+        let shared = c.read_rest();
+        assert_eq!(shared.as_str(), want, "{t:?} {m:?}");
+        // Lines pushed back come first, copied; else one slice.
+        assert_eq!(shared.is_shared(), skip == 0, "{t:?} {m:?}");
+        assert_eq!(b.next_position(), c.next_position(), "{t:?} {m:?}");
+        assert_eq!(a.next_position(), b.next_position(), "{t:?} {m:?}");
+        assert_eq!(a.pushed, b.pushed, "{t:?} {m:?}");
+        assert_eq!((a.pos, a.lineno), (b.pos, b.lineno), "{t:?} {m:?}");
+    }
+
+    fn stacks() -> [Vec<EofMatcher>; 6] {
+        let b = || EofMatcher::Boundary("B".into());
+        let c = || EofMatcher::Boundary("C".into());
+        [
+            vec![],
+            vec![b()],
+            vec![c(), b()],
+            vec![c(), EofMatcher::BlankLine],
+            vec![EofMatcher::BlankLine, b()],
+            vec![EofMatcher::Boundary(String::new())],
+        ]
+    }
+
     #[test]
     fn read_rest_is_readline_until_eof() {
         let texts = [
@@ -326,47 +457,42 @@ mod tests {
             "\n",
             "no break",
             "a\n--C\n--B\n",
-        ];
-        let stacks: [&[EofMatcher]; 4] = [
-            &[],
-            &[EofMatcher::Boundary("B".into())],
-            &[EofMatcher::Boundary("C".into()), EofMatcher::BlankLine],
-            &[EofMatcher::BlankLine, EofMatcher::Boundary("B".into())],
+            "x--B\n--B",
+            "---B\n\r--B\r",
         ];
         for t in texts {
-            for m in stacks {
+            for m in &stacks() {
                 for skip in 0..3 {
-                    let src: TextSource = std::sync::Arc::new(t.to_owned());
-                    fn prepared<'r>(
-                        mut r: LineReader<'r>,
-                        skip: usize,
-                        m: &[EofMatcher],
-                    ) -> LineReader<'r> {
-                        for _ in 0..skip {
-                            let x = r.readline();
-                            r.unread(x);
-                        }
-                        for x in m {
-                            r.push_matcher(x.clone());
-                        }
-                        r
-                    }
-                    let mk = || prepared(LineReader::new(t), skip, m);
-                    let (mut a, mut b) = (mk(), mk());
-                    let mut c = prepared(LineReader::shared(&src), skip, m);
-                    let mut want = String::new();
-                    while let Read::Line(l) = a.readline() {
-                        want.push_str(a.text(l));
-                    }
-                    assert_eq!(b.read_rest().as_str(), want, "{t:?} {m:?}");
-                    let shared = c.read_rest();
-                    assert_eq!(shared.as_str(), want, "{t:?} {m:?}");
-                    // Lines pushed back come first, copied; else one slice.
-                    assert_eq!(shared.is_shared(), skip == 0, "{t:?} {m:?}");
-                    assert_eq!(b.next_position(), c.next_position());
-                    assert_eq!(a.next_position(), b.next_position());
-                    assert_eq!(a.pushed, b.pushed);
-                    assert_eq!((a.pos, a.lineno), (b.pos, b.lineno));
+                    check_read_rest(t, m, skip);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn read_rest_matches_readline_on_generated_texts() {
+        // Delimiter-like runs among line breaks of every kind: the delimiter
+        // scan (boundaries only) and the line-by-line scan must agree.
+        let alphabet = [
+            "-", "--", "B", "C", "\r", "\n", "\r\n", "x", " ", "\t", "--B", "--C--",
+        ];
+        let mut seed = 0x9e37_79b9_7f4a_7c15_u64;
+        for _ in 0..3000 {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            let len = ((seed >> 33) % 14) as usize;
+            let mut t = String::new();
+            for _ in 0..len {
+                seed = seed
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                let i = ((seed >> 33) % alphabet.len() as u64) as usize;
+                t.push_str(alphabet.get(i).copied().unwrap_or("x"));
+            }
+            for m in &stacks() {
+                for skip in 0..2 {
+                    check_read_rest(&t, m, skip);
                 }
             }
         }

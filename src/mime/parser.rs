@@ -260,7 +260,7 @@ impl<'a> Parser<'a> {
                 }
                 continue;
             }
-            match t.find(':') {
+            match memchr::memchr(b':', t.as_bytes()) {
                 Some(0) | None => self.defect(id, DefectKind::InvalidHeader, mark_of(line)),
                 Some(_) => current = Some(line),
             }
