@@ -202,6 +202,27 @@ impl Leaf {
         self.headers.push((name.to_owned(), value));
     }
 
+    /// `part.replace_header("Content-Type", ctype)`, keeping the type the
+    /// part records in step. Nothing changes when that header is already
+    /// the only one of its name, last, with this value: cloud-init retypes
+    /// the root message once per part it attaches, nearly always to the
+    /// type it has (a header list rebuilt for each of thousands of parts).
+    pub fn retype(&mut self, ctype: &str) {
+        let in_place = self.content_type == ctype
+            && matches!(self.headers.last(),
+                Some((n, HeaderValue::Text(v))) if n == "Content-Type" && v == ctype)
+            && self
+                .headers
+                .iter()
+                .filter(|(n, _)| n.eq_ignore_ascii_case("Content-Type"))
+                .count()
+                == 1;
+        if !in_place {
+            self.replace_header("Content-Type", HeaderValue::Text(ctype.to_owned()));
+            ctype.clone_into(&mut self.content_type);
+        }
+    }
+
     /// `get_content_maintype()`.
     pub fn maintype(&self) -> &str {
         self.content_type.split('/').next().unwrap_or("")
@@ -272,5 +293,58 @@ impl Leaf {
             })
             .collect();
         f.trim_matches(py_is_space).to_owned()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{HeaderValue, Leaf};
+
+    fn names(l: &Leaf) -> Vec<(String, String)> {
+        l.headers
+            .iter()
+            .map(|(n, v)| (n.clone(), v.to_string_lossy()))
+            .collect()
+    }
+
+    #[test]
+    fn retype_is_replace_header_with_the_type_in_step() {
+        let t = |s: &str| HeaderValue::Text(s.to_owned());
+        let starts = [
+            vec![
+                ("Content-Type", t("text/plain")),
+                ("MIME-Version", t("1.0")),
+            ],
+            vec![
+                ("MIME-Version", t("1.0")),
+                ("Content-Type", t("text/x-shellscript")),
+            ],
+            vec![
+                ("content-type", t("text/x-shellscript")),
+                ("Content-Type", t("text/x-shellscript")),
+            ],
+            vec![("MIME-Version", t("1.0"))],
+        ];
+        for start in starts {
+            for types in [
+                ["text/x-shellscript"; 2],
+                ["text/plain", "text/x-shellscript"],
+            ] {
+                let mut a = Leaf::empty();
+                a.headers = start
+                    .iter()
+                    .map(|(n, v)| ((*n).to_owned(), v.clone()))
+                    .collect();
+                a.content_type = "text/x-shellscript".to_owned();
+                let mut b = a.clone();
+                for ct in types {
+                    a.retype(ct);
+                    b.replace_header("Content-Type", t(ct));
+                    b.content_type = ct.to_owned();
+                    assert_eq!(names(&a), names(&b), "{start:?} {ct}");
+                    assert_eq!(a.content_type, b.content_type);
+                }
+            }
+        }
     }
 }

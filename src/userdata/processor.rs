@@ -377,8 +377,7 @@ impl Processor<'_> {
             drop(leaf);
             let retype = |part: &mut Leaf| {
                 if ctype != ctype_orig {
-                    part.replace_header("Content-Type", HeaderValue::Text(ctype.clone()));
-                    part.content_type.clone_from(&ctype);
+                    part.retype(&ctype);
                 }
             };
             if let Some(mut n) = decompressed {
@@ -417,8 +416,7 @@ impl Processor<'_> {
             // a message/rfc822 document ends up typed like its last part, and
             // the handlers take it (with no payload) as that type.
             if let Some(base) = self.out.message.leaf_mut(doc.root) {
-                base.replace_header("Content-Type", HeaderValue::Text(ctype.clone()));
-                base.content_type.clone_from(&ctype);
+                base.retype(&ctype);
             }
             self.attach(part_id)?;
         }
@@ -789,7 +787,10 @@ impl Processor<'_> {
 /// a cloud-config part (the handler parses it again); a failed parse was
 /// ignored here anyway.
 fn may_name_launch_index(text: &str) -> bool {
-    text.contains("launch-index") || text.contains('\\')
+    // Every cloud-config body is searched here, on the main thread before
+    // the fold: memchr's searches, several times faster than `str::contains`.
+    let bytes = text.as_bytes();
+    memchr::memmem::find(bytes, b"launch-index").is_some() || memchr::memchr(b'\\', bytes).is_some()
 }
 
 /// A copy of a scalar value (containers become `Null`: `int()` rejects them anyway).
