@@ -80,15 +80,10 @@ fn line_len(rest: &[u8]) -> usize {
 /// end between the two bytes of a `\r\n`.
 fn line_breaks(text: &[u8]) -> u32 {
     let lf = count_byte(text, b'\n');
+    // A `\r` is a break of its own unless a `\n` follows (already counted).
     let lone_cr = match memchr::memchr(b'\r', text) {
         None => 0,
-        Some(first) => {
-            let from = text.get(first..).unwrap_or_default();
-            from.iter()
-                .zip(from.iter().skip(1).map(Some).chain([None]))
-                .filter(|&(&b, next)| b == b'\r' && next != Some(&b'\n'))
-                .count()
-        }
+        Some(_) => count_byte(text, b'\r') - memchr::memmem::find_iter(text, b"\r\n").count(),
     };
     u32::try_from(lf + lone_cr).unwrap_or(u32::MAX)
 }
