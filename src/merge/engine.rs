@@ -92,6 +92,8 @@ struct Walk<'a, R: ?Sized, O: ?Sized> {
     path: Path,
     limits: Limits,
     work: usize,
+    /// A placeholder for a dict slot whose value is being merged (made once).
+    hole: Option<Node>,
 }
 
 impl<'a, R: Rules + ?Sized, O: MergeObserver + ?Sized> Walk<'a, R, O> {
@@ -105,7 +107,14 @@ impl<'a, R: Rules + ?Sized, O: MergeObserver + ?Sized> Walk<'a, R, O> {
             path: Path::root(),
             limits: *limits,
             work: 0,
+            hole: None,
         }
+    }
+
+    fn hole(&mut self) -> Node {
+        self.hole
+            .get_or_insert_with(|| Node::synthetic(Value::Null))
+            .clone()
     }
 
     fn emit(&mut self, decision: Decision, old: Option<&Node>, new: Option<&Node>) {
@@ -618,73 +627,85 @@ impl<'a, R: Rules + ?Sized, O: MergeObserver + ?Sized> Walk<'a, R, O> {
     }
 
     /// `list(append)` on a list owned here: extended in place.
-    fn append_owned(&mut self, old: Node, new: &Node) -> Owned {
-        let added = match self.iterate(new) {
-            Ok(a) => a,
-            Err(e) => return Err((e, old)),
+    fn append_owned(&mut self, mut old: Node, new: &Node) -> Owned {
+        let iterated;
+        let added: &[Node] = match new.value() {
+            // A list's items are added as they are, without a copy of the list first.
+            Value::Seq(s) | Value::Tuple(s) => match self.charge(s.len()) {
+                Ok(()) => s.items(),
+                Err(e) => return Err((e, old)),
+            },
+            _ => match self.iterate(new) {
+                Ok(a) => {
+                    iterated = a;
+                    &iterated
+                }
+                Err(e) => return Err((e, old)),
+            },
         };
         let old_len = old.as_seq().map_or(0, Seq::len);
         if let Err(e) = self.charge(old_len) {
             return Err((e, old));
         }
         self.emit(Decision::Appended, Some(&old), Some(new));
-        let span = old.span();
-        match old.try_into_value() {
-            Ok(Value::Seq(seq)) => {
-                let mut items = seq.into_items();
-                items.extend(added);
-                let merged = Node::new(Value::Seq(Seq::new(items)), span);
-                Ok((merged, Undo::Truncate(old_len)))
-            }
-            // Not reached (`merge_owned` checked both); build the copy instead.
-            Ok(other) => {
-                let old = Node::new(other, span);
-                let mut items = Vec::with_capacity(old_len.saturating_add(added.len()));
-                items.extend_from_slice(old.as_seq().map_or(&[], Seq::items));
-                items.extend(added);
-                Ok((
-                    Node::new(Value::Seq(Seq::new(items)), span),
-                    Undo::Restore(old),
-                ))
-            }
-            Err(shared) => {
-                let mut items = Vec::with_capacity(old_len.saturating_add(added.len()));
-                items.extend_from_slice(shared.as_seq().map_or(&[], Seq::items));
-                items.extend(added);
-                Ok((
-                    Node::new(Value::Seq(Seq::new(items)), span),
-                    Undo::Restore(shared),
-                ))
-            }
+        if let Some(items) = seq_in_place(&mut old) {
+            items.extend_from_slice(added);
+            return Ok((old, Undo::Truncate(old_len)));
         }
+        // Shared after all (an observer kept it): the appended copy is new.
+        let mut items = Vec::with_capacity(old_len.saturating_add(added.len()));
+        items.extend_from_slice(old.as_seq().map_or(&[], Seq::items));
+        items.extend_from_slice(added);
+        Ok((
+            Node::new(Value::Seq(Seq::new(items)), old.span()),
+            Undo::Restore(old),
+        ))
     }
 
     /// [`Walk::dict`] on a map owned here, without deletions: entries are
     /// edited in place, recursing with ownership into the values it merges.
-    fn dict_owned(&mut self, s: &DictStrategy, old: Node, nm: &Map, depth: Depth) -> Owned {
+    fn dict_owned(&mut self, s: &DictStrategy, mut old: Node, nm: &Map, depth: Depth) -> Owned {
         let om_len = old.as_map().map_or(0, Map::len);
         if let Err(e) = self.charge(om_len.saturating_add(nm.len())) {
             return Err((e, old));
         }
-        let span = old.span();
-        let mut entries = match old.try_into_value() {
-            Ok(Value::Map(m)) => m.into_entries(),
-            Ok(other) => Node::new(other, span)
-                .as_map()
-                .map(Map::to_entries)
-                .unwrap_or_default(),
-            Err(shared) => shared.as_map().map(Map::to_entries).unwrap_or_default(),
-        };
+        if let Some(entries) = map_in_place(&mut old) {
+            let len = entries.len();
+            return match self.dict_edit(s, entries, nm, depth) {
+                Ok(slots) => Ok((old, Undo::Dict { len, slots })),
+                Err(e) => Err((e, old)),
+            };
+        }
+        // Shared after all (an observer kept it): edit a copy.
+        let mut entries = old.as_map().map(Map::to_entries).unwrap_or_default();
+        match self.dict_edit(s, &mut entries, nm, depth) {
+            Ok(_) => Ok((
+                Node::new(Value::Map(Map::new(entries)), old.span()),
+                Undo::Restore(old),
+            )),
+            Err(e) => Err((e, old)),
+        }
+    }
+
+    /// `dict_owned`'s edits of `entries`: the undo log of the slots it
+    /// changed, or the error with `entries` as they were.
+    fn dict_edit(
+        &mut self,
+        s: &DictStrategy,
+        entries: &mut Entries,
+        nm: &Map,
+        depth: Depth,
+    ) -> Result<Vec<(usize, Undo)>, MergeError> {
+        let hole = self.hole();
         let orig_len = entries.len();
         let mut undo: Vec<(usize, Undo)> = Vec::new();
-        let hole = Node::synthetic(Value::Null);
         for (k, v) in nm.iter() {
             self.enter(|| PathSeg::Key(k.clone()));
             let found = entries.get_index_of(k);
             match (found, s.mode) {
                 (None, _) => {
                     self.emit(Decision::Added, None, Some(v));
-                    insert(&mut entries, k.clone(), v.clone());
+                    insert(entries, k.clone(), v.clone());
                 }
                 (Some(i), DictMode::Replace) => {
                     if let Some((_, slot)) = entries.get_index_mut(i) {
@@ -707,7 +728,8 @@ impl<'a, R: Rules + ?Sized, O: MergeObserver + ?Sized> Walk<'a, R, O> {
                             Err((e, prev)) => {
                                 *slot = prev;
                                 let e = e.under(&PathSeg::Key(k.clone()));
-                                return Err((e, rollback(entries, orig_len, undo, span)));
+                                rollback_entries(entries, orig_len, undo);
+                                return Err(e);
                             }
                         }
                     }
@@ -726,14 +748,7 @@ impl<'a, R: Rules + ?Sized, O: MergeObserver + ?Sized> Walk<'a, R, O> {
             }
             self.leave();
         }
-        let merged = Node::new(Value::Map(Map::new(entries)), span);
-        Ok((
-            merged,
-            Undo::Dict {
-                len: orig_len,
-                slots: undo,
-            },
-        ))
+        Ok(undo)
     }
 
     /// [`ListMode::Union`]: old's items, then new's, one item per key.
@@ -962,6 +977,12 @@ fn rollback(
     slots: Vec<(usize, Undo)>,
     span: crate::source::Span,
 ) -> Node {
+    rollback_entries(&mut entries, len, slots);
+    Node::new(Value::Map(Map::new(entries)), span)
+}
+
+/// [`rollback`] in place.
+fn rollback_entries(entries: &mut Entries, len: usize, slots: Vec<(usize, Undo)>) {
     for (i, u) in slots.into_iter().rev() {
         if let Some((_, slot)) = entries.get_index_mut(i) {
             let cur = std::mem::replace(slot, Node::synthetic(Value::Null));
@@ -969,7 +990,23 @@ fn rollback(
         }
     }
     entries.truncate(len);
-    Node::new(Value::Map(Map::new(entries)), span)
+}
+
+/// A list's items to extend in place: `None` unless nothing else refers to
+/// `node` and it is a list built whole.
+fn seq_in_place(node: &mut Node) -> Option<&mut Vec<Node>> {
+    match node.value_mut()? {
+        Value::Seq(s) => s.items_mut(),
+        _ => None,
+    }
+}
+
+/// [`seq_in_place`] for a dict's entries.
+fn map_in_place(node: &mut Node) -> Option<&mut Entries> {
+    match node.value_mut()? {
+        Value::Map(m) => m.entries_mut(),
+        _ => None,
+    }
 }
 
 /// `entries` less the ones at the indices in `deleted` (any order; duplicates allowed).

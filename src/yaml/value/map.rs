@@ -85,6 +85,11 @@ impl Map {
         self.0.get().cloned().unwrap_or_default()
     }
 
+    /// The entries, to edit in place (`None` while pending).
+    pub(crate) fn entries_mut(&mut self) -> Option<&mut Entries> {
+        self.0.get_mut()
+    }
+
     /// The entries, taken out (empty while pending).
     pub fn into_entries(self) -> Entries {
         self.0.into_inner().unwrap_or_default()

@@ -127,6 +127,12 @@ impl Node {
         Some(())
     }
 
+    /// The value, to edit in place, when nothing else refers to this node
+    /// (an owned merge then extends a list without building a new node).
+    pub(crate) fn value_mut(&mut self) -> Option<&mut Value> {
+        Arc::get_mut(&mut self.0).map(|d| &mut d.value)
+    }
+
     /// Whether nothing else refers to this node (so taking its value apart
     /// is unobservable).
     pub fn is_unique(&self) -> bool {

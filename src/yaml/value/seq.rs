@@ -32,6 +32,11 @@ impl Seq {
         self.0.get().map_or(&[], Vec::as_slice)
     }
 
+    /// The items, to edit in place (`None` while pending).
+    pub(crate) fn items_mut(&mut self) -> Option<&mut Vec<Node>> {
+        self.0.get_mut()
+    }
+
     /// The items, taken out (empty while pending).
     pub fn into_items(self) -> Vec<Node> {
         self.0.into_inner().unwrap_or_default()

@@ -40,6 +40,14 @@ impl<T> Slot<T> {
         }
     }
 
+    /// The contents, to edit in place (`None` while pending).
+    pub(super) fn get_mut(&mut self) -> Option<&mut T> {
+        match self {
+            Slot::Ready(t) => Some(t),
+            Slot::Later(cell) => cell.get_mut(),
+        }
+    }
+
     /// The contents, taken out (`None` while pending).
     pub(super) fn into_inner(self) -> Option<T> {
         match self {
@@ -64,13 +72,19 @@ mod tests {
         let ready = Slot::Ready(1);
         assert_eq!(ready.get(), Some(&1));
         assert_eq!(ready.fill(2), Err(2));
-        assert_eq!(ready.into_inner(), Some(1));
+        let mut ready = ready;
+        if let Some(t) = ready.get_mut() {
+            *t = 5;
+        }
+        assert_eq!(ready.into_inner(), Some(5));
 
         let later: Slot<i32> = Slot::pending();
         assert_eq!(later.get(), None);
         assert_eq!(later.fill(3), Ok(()));
         assert_eq!(later.fill(4), Err(4));
         assert_eq!(later.get(), Some(&3));
+        let mut later = later;
+        assert_eq!(later.get_mut(), Some(&mut 3));
         assert_eq!(later.into_inner(), Some(3));
         assert_eq!(Slot::<i32>::default().into_inner(), None);
     }
