@@ -12,6 +12,7 @@ use crate::merge::{MergeError, NoObserver};
 use crate::source::SourceId;
 use crate::yaml::value::{Entries, Map, Node, PyStr, Value};
 use crate::yaml::{DumpOptions, RunAside, YamlError, dump_after_aside};
+use std::borrow::Cow;
 use std::fmt::Write as _;
 
 /// One part's YAML, loaded: its document (`None`: empty) or PyYAML's error.
@@ -248,18 +249,19 @@ impl<'a> CloudConfigHandler<'a> {
             .map_err(|(e, acc)| (PartRejection::Merge(e), acc))
     }
 
-    /// A YAML part's data (merge keys popped) and the merger stack it asks for.
+    /// A YAML part's data (merge keys popped) and the merger stack it asks
+    /// for (borrowed when it is the one remembered for its header).
     fn prepare_part(
         &mut self,
         payload: &PartText<'_>,
         leaf: &Leaf,
         source: SourceId,
         preloaded: Option<Loaded>,
-    ) -> Result<(Node, ci::MergerStack), PartRejection> {
-        let header: Option<String> = match leaf.merge_type_header() {
+    ) -> Result<(Node, Cow<'_, ci::MergerStack>), PartRejection> {
+        let header: Option<&str> = match leaf.merge_type_header() {
             None => None,
-            Some(HeaderValue::Text(t)) => Some(t.clone()),
-            Some(HeaderValue::Value(n)) => n.as_str().map(str::to_owned),
+            Some(HeaderValue::Text(t)) => Some(t),
+            Some(HeaderValue::Value(n)) => n.as_str(),
         };
         let header_bad = match leaf.merge_type_header() {
             Some(HeaderValue::Value(n)) if n.as_str().is_none() => Some(n.type_name()),
@@ -287,23 +289,28 @@ impl<'a> CloudConfigHandler<'a> {
         if let Some(t) = header_bad {
             return Err(PartRejection::HeaderNotString(t));
         }
-        let header = header.as_deref().unwrap_or("");
+        let header = header.unwrap_or("");
         // Parts usually repeat one header and set no spec of their own: the
-        // stack that header resolves to is remembered.
-        if payload_specs.is_empty()
-            && let Some((h, stack)) = &self.header_stack
-            && h == header
-        {
-            return Ok((data, stack.clone()));
+        // stack that header resolves to is remembered, and lent.
+        if !payload_specs.is_empty() {
+            let header_specs =
+                ci::parse_merge_string(header, version).map_err(PartRejection::Merge)?;
+            let stack =
+                ci::stack_for_part(payload_specs, header_specs).map_err(PartRejection::Merge)?;
+            return Ok((data, Cow::Owned(stack)));
         }
-        let header_specs = ci::parse_merge_string(header, version).map_err(PartRejection::Merge)?;
-        let from_header = payload_specs.is_empty();
-        let stack =
-            ci::stack_for_part(payload_specs, header_specs).map_err(PartRejection::Merge)?;
-        if from_header {
-            self.header_stack = Some((header.to_owned(), stack.clone()));
-        }
-        Ok((data, stack))
+        let cached = match self.header_stack.take() {
+            Some((h, stack)) if h == header => (h, stack),
+            _ => {
+                let header_specs =
+                    ci::parse_merge_string(header, version).map_err(PartRejection::Merge)?;
+                let stack = ci::stack_for_part(payload_specs, header_specs)
+                    .map_err(PartRejection::Merge)?;
+                (header.to_owned(), stack)
+            }
+        };
+        let (_, stack) = self.header_stack.insert(cached);
+        Ok((data, Cow::Borrowed(stack)))
     }
 
     /// The text cloud-init writes to `cloud-config.txt` at `end`.
