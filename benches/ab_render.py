@@ -8,7 +8,11 @@ binaries timed one after the other in blocks compare the minutes, not the
 binaries. Here each round runs every binary once (in alternating order), and
 the report gives, per binary: the median wall time, the 25th percentile, the
 mean of the faster half and the minimum (the quiet runs), and the median CPU
-time (user + system, from wait4). Copy each binary aside before rebuilding.
+time (user + system, from wait4). For each binary after the first, it also
+gives the median of the paired differences against the first (its run minus
+BIN_A's run of the same round, wall and CPU): the two runs of a round share
+the minute, so a difference of ~0.5 ms shows where the medians, which swing
+with the minute, do not. Copy each binary aside before rebuilding.
 """
 import os
 import statistics
@@ -40,6 +44,14 @@ def main() -> None:
         print(
             f"{b}: wall median {statistics.median(wall):.2f} ms, p25 {wall[len(wall) // 4]:.2f}, "
             f"faster half {statistics.mean(fast):.2f}, min {wall[0]:.2f} | CPU median {cpu:.2f} ms"
+        )
+    base = times[bins[0]]
+    for b in bins[1:]:
+        dw = [x[0] - y[0] for x, y in zip(times[b], base)]
+        dc = [x[1] - y[1] for x, y in zip(times[b], base)]
+        print(
+            f"{b} - {bins[0]}, paired by round: wall median {statistics.median(dw):+.2f} ms, "
+            f"CPU median {statistics.median(dc):+.2f} ms"
         )
 
 
