@@ -137,9 +137,9 @@ proptest! {
         prop_assert_eq!(folded.parts.len(), specs.len());
         for (i, (spec, got)) in specs.iter().zip(&folded.parts).enumerate() {
             let want = &built.parts[i];
-            prop_assert_eq!(&got.content_type, &want.content_type);
+            prop_assert_eq!(&got.content_type(), &want.content_type);
             prop_assert_eq!(
-                got.filename.clone(),
+                got.filename().clone(),
                 spec.filename.clone().unwrap_or_else(|| format!("part-{:03}", i + 1))
             );
             let want_merge = spec.merge_type.as_deref().or(opts
@@ -147,7 +147,7 @@ proptest! {
                 .as_deref()
                 .filter(|_| want.content_type == "text/cloud-config"))
                 .map(|m| expand_merge_type(m).to_owned());
-            prop_assert_eq!(&got.merge_type_header, &want_merge);
+            prop_assert_eq!(&got.merge_type_header(), &want_merge);
             for (n, v) in &spec.headers {
                 let read = got.leaf.get(n).map(|h| h.to_py_str().to_string_lossy().into_owned());
                 prop_assert_eq!(read.as_deref(), Some(v.as_str()));
@@ -167,7 +167,7 @@ proptest! {
         let other = render(&build(&specs, &other).unwrap().bytes, &UserDataOptions::default(), &NoIncludes).unwrap();
         prop_assert_eq!(&other.cloud_config_txt, &folded.cloud_config_txt);
         let summary = |f: &cloudfold::userdata::Folded| -> Vec<_> {
-            f.parts.iter().map(|p| (p.content_type.clone(), p.filename.clone(), p.merge_type_header.clone(), payload_bytes(p.leaf.payload()))).collect()
+            f.parts.iter().map(|p| (p.content_type().to_owned(), p.filename().into_owned(), p.merge_type_header(), payload_bytes(p.leaf.payload()))).collect()
         };
         prop_assert_eq!(summary(&other), summary(&folded));
     }

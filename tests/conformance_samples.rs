@@ -82,10 +82,10 @@ fn conformance_oracle_samples() {
                 .iter()
                 .map(|p| {
                     json!({
-                        "content_type": p.content_type,
-                        "filename": p.filename,
-                        "merge_type_header": p.merge_type_header,
-                        "launch_index": p.launch_index,
+                        "content_type": p.content_type(),
+                        "filename": p.filename(),
+                        "merge_type_header": p.merge_type_header(),
+                        "launch_index": p.launch_index(),
                         "handler": p.part_type.handler_name(),
                         "merged": match &p.outcome {
                             PartOutcome::Merged => J::Bool(true),

@@ -100,8 +100,8 @@ fn check_case(case: &J, release: Release) -> Result<(), String> {
             Payload::None => J::Null,
         };
         let ours = json!({
-            "content_type": p.content_type,
-            "filename": p.filename,
+            "content_type": p.content_type(),
+            "filename": p.filename(),
             "launch_index_headers": li,
             "extra_headers": extra,
             "payload": payload,

@@ -46,7 +46,7 @@ fn source_index(folded: &Folded, part: usize, opts: &UserDataOptions) -> HashMap
     };
     let text = part_text(&p.leaf.payload());
     let source = SourceId((part - 1) as u32);
-    let (root, shift) = if p.content_type == "text/cloud-config-jsonp" {
+    let (root, shift) = if p.content_type() == "text/cloud-config-jsonp" {
         // The handler reads the JSON after the leading blanks and the marker.
         let full = text.to_string_lossy().into_owned();
         let rest = full.trim_start_matches(py_is_space);

@@ -39,7 +39,7 @@ fn seen(f: &Folded) -> String {
         spans(c, &mut out);
     }
     for p in &f.parts {
-        let _ = writeln!(out, "{} {} {:?}", p.number, p.filename, p.outcome);
+        let _ = writeln!(out, "{} {} {:?}", p.number, p.filename(), p.outcome);
     }
     for w in &f.warnings {
         let _ = writeln!(out, "{}: {}", w.origin, w.message);

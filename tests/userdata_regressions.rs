@@ -42,9 +42,9 @@ fn archive_extra_header_null_is_empty_text() {
     let payload = b"#cloud-config-archive\n- content: \"#cloud-config\\na: [1]\\n\"\n  Merge-Type: ~\n- content: \"#cloud-config\\na: [2]\\n\"\n  Merge-Type: 'list(append)'\n";
     let f = render(payload, &opts(Release::V22_4), &NoIncludes).unwrap();
     // An empty merge header counts as absent.
-    assert_eq!(f.parts[0].merge_type_header, None);
+    assert_eq!(f.parts[0].merge_type_header(), None);
     assert_eq!(
-        f.parts[1].merge_type_header.as_deref(),
+        f.parts[1].merge_type_header().as_deref(),
         Some("list(append)")
     );
     // `list(append)` alone has no dict merger: the root dict is kept as it is.
@@ -72,7 +72,7 @@ fn archive_container_content() {
         assert_eq!(got.is_ok(), ok, "{c}");
         if let Ok(f) = got {
             assert_eq!(f.parts.len(), 2);
-            assert_eq!(f.parts[0].content_type, "application/json");
+            assert_eq!(f.parts[0].content_type(), "application/json");
             assert_eq!(f.parts[0].part_type.handler_name(), None);
         }
     }

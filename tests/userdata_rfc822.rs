@@ -102,7 +102,7 @@ fn repeated_parts_count_against_the_part_limit() {
     assert_eq!(
         f.parts
             .iter()
-            .filter(|p| p.content_type == "text/cloud-config")
+            .filter(|p| p.content_type() == "text/cloud-config")
             .map(|p| p.occurrence)
             .max(),
         Some(n + 1)

@@ -57,7 +57,7 @@ pub fn run(a: &PartsArgs) -> Result<Exit, String> {
                 Payload::Bytes(b) => b,
                 Payload::None => Vec::new(),
             };
-            let path = dir.join(format!("{:03}-{}", p.number, safe_name(&p.filename)));
+            let path = dir.join(format!("{:03}-{}", p.number, safe_name(&p.filename())));
             std::fs::write(&path, bytes).map_err(|e| format!("{}: {e}", path.display()))?;
         }
     }
@@ -69,14 +69,14 @@ pub fn run(a: &PartsArgs) -> Result<Exit, String> {
                 .map(|p| {
                     json!({
                         "number": p.number,
-                        "content_type": p.content_type,
-                        "filename": p.filename,
-                        "merge_type_header": p.merge_type_header,
-                        "launch_index": p.launch_index,
+                        "content_type": p.content_type(),
+                        "filename": p.filename(),
+                        "merge_type_header": p.merge_type_header(),
+                        "launch_index": p.launch_index(),
                         "size": p.size,
                         "handler": p.part_type.handler_name(),
                         "action": action(p),
-                        "origin": p.origin.to_string(),
+                        "origin": p.origin().to_string(),
                         "occurrence": p.occurrence,
                     })
                 })
@@ -89,10 +89,10 @@ pub fn run(a: &PartsArgs) -> Result<Exit, String> {
             let mut out = String::new();
             for p in &folded.parts {
                 let mut extra = String::new();
-                if let Some(m) = &p.merge_type_header {
+                if let Some(m) = &p.merge_type_header() {
                     extra.push_str(&format!("  merge-type={m}"));
                 }
-                if let Some(l) = &p.launch_index {
+                if let Some(l) = &p.launch_index() {
                     extra.push_str(&format!("  launch-index={l}"));
                 }
                 if p.occurrence > 1 {
@@ -102,8 +102,8 @@ pub fn run(a: &PartsArgs) -> Result<Exit, String> {
                 out.push_str(&format!(
                     "{:>3}  {:<26} {:<20} {:>7} B  {}{}\n",
                     p.number,
-                    p.content_type,
-                    p.filename,
+                    p.content_type(),
+                    p.filename(),
                     p.size,
                     action(p),
                     extra

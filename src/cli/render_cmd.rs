@@ -73,13 +73,13 @@ pub fn print_warnings(f: &Folded) -> usize {
     for p in &f.parts {
         let what = match &p.outcome {
             PartOutcome::Rejected(r) => format!("cloud-init skips this cloud-config part: {r}"),
-            PartOutcome::Unhandled => format!("cloud-init ignores this part: unhandled content type {}", p.content_type),
+            PartOutcome::Unhandled => format!("cloud-init ignores this part: unhandled content type {}", p.content_type()),
             PartOutcome::JinjaNotRendered => {
                 "a jinja template: cloud-init renders it with instance data; cloudfold does not render templates yet, so it is left out".to_owned()
             }
             _ => continue,
         };
-        eprintln!("warning: part {} ({}): {what}", p.number, p.filename);
+        eprintln!("warning: part {} ({}): {what}", p.number, p.filename());
         n += 1;
     }
     n

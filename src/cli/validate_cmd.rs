@@ -130,8 +130,8 @@ pub fn run(a: &ValidateArgs) -> Result<Exit, String> {
                 .map(|p| {
                     json!({
                         "part": p.number,
-                        "part_name": p.filename,
-                        "content_type": p.content_type,
+                        "part_name": p.filename(),
+                        "content_type": p.content_type(),
                         "outcome": outcome(&p.outcome),
                         "size": p.size,
                     })

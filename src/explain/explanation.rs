@@ -338,7 +338,7 @@ fn build(
         .parts
         .iter()
         .map(|p| {
-            (p.content_type == "text/cloud-config-jsonp")
+            (p.content_type() == "text/cloud-config-jsonp")
                 .then(|| jsonp_shift(&part_text(&p.leaf.payload())))
         })
         .collect();
@@ -359,9 +359,9 @@ fn build(
         .iter()
         .map(|p| PartSummary {
             number: p.number,
-            filename: p.filename.clone(),
-            content_type: p.content_type.clone(),
-            merge_type: p.merge_type_header.clone(),
+            filename: p.filename().into_owned(),
+            content_type: p.content_type().to_owned(),
+            merge_type: p.merge_type_header(),
             mergers: None,
             status: match &p.outcome {
                 PartOutcome::Merged => PartStatus::Merged,
@@ -371,7 +371,7 @@ fn build(
                     "a jinja template: cloudfold does not render templates".to_owned(),
                 ),
                 PartOutcome::Unhandled => {
-                    PartStatus::Ignored(format!("unhandled content type {}", p.content_type))
+                    PartStatus::Ignored(format!("unhandled content type {}", p.content_type()))
                 }
                 PartOutcome::Empty => PartStatus::Ignored("empty part".to_owned()),
             },

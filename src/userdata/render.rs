@@ -13,6 +13,7 @@ use super::user_data_options::UserDataOptions;
 use crate::merge::NoObserver;
 use crate::source::SourceId;
 use crate::yaml::Node;
+use std::borrow::Cow;
 use std::sync::Arc;
 use std::thread::Scope;
 
@@ -39,20 +40,10 @@ pub enum PartOutcome {
 pub struct PartReport {
     /// 1-based position in handler order.
     pub number: usize,
-    /// The dispatched content type.
-    pub content_type: String,
-    /// The filename (`part-NNN` when cloud-init assigned it).
-    pub filename: String,
-    /// The merge header the cloud-config handler uses (`Merge-Type`, else `X-Merge-Type`).
-    pub merge_type_header: Option<String>,
-    /// The `Launch-Index` header as handlers see it (`dict(part)`: exact spelling; the filter itself matches any case).
-    pub launch_index: Option<String>,
     /// Which cloud-init handler takes it.
     pub part_type: PartType,
     /// What happened.
     pub outcome: PartOutcome,
-    /// Where it came from.
-    pub origin: Origin,
     /// Payload size in bytes.
     pub size: usize,
     /// The source id spans in this part's values carry.
@@ -62,6 +53,42 @@ pub struct PartReport {
     /// 1 the first time handlers get this part; 2… each time an enclosing
     /// message/rfc822 part hands it to them again.
     pub occurrence: usize,
+}
+
+impl PartReport {
+    /// The dispatched content type.
+    pub fn content_type(&self) -> &str {
+        &self.leaf.content_type
+    }
+
+    /// The filename (`part-NNN` when cloud-init assigned it: `if not
+    /// filename`, the walk's own count names the part).
+    pub fn filename(&self) -> Cow<'_, str> {
+        match self.leaf.filename.as_deref() {
+            Some(f) if !f.is_empty() => Cow::Borrowed(f),
+            _ => Cow::Owned(format!("part-{:03}", self.number.saturating_sub(1))),
+        }
+    }
+
+    /// The merge header the cloud-config handler uses (`Merge-Type`, else `X-Merge-Type`).
+    pub fn merge_type_header(&self) -> Option<String> {
+        self.leaf
+            .merge_type_header()
+            .map(HeaderValue::to_string_lossy)
+    }
+
+    /// The `Launch-Index` header as handlers see it (`dict(part)`: exact
+    /// spelling; the filter itself matches any case).
+    pub fn launch_index(&self) -> Option<String> {
+        self.leaf
+            .handler_header("Launch-Index")
+            .map(HeaderValue::to_string_lossy)
+    }
+
+    /// Where it came from.
+    pub fn origin(&self) -> &Origin {
+        &self.leaf.origin
+    }
 }
 
 /// A successful fold.
@@ -232,20 +259,8 @@ fn fold_processed(
         };
         parts.push(PartReport {
             number: i + 1,
-            content_type: leaf.content_type.clone(),
-            // `if not filename`: the walk's own count names the part.
-            filename: leaf
-                .filename
-                .clone()
-                .filter(|f| !f.is_empty())
-                .unwrap_or_else(|| format!("part-{i:03}")),
-            merge_type_header: leaf.merge_type_header().map(HeaderValue::to_string_lossy),
-            launch_index: leaf
-                .handler_header("Launch-Index")
-                .map(HeaderValue::to_string_lossy),
             part_type,
             outcome,
-            origin: leaf.origin.clone(),
             size,
             source,
             leaf: Arc::clone(leaf),

@@ -19,7 +19,7 @@ pub fn part_diagnostics(report: &PartReport, ps: &PartSource, version: Version) 
     let logs = |detail: Option<&str>| {
         let mut s = format!(
             "cloud-init logs: Failed at merging in cloud config part from {}",
-            report.filename
+            report.filename()
         );
         if let Some(d) = detail {
             s.push_str(": ");
@@ -33,17 +33,17 @@ pub fn part_diagnostics(report: &PartReport, ps: &PartSource, version: Version) 
             Diagnostic::new(&PartKind::JinjaNotRendered { part: n }).with_primary(whole)
         }
         PartOutcome::Unhandled => {
-            let what = if report.content_type == "text/x-not-multipart" {
+            let what = if report.content_type() == "text/x-not-multipart" {
                 "Unhandled non-multipart (text/x-not-multipart) userdata".to_owned()
             } else {
                 format!(
                     "Unhandled unknown content-type ({}) userdata",
-                    report.content_type
+                    report.content_type()
                 )
             };
             Diagnostic::new(&PartKind::UnknownType {
                 part: n,
-                content_type: report.content_type.clone(),
+                content_type: report.content_type().to_owned(),
             })
             .with_primary(whole)
             .with_note(format!("cloud-init logs: {what}: ..."))

@@ -91,7 +91,7 @@ pub fn size_diagnostics(raw: &[u8], parts: &[PartReport], limit: SizeLimit) -> V
         d = d.with_note(format!(
             "part {} ({}): {} bytes, {}% of the decoded parts",
             p.number,
-            p.filename,
+            p.filename(),
             p.size,
             (p.size as u64) * 100 / total.max(1)
         ));

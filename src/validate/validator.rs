@@ -148,11 +148,11 @@ pub fn validate(payload: &[u8], opts: &ValidateOptions, includes: &dyn IncludeRe
         } else {
             None
         };
-        let header_spec = report.merge_type_header.clone();
+        let header_spec = report.merge_type_header().clone();
         let header_span = header_span(report.leaf.origin.clone(), mime.as_ref(), &doc_text);
         sources.insert(
             report.source,
-            SourceFile::part(report.number, report.filename.clone(), text.clone()),
+            SourceFile::part(report.number, report.filename().clone(), text.clone()),
         );
         parts.push(PartSource {
             number: report.number,

@@ -33,10 +33,10 @@ pub fn ours_with(
                 as_oracle_reads(to_typed_json(c, WalkLimits::default()).unwrap_or(J::Null))
             });
             let parts: Vec<J> = f.parts.iter().map(|p| json!({
-                "content_type": p.content_type,
-                "filename": p.filename,
-                "merge_type_header": p.merge_type_header,
-                "launch_index": p.launch_index,
+                "content_type": p.content_type(),
+                "filename": p.filename(),
+                "merge_type_header": p.merge_type_header(),
+                "launch_index": p.launch_index(),
                 "handler": p.part_type.handler_name(),
                 "merged": match &p.outcome { PartOutcome::Merged => J::Bool(true), PartOutcome::Rejected(_) => J::Bool(false), _ => J::Null },
             })).collect();
