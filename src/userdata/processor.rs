@@ -1,7 +1,7 @@
 //! `Processor`: cloud-init's `UserDataProcessor` — raw blob to the flat list of typed, numbered parts.
 
 use std::borrow::Cow;
-use std::sync::Arc;
+use std::sync::{Arc, LazyLock};
 
 use super::accumulated_message::AccumulatedMessage;
 use super::gzip::{GzipError, gunzip};
@@ -788,9 +788,12 @@ impl Processor<'_> {
 /// ignored here anyway.
 fn may_name_launch_index(text: &str) -> bool {
     // Every cloud-config body is searched here, on the main thread before
-    // the fold: memchr's searches, several times faster than `str::contains`.
+    // the fold: memchr's searches, several times faster than `str::contains`,
+    // with the searcher built once (building it was a sixth of the typing).
+    static LAUNCH_INDEX: LazyLock<memchr::memmem::Finder<'static>> =
+        LazyLock::new(|| memchr::memmem::Finder::new(b"launch-index"));
     let bytes = text.as_bytes();
-    memchr::memmem::find(bytes, b"launch-index").is_some() || memchr::memchr(b'\\', bytes).is_some()
+    LAUNCH_INDEX.find(bytes).is_some() || memchr::memchr(b'\\', bytes).is_some()
 }
 
 /// A copy of a scalar value (containers become `Null`: `int()` rejects them anyway).
