@@ -288,6 +288,11 @@ fn fold_processed(
 /// part: handed over more than once, or handed over although the processor
 /// already expanded it (the original of a gzip, include or archive part).
 fn repetition_notes(walk: &HandlerWalk) -> Vec<ProcessWarning> {
+    // The usual walk: every part attached and met once (two entries of one
+    // part cannot both be its first occurrence), so nothing to count.
+    if walk.parts.iter().all(|p| p.attached && p.occurrence == 1) {
+        return Vec::new();
+    }
     let mut times: indexmap::IndexMap<usize, (usize, bool, &Leaf)> = indexmap::IndexMap::new();
     for p in &walk.parts {
         let e = times.entry(p.node).or_insert((0, p.attached, &p.leaf));
