@@ -125,6 +125,32 @@ fn leaves_the_rest() {
     }
 }
 
+/// Flow collections nest on one line up to 64 deep in the fast loader (its
+/// stack of open collections is a word of bits); deeper ones go to the full
+/// pipeline. Mappings and sequences alternate, so each level's kind counts.
+#[test]
+fn flow_nesting_up_to_the_fast_loaders_stack() {
+    let nested = |depth: usize| {
+        let (mut open, mut close) = (String::new(), String::new());
+        for i in 0..depth {
+            if i % 3 == 1 {
+                open.push_str("{k: ");
+                close.insert(0, '}');
+            } else {
+                open.push('[');
+                close.insert(0, ']');
+            }
+        }
+        format!("a: {open}x{close}\nb: [1, {{c: [2, 3]}}, 4]\n")
+    };
+    for depth in [1, 2, 3, 33, 63, 64] {
+        check(&nested(depth), true);
+    }
+    for depth in [65, 66, 100] {
+        check(&nested(depth), false);
+    }
+}
+
 #[test]
 fn takes_the_bench_document() {
     let doc = cloud_config_doc::document();

@@ -69,6 +69,50 @@ enum Flow {
     Map,
 }
 
+/// The flow collections open on a line, innermost last, as bits: no
+/// allocation per flow collection (a cloud-config part has several:
+/// `packages: [...]`, `runcmd: [[sh, -c, ...]]`). Deeper nesting than it holds
+/// is left to the full pipeline.
+#[derive(Default)]
+struct FlowStack {
+    /// Bit `i` set: the `i`-th open collection is a mapping.
+    maps: u64,
+    len: u32,
+}
+
+impl FlowStack {
+    /// Push `f`; `None` when full.
+    fn push(&mut self, f: Flow) -> Option<()> {
+        if self.len == u64::BITS {
+            return None;
+        }
+        if f == Flow::Map {
+            self.maps |= 1 << self.len;
+        } else {
+            self.maps &= !(1 << self.len);
+        }
+        self.len += 1;
+        Some(())
+    }
+
+    fn last(&self) -> Option<Flow> {
+        let top = self.len.checked_sub(1)?;
+        Some(if self.maps >> top & 1 == 1 {
+            Flow::Map
+        } else {
+            Flow::Seq
+        })
+    }
+
+    fn pop(&mut self) {
+        self.len = self.len.saturating_sub(1);
+    }
+
+    fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+}
+
 struct FastLoader<'a> {
     src: &'a str,
     b: &'a [u8],
@@ -610,7 +654,7 @@ impl<'a> FastLoader<'a> {
 
     /// A flow collection on one line at `pos`, then the rest of the line.
     fn flow(&mut self, anchor: Option<Cow<'a, str>>, start: Mark) -> Option<()> {
-        let mut stack: Vec<Flow> = Vec::new();
+        let mut stack = FlowStack::default();
         let mut anchor = anchor;
         let mut start = Some(start);
         loop {
@@ -622,12 +666,12 @@ impl<'a> FastLoader<'a> {
                 c @ (b'[' | b'{') => {
                     self.builder.open(c == b'[', name, node_start)?;
                     self.pos += 1;
-                    stack.push(if c == b'[' { Flow::Seq } else { Flow::Map });
+                    stack.push(if c == b'[' { Flow::Seq } else { Flow::Map })?;
                     self.skip_spaces();
                     match (self.at(self.pos), stack.last()) {
                         (b']', Some(Flow::Seq)) | (b'}', Some(Flow::Map)) => {}
                         _ => {
-                            if let Some(Flow::Map) = stack.last() {
+                            if stack.last() == Some(Flow::Map) {
                                 self.flow_key()?;
                             }
                             continue;
@@ -673,7 +717,7 @@ impl<'a> FastLoader<'a> {
             loop {
                 self.skip_spaces();
                 let c = self.at(self.pos);
-                let top = *stack.last()?;
+                let top = stack.last()?;
                 match (c, top) {
                     (b']', Flow::Seq) | (b'}', Flow::Map) => {
                         self.pos += 1;
