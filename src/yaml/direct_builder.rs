@@ -20,6 +20,7 @@ use super::tag::Tag;
 use super::value::{Entries, Map, Node, PyStr, Seq, Value, insert};
 use crate::source::{Mark, SourceId, Span};
 use std::borrow::Cow;
+use std::cell::Cell;
 use std::collections::{HashMap, HashSet};
 
 /// An open collection. Items and pairs wait on the builder's shared stacks
@@ -52,6 +53,23 @@ struct Frame<'a> {
     /// [`Node::open_collection`]) and filled when it closes.
     node: Node,
     anchor: Option<Cow<'a, str>>,
+}
+
+/// The item and pair buffers a builder borrows from its thread for one
+/// document and gives back: a render loads thousands of parts on each
+/// thread, and each load allocated them afresh.
+#[derive(Default)]
+struct Scratch {
+    items: Vec<Node>,
+    pairs: Vec<(Node, Node)>,
+}
+
+/// Buffers longer than this are not kept (a huge document's would stay
+/// allocated for the thread's life).
+const SCRATCH_KEPT: usize = 1 << 12;
+
+thread_local! {
+    static SCRATCH: Cell<Scratch> = Cell::new(Scratch::default());
 }
 
 /// State of one document's build: the direct builder's events and the fast
@@ -133,9 +151,32 @@ pub(crate) fn build_direct<'a>(
     b.finish().map(Some)
 }
 
+impl Drop for Builder<'_> {
+    /// The buffers go back to the thread, emptied.
+    fn drop(&mut self) {
+        let (mut items, mut pairs) = (
+            std::mem::take(&mut self.items),
+            std::mem::take(&mut self.pairs),
+        );
+        if items.capacity() <= SCRATCH_KEPT && pairs.capacity() <= SCRATCH_KEPT {
+            items.clear();
+            pairs.clear();
+            SCRATCH.with(|s| s.set(Scratch { items, pairs }));
+        }
+    }
+}
+
 impl<'a> Builder<'a> {
     /// A builder for one document.
     pub(crate) fn new(opts: &LoadOptions) -> Self {
+        let Scratch {
+            mut items,
+            mut pairs,
+        } = SCRATCH.with(Cell::take);
+        // Room for a typical cloud-config's nesting up front: growing
+        // these from empty cost a few reallocations per document.
+        items.reserve(16);
+        pairs.reserve(16);
         Builder {
             source: opts.source,
             // The caller's frames bring PyYAML's limit closer (by half as many
@@ -144,11 +185,9 @@ impl<'a> Builder<'a> {
                 .max_depth
                 .saturating_sub(opts.caller_frames.div_ceil(2) + 1),
             merge_budget: opts.max_merge_entries,
-            // Room for a typical cloud-config's nesting up front: growing
-            // these from empty cost a few reallocations per document.
             stack: Vec::with_capacity(8),
-            items: Vec::with_capacity(16),
-            pairs: Vec::with_capacity(16),
+            items,
+            pairs,
             anchors: HashMap::new(),
             irregular: HashSet::new(),
             root: None,
@@ -161,9 +200,9 @@ impl<'a> Builder<'a> {
     }
 
     /// The document node, once finished.
-    pub(crate) fn finish(self) -> Option<Node> {
+    pub(crate) fn finish(mut self) -> Option<Node> {
         if self.stack.is_empty() {
-            self.root
+            self.root.take()
         } else {
             None
         }
