@@ -47,19 +47,21 @@ struct OpenMap {
     merge_len: usize,
 }
 
-struct Frame<'a> {
+struct Frame {
     open: Open,
     /// The collection's node, allocated when it opens (see
     /// [`Node::open_collection`]) and filled when it closes.
     node: Node,
-    anchor: Option<Cow<'a, str>>,
+    /// Its anchor is the last of the builder's `open_anchors`.
+    anchored: bool,
 }
 
-/// The item and pair buffers a builder borrows from its thread for one
+/// The frame, item and pair buffers a builder borrows from its thread for one
 /// document and gives back: a render loads thousands of parts on each
 /// thread, and each load allocated them afresh.
 #[derive(Default)]
 struct Scratch {
+    stack: Vec<Frame>,
     items: Vec<Node>,
     pairs: Vec<(Node, Node)>,
 }
@@ -79,7 +81,9 @@ pub(crate) struct Builder<'a> {
     source: SourceId,
     max_depth: usize,
     merge_budget: usize,
-    stack: Vec<Frame<'a>>,
+    stack: Vec<Frame>,
+    /// Anchors of the open collections that have one, innermost last.
+    open_anchors: Vec<Cow<'a, str>>,
     /// Items of the open sequences, innermost last.
     items: Vec<Node>,
     /// Own pairs of the open mappings, innermost last.
@@ -154,14 +158,19 @@ pub(crate) fn build_direct<'a>(
 impl Drop for Builder<'_> {
     /// The buffers go back to the thread, emptied.
     fn drop(&mut self) {
-        let (mut items, mut pairs) = (
-            std::mem::take(&mut self.items),
-            std::mem::take(&mut self.pairs),
-        );
-        if items.capacity() <= SCRATCH_KEPT && pairs.capacity() <= SCRATCH_KEPT {
-            items.clear();
-            pairs.clear();
-            SCRATCH.with(|s| s.set(Scratch { items, pairs }));
+        let mut kept = Scratch {
+            stack: std::mem::take(&mut self.stack),
+            items: std::mem::take(&mut self.items),
+            pairs: std::mem::take(&mut self.pairs),
+        };
+        if kept.stack.capacity() <= SCRATCH_KEPT
+            && kept.items.capacity() <= SCRATCH_KEPT
+            && kept.pairs.capacity() <= SCRATCH_KEPT
+        {
+            kept.stack.clear();
+            kept.items.clear();
+            kept.pairs.clear();
+            SCRATCH.with(|s| s.set(kept));
         }
     }
 }
@@ -170,11 +179,13 @@ impl<'a> Builder<'a> {
     /// A builder for one document.
     pub(crate) fn new(opts: &LoadOptions) -> Self {
         let Scratch {
+            mut stack,
             mut items,
             mut pairs,
         } = SCRATCH.with(Cell::take);
         // Room for a typical cloud-config's nesting up front: growing
         // these from empty cost a few reallocations per document.
+        stack.reserve(8);
         items.reserve(16);
         pairs.reserve(16);
         Builder {
@@ -185,7 +196,8 @@ impl<'a> Builder<'a> {
                 .max_depth
                 .saturating_sub(opts.caller_frames.div_ceil(2) + 1),
             merge_budget: opts.max_merge_entries,
-            stack: Vec::with_capacity(8),
+            stack,
+            open_anchors: Vec::new(),
             items,
             pairs,
             anchors: HashMap::new(),
@@ -293,7 +305,13 @@ impl<'a> Builder<'a> {
             })
         };
         let node = Node::open_collection(seq, Span::new(self.source, start, start));
-        self.stack.push(Frame { open, node, anchor });
+        let anchored = anchor.is_some();
+        self.open_anchors.extend(anchor);
+        self.stack.push(Frame {
+            open,
+            node,
+            anchored,
+        });
         Some(())
     }
 
@@ -390,7 +408,9 @@ impl<'a> Builder<'a> {
             }
         };
         node.close_collection(end, value)?;
-        if let Some(a) = frame.anchor {
+        if frame.anchored
+            && let Some(a) = self.open_anchors.pop()
+        {
             self.anchors.insert(a, Some(node.clone()));
         }
         Some(node)
