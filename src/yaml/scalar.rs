@@ -273,6 +273,19 @@ pub(crate) fn construct_float(value: &str) -> Result<f64, YamlError> {
 
 /// `construct_yaml_bool`: `bool_values[value.lower()]`.
 pub(crate) fn construct_bool(value: &str) -> Result<bool, YamlError> {
+    // The resolver's usual words compare without a lower-cased copy.
+    for (word, b) in [
+        ("true", true),
+        ("false", false),
+        ("yes", true),
+        ("no", false),
+        ("on", true),
+        ("off", false),
+    ] {
+        if value.eq_ignore_ascii_case(word) {
+            return Ok(b);
+        }
+    }
     let lower: Cow<'_, str> = if value.is_ascii() {
         Cow::Owned(value.to_ascii_lowercase())
     } else {
