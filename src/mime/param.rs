@@ -123,18 +123,40 @@ fn quote(s: &str) -> String {
 /// `email.message._parseparam`: split a header value on `;` outside quotes,
 /// normalising `name = value` to `name=value` with a lower-case name.
 fn split_params(value: &str) -> Vec<String> {
-    let mut out = Vec::new();
-    // `rest` always starts with ';' at the top of the loop.
-    let mut rest = value;
+    param_items(value)
+        .map(|(name, val)| match val {
+            Some(val) => {
+                let name = py_lower(name);
+                let mut item = String::with_capacity(name.len() + val.len() + 1);
+                item.push_str(&name);
+                item.push('=');
+                item.push_str(val);
+                py_strip(&item).to_string()
+            }
+            None => name.to_string(),
+        })
+        .collect()
+}
+
+/// [`split_params`]' items borrowed, before normalising: (stripped name,
+/// stripped value) for an item with `=`, (stripped item, `None`) otherwise.
+/// Looking one parameter up this way copies nothing.
+fn param_items(value: &str) -> impl Iterator<Item = (&str, Option<&str>)> {
+    // `rest` always starts with ';' after the first item.
+    let mut rest = Some(value);
     let mut first = true;
-    loop {
+    std::iter::from_fn(move || {
+        let r = rest?;
         let s = if first {
             first = false;
-            rest
+            r
         } else {
-            match rest.strip_prefix(';') {
-                Some(r) => r,
-                None => break,
+            match r.strip_prefix(';') {
+                Some(s) => s,
+                None => {
+                    rest = None;
+                    return None;
+                }
             }
         };
         // Find the first ';' (not at position 0) outside an odd number of
@@ -157,22 +179,15 @@ fn split_params(value: &str) -> Vec<String> {
             }
         }
         let f = s.get(..end).unwrap_or(s);
-        let item = match f.find('=') {
-            Some(i) => {
-                let name = py_lower(py_strip(f.get(..i).unwrap_or("")));
-                let val = py_strip(f.get(i + 1..).unwrap_or(""));
-                let mut item = String::with_capacity(name.len() + val.len() + 1);
-                item.push_str(&name);
-                item.push('=');
-                item.push_str(val);
-                py_strip(&item).to_string()
-            }
-            None => py_strip(f).to_string(),
-        };
-        out.push(item);
-        rest = s.get(end..).unwrap_or("");
-    }
-    out
+        rest = Some(s.get(end..).unwrap_or(""));
+        Some(match memchr::memchr(b'=', f.as_bytes()) {
+            Some(i) => (
+                py_strip(f.get(..i).unwrap_or("")),
+                Some(py_strip(f.get(i + 1..).unwrap_or(""))),
+            ),
+            None => (py_strip(f), None),
+        })
+    })
 }
 
 /// An RFC 2231 section number: digits as written (compared numerically).
@@ -335,11 +350,9 @@ pub(crate) fn plain_param(value: &str, param: &str) -> Option<Option<ParamValue>
     if value.contains('*') {
         return None;
     }
-    for p in split_params(value) {
-        let (name, v) = match p.split_once('=') {
-            Some((n, v)) => (py_strip(n), py_strip(v)),
-            None => (py_strip(&p), ""),
-        };
+    // `_parseparam` lower-cases the names; compared case-insensitively anyway.
+    for (name, v) in param_items(value) {
+        let v = v.unwrap_or("");
         if py_eq_lower(name, param) {
             // The long way quotes all but the first value again before
             // unquoting it: the same text.
