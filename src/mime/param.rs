@@ -106,6 +106,9 @@ impl Codec {
 pub fn unquote(s: &str) -> std::borrow::Cow<'_, str> {
     if s.chars().nth(1).is_some() {
         if let Some(inner) = s.strip_prefix('"').and_then(|r| r.strip_suffix('"')) {
+            if !inner.contains('\\') {
+                return std::borrow::Cow::Borrowed(inner);
+            }
             return std::borrow::Cow::Owned(inner.replace("\\\\", "\\").replace("\\\"", "\""));
         }
         if let Some(inner) = s.strip_prefix('<').and_then(|r| r.strip_suffix('>')) {

@@ -22,7 +22,24 @@ impl TransferEncoding {
     /// Classify a header value the way Python does: lower-cased, **not** stripped
     /// (`base64 ` with a trailing space is not base64).
     pub fn from_header(value: Option<&str>) -> TransferEncoding {
-        let v = super::pystr::py_lower(value.unwrap_or(""));
+        let value = value.unwrap_or("");
+        if value.is_ascii() {
+            // The usual header (`7bit`, `base64`): no lower-cased copy.
+            let is = |name: &str| value.eq_ignore_ascii_case(name);
+            return if is("base64") {
+                TransferEncoding::Base64
+            } else if is("quoted-printable") {
+                TransferEncoding::QuotedPrintable
+            } else if ["x-uuencode", "uuencode", "uue", "x-uue"]
+                .into_iter()
+                .any(is)
+            {
+                TransferEncoding::Uuencode
+            } else {
+                TransferEncoding::Identity
+            };
+        }
+        let v = super::pystr::py_lower(value);
         match v.as_str() {
             "base64" => TransferEncoding::Base64,
             "quoted-printable" => TransferEncoding::QuotedPrintable,
