@@ -38,7 +38,7 @@ fn check_case(case: &J, release: Release) -> Result<(), String> {
             .iter()
             .map(|(k, v)| {
                 (
-                    k.clone(),
+                    k.clone().into(),
                     HeaderValue::Text(v.as_str().unwrap_or_default().to_owned()),
                 )
             })

@@ -83,11 +83,12 @@ fn check_case(case: &J, release: Release) -> Result<(), String> {
             .collect();
         let mut extra = serde_json::Map::new();
         for (n, v) in &p.leaf.headers {
-            if EXCLUDED.contains(&n.to_ascii_lowercase().as_str()) || extra.contains_key(n) {
+            if EXCLUDED.contains(&n.to_ascii_lowercase().as_str()) || extra.contains_key(n.as_ref())
+            {
                 continue;
             }
             let first = p.leaf.get(n).unwrap_or(v);
-            extra.insert(n.clone(), header_json(first));
+            extra.insert(n.to_string(), header_json(first));
         }
         let payload = match p.leaf.payload() {
             Payload::Text(t) => match t.as_str() {

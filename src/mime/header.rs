@@ -8,8 +8,9 @@ use crate::source::Mark;
 /// CR/LF removed.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Header {
-    /// The name, as written (no case folding, no trimming).
-    pub name: String,
+    /// The name, as written (no case folding, no trimming); the usual names
+    /// are not copied (see [`HeaderName`]).
+    pub name: HeaderName,
     /// The raw value (may contain `\n `/`\r\n\t` from folding).
     pub value: String,
     /// Where the header's first line starts.
@@ -35,10 +36,35 @@ impl Header {
         let keep = value.trim_end_matches(['\r', '\n']).len();
         value.truncate(keep);
         Header {
-            name: name.to_string(),
+            name: header_name(name),
             value,
             at,
         }
+    }
+}
+
+/// A header name: most are one of a few spellings, shared rather than
+/// copied (a 5000-part payload has 25,000 of them).
+pub type HeaderName = std::borrow::Cow<'static, str>;
+
+/// Spellings [`header_name`] shares.
+const USUAL_NAMES: [&str; 8] = [
+    "Content-Type",
+    "MIME-Version",
+    "Content-Transfer-Encoding",
+    "Content-Disposition",
+    "Merge-Type",
+    "X-Merge-Type",
+    "Launch-Index",
+    "Mime-Version",
+];
+
+/// `name` as a [`HeaderName`]: shared if it is spelled as one of the usual
+/// names (exactly: the spelling is kept), else copied.
+pub fn header_name(name: &str) -> HeaderName {
+    match USUAL_NAMES.into_iter().find(|u| *u == name) {
+        Some(u) => HeaderName::Borrowed(u),
+        None => HeaderName::Owned(name.to_owned()),
     }
 }
 

@@ -51,14 +51,12 @@ impl Message {
 
     /// `items()`: `(name, value)` pairs, names exactly as written.
     pub fn items(&self) -> impl Iterator<Item = (&str, &str)> {
-        self.headers
-            .iter()
-            .map(|h| (h.name.as_str(), h.value.as_str()))
+        self.headers.iter().map(|h| (&*h.name, h.value.as_str()))
     }
 
     /// `keys()`: header names as written, in order, duplicates kept.
     pub fn keys(&self) -> impl Iterator<Item = &str> {
-        self.headers.iter().map(|h| h.name.as_str())
+        self.headers.iter().map(|h| &*h.name)
     }
 
     /// `values()`: header values in order.

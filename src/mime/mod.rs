@@ -52,7 +52,7 @@ pub use content_type::{MESSAGE_RFC822, TEXT_PLAIN, content_type_of};
 pub use decoded_part::DecodedPart;
 pub use defect::{Defect, DefectKind};
 pub use error::{ParseError, PyError};
-pub use header::Header;
+pub use header::{Header, HeaderName, header_name};
 pub use message::{Message, Payload};
 pub use param::{ParamValue, unquote};
 pub use parser::{MAX_DEPTH, MAX_MULTIPART_DEPTH, parse, parse_shared, parse_shared_splitting};

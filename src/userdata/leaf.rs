@@ -1,6 +1,7 @@
 //! `Leaf`: one flattened user-data part as cloud-init's processor holds it (headers, payload, origin).
 
 use super::part_type::py_is_space;
+use crate::mime::{HeaderName, header_name};
 use crate::source::SharedBytes;
 use crate::yaml::value::{Node, PyStr, py_str};
 
@@ -152,7 +153,7 @@ impl std::fmt::Display for Origin {
 #[derive(Debug, Clone)]
 pub struct Leaf {
     /// `(name, value)` in order.
-    pub headers: Vec<(String, HeaderValue)>,
+    pub headers: Vec<(HeaderName, HeaderValue)>,
     /// `get_content_type()`: lower-case `maintype/subtype`.
     pub content_type: String,
     /// `get_payload(decode=True)`.
@@ -193,13 +194,13 @@ impl Leaf {
 
     /// `msg[name] = value` (appends).
     pub fn add_header(&mut self, name: &str, value: HeaderValue) {
-        self.headers.push((name.to_owned(), value));
+        self.headers.push((header_name(name), value));
     }
 
     /// `del msg[name]; msg[name] = value`.
     pub fn replace_header(&mut self, name: &str, value: HeaderValue) {
         self.headers.retain(|(n, _)| !n.eq_ignore_ascii_case(name));
-        self.headers.push((name.to_owned(), value));
+        self.headers.push((header_name(name), value));
     }
 
     /// `part.replace_header("Content-Type", ctype)`, keeping the type the
@@ -298,12 +299,12 @@ impl Leaf {
 
 #[cfg(test)]
 mod tests {
-    use super::{HeaderValue, Leaf};
+    use super::{HeaderValue, Leaf, header_name};
 
     fn names(l: &Leaf) -> Vec<(String, String)> {
         l.headers
             .iter()
-            .map(|(n, v)| (n.clone(), v.to_string_lossy()))
+            .map(|(n, v)| (n.to_string(), v.to_string_lossy()))
             .collect()
     }
 
@@ -333,7 +334,7 @@ mod tests {
                 let mut a = Leaf::empty();
                 a.headers = start
                     .iter()
-                    .map(|(n, v)| ((*n).to_owned(), v.clone()))
+                    .map(|(n, v)| (header_name(n), v.clone()))
                     .collect();
                 a.content_type = "text/x-shellscript".to_owned();
                 let mut b = a.clone();

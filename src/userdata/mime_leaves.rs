@@ -6,7 +6,7 @@ use super::part_type::{self, type_from_starts_with};
 use super::preloader::{Helper, MAX_GUESSES};
 use super::processor::ProcessError;
 use super::user_data_options::Limits;
-use crate::mime::{Message, PyError};
+use crate::mime::{HeaderName, Message, PyError};
 use crate::run_aside::Offload;
 use crate::source::{SharedText, TextSource};
 
@@ -118,7 +118,7 @@ struct Unplaced {
     container: bool,
     filename: Result<Option<String>, PyError>,
     body_line: u32,
-    headers: Vec<(String, HeaderValue)>,
+    headers: Vec<(HeaderName, HeaderValue)>,
     content_type: String,
     body: Body,
 }

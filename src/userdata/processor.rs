@@ -14,6 +14,7 @@ use super::py_int::{IntError, py_int};
 use super::raw_unicode_escape::raw_unicode_escape;
 use super::user_data_options::UserDataOptions;
 use super::yaml_text::{LoadSite, load_py_text, load_py_text_at};
+use crate::mime::HeaderName;
 use crate::yaml::EventKind;
 use crate::yaml::value::{Node, PyStr, Value, py_str};
 
@@ -190,7 +191,7 @@ struct Processor<'a> {
 }
 
 /// A header list as Python's `MIMEBase(maintype, subtype)` starts it.
-fn base_headers(content_type: &str) -> Vec<(String, HeaderValue)> {
+fn base_headers(content_type: &str) -> Vec<(HeaderName, HeaderValue)> {
     vec![
         (
             "Content-Type".into(),
