@@ -65,6 +65,9 @@ struct Parser<'a> {
     aside: Option<(&'a dyn RunAside, usize)>,
     /// That second half, handed out.
     split: Option<SplitParse>,
+    /// The header lines of the message being read (kept for the next one:
+    /// a buffer per part was an allocation per part).
+    header_lines: Vec<Line>,
 }
 
 /// What [`parse_rest`] gives: the parts from a delimiter line on.
@@ -141,6 +144,7 @@ impl<'a> Parser<'a> {
             inline_depth,
             aside,
             split: None,
+            header_lines: Vec::new(),
         }
     }
 
@@ -210,7 +214,7 @@ impl<'a> Parser<'a> {
     fn parse_headers(&mut self, id: usize, lines: &[Line]) {
         let mut current: Option<Line> = None;
         let mut conts: Vec<Line> = Vec::new();
-        let mut headers = Vec::new();
+        let mut headers = Vec::with_capacity(lines.len());
         let flush =
             |r: &LineReader<'a>, first: Line, conts: &mut Vec<Line>, out: &mut Vec<Header>| {
                 // Continuations follow their first line directly in the text, so
@@ -299,7 +303,8 @@ impl<'a> Parser<'a> {
         if self.inline_depth.is_some_and(|d| depth > d) {
             return Err(Halt::NeedsDeepStack);
         }
-        let mut lines = Vec::new();
+        let mut lines = std::mem::take(&mut self.header_lines);
+        lines.clear();
         while let Read::Line(l) = self.r.readline() {
             let t = self.r.text(l);
             if !is_header_line(t) {
@@ -312,12 +317,28 @@ impl<'a> Parser<'a> {
             lines.push(l);
         }
         self.parse_headers(id, &lines);
+        self.header_lines = lines;
         let body_start = self.next_mark();
         if let Some(n) = self.node(id) {
             n.body_start = body_start;
         }
-        let ctype = self.content_type(id).to_string();
-        if ctype == "message/delivery-status" {
+        // What the type says, read (not copied) before the parse borrows the
+        // parser again.
+        enum Kind {
+            Message,
+            Multipart,
+            Other,
+        }
+        let (delivery_status, kind) = {
+            let ctype = self.content_type(id);
+            let kind = match content_type::maintype(ctype) {
+                "message" => Kind::Message,
+                "multipart" => Kind::Multipart,
+                _ => Kind::Other,
+            };
+            (ctype == "message/delivery-status", kind)
+        };
+        if delivery_status {
             // Blank-line-separated header blocks, each a sub-message.
             loop {
                 self.r.push_matcher(EofMatcher::BlankLine);
@@ -332,14 +353,14 @@ impl<'a> Parser<'a> {
             }
             return Ok(());
         }
-        match content_type::maintype(&ctype) {
-            "message" => {
+        match kind {
+            Kind::Message => {
                 self.parse_message(depth + 1)?;
                 self.pop_message();
                 Ok(())
             }
-            "multipart" => self.parse_multipart(id, depth),
-            _ => {
+            Kind::Multipart => self.parse_multipart(id, depth),
+            Kind::Other => {
                 let body = self.read_rest();
                 if let Some(n) = self.node(id) {
                     n.body = Body::Text(body);
