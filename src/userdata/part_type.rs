@@ -48,6 +48,19 @@ pub const CLOUD_CONFIG: &str = "text/cloud-config";
 /// `#cloud-config-jsonp` parts.
 pub const JSONP: &str = "text/cloud-config-jsonp";
 
+/// `t` shared when it is one of the types cloud-init's handlers know (or
+/// `text/plain`), copied otherwise: the processor holds each part's type
+/// while it retypes the part, and most parts have one of these.
+pub(crate) fn shared_type(t: &str) -> std::borrow::Cow<'static, str> {
+    match known_types()
+        .chain([NOT_MULTIPART, "text/plain"])
+        .find(|k| *k == t)
+    {
+        Some(k) => std::borrow::Cow::Borrowed(k),
+        None => std::borrow::Cow::Owned(t.to_owned()),
+    }
+}
+
 /// Every type `make-mime` accepts: the values of the starts-with table.
 pub fn known_types() -> impl Iterator<Item = &'static str> {
     STARTS_WITH.iter().map(|(_, t)| *t)

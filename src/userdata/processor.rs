@@ -299,7 +299,7 @@ impl Processor<'_> {
             // attached, so their bodies are never copied.
             let leaf = Arc::clone(&node.leaf);
             let mut part_id = id;
-            let mut ctype_orig = Some(leaf.content_type.clone());
+            let mut ctype_orig = Some(part_type::shared_type(&leaf.content_type));
             // `fully_decoded_payload`, taken only where it is read.
             let mut payload: Option<Payload> = None;
             let mut decompressed: Option<Leaf> = None;
@@ -328,16 +328,16 @@ impl Processor<'_> {
                 payload = Some(Payload::Text(PyStr::from(text)));
                 ctype_orig = None;
             }
-            let ctype_orig = ctype_orig.unwrap_or_else(|| "text/plain".to_owned());
+            let ctype_orig = ctype_orig.unwrap_or(Cow::Borrowed("text/plain"));
             let mut ctype = None;
-            if REDETECT_TYPES.contains(&ctype_orig.as_str()) {
+            if REDETECT_TYPES.contains(&&*ctype_orig) {
                 ctype = match payload.get_or_insert_with(|| leaf.payload()) {
                     Payload::Text(t) => type_from_starts_with(t.to_string_lossy().as_bytes()),
                     Payload::Bytes(b) => type_from_starts_with(b),
                     Payload::None => None,
                 };
             }
-            let ctype = ctype.map_or_else(|| ctype_orig.clone(), str::to_owned);
+            let ctype: Cow<'static, str> = ctype.map_or_else(|| ctype_orig.clone(), Cow::Borrowed);
             if was_compressed {
                 // The decompressed copy is a new object; the original stays
                 // in its message untouched.
@@ -347,7 +347,7 @@ impl Processor<'_> {
                 };
                 let mut n = Leaf {
                     headers: base_headers(&ctype),
-                    content_type: ctype.clone(),
+                    content_type: ctype.to_string(),
                     body: Body::Bytes(str_payload_bytes(&text).into()),
                     filename: None,
                     origin: Origin::Gunzipped(Box::new(leaf.origin.clone())),
@@ -368,7 +368,7 @@ impl Processor<'_> {
                 part_type::INCLUDE_ONCE,
                 part_type::ARCHIVE,
             ]
-            .contains(&ctype.as_str());
+            .contains(&&*ctype);
             let payload = match payload {
                 Some(p) => p,
                 None if reads_text => leaf.payload(),
