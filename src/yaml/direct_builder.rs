@@ -212,7 +212,7 @@ impl<'a> Builder<'a> {
     }
 
     /// The document node, once finished.
-    pub(crate) fn finish(mut self) -> Option<Node> {
+    pub(crate) fn finish(&mut self) -> Option<Node> {
         if self.stack.is_empty() {
             self.root.take()
         } else {

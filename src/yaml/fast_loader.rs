@@ -27,6 +27,12 @@ use std::cell::Cell;
 /// Longest simple key kept well inside PyYAML's 1024-character limit.
 const MAX_KEY: usize = 1000;
 
+thread_local! {
+    /// The stack of open block collections, kept between documents (see
+    /// [`FastLoader`]'s `Drop`).
+    static CTX: Cell<Vec<Ctx>> = const { Cell::new(Vec::new()) };
+}
+
 /// An open block collection.
 #[derive(Clone, Copy)]
 struct Ctx {
@@ -147,7 +153,7 @@ pub(crate) fn load_fast(text: &str, opts: &LoadOptions) -> Option<Option<Node>> 
         pos: 0,
         line: 0,
         line_start: 0,
-        ctx: Vec::new(),
+        ctx: CTX.with(Cell::take),
         pending: None,
         builder: Builder::new(opts),
         last_scan: Cell::new((usize::MAX, 0, Stop::Eol)),
@@ -176,6 +182,18 @@ fn is_blank(c: u8) -> bool {
 
 fn is_anchor_char(c: u8) -> bool {
     c.is_ascii_alphanumeric() || c == b'-' || c == b'_'
+}
+
+impl Drop for FastLoader<'_> {
+    /// The stack goes back to the thread, emptied, for the next document
+    /// (a render loads thousands of parts on each thread).
+    fn drop(&mut self) {
+        let mut ctx = std::mem::take(&mut self.ctx);
+        if ctx.capacity() <= 1 << 12 {
+            ctx.clear();
+            CTX.with(|c| c.set(ctx));
+        }
+    }
 }
 
 impl<'a> FastLoader<'a> {
