@@ -14,6 +14,7 @@ use super::pystr::{eol_len_at_end, eol_len_at_start, py_eq_lower, py_lower, py_r
 use super::split_parse::{MIN_SPLIT_BYTES, SplitParse};
 use crate::run_aside::RunAside;
 use crate::source::{Mark, SharedText, TextSource};
+use std::borrow::Cow;
 
 /// The deepest level (root = 0) at which CPython 3.11's `email` parser, as cloud-init
 /// calls it, still parses a part; a part nested deeper makes it raise `RecursionError`.
@@ -42,7 +43,9 @@ struct Node {
     headers: Vec<Header>,
     unixfrom: Option<String>,
     default_type: &'static str,
-    content_type: String,
+    /// The default type until the headers are read (not copied: they
+    /// usually name another).
+    content_type: Cow<'static, str>,
     body: Body,
     preamble: Option<String>,
     epilogue: Option<String>,
@@ -164,9 +167,7 @@ impl<'a> Parser<'a> {
     }
 
     fn content_type(&self, id: usize) -> &str {
-        self.nodes
-            .get(id)
-            .map_or(TEXT_PLAIN, |n| n.content_type.as_str())
+        self.nodes.get(id).map_or(TEXT_PLAIN, |n| &*n.content_type)
     }
 
     fn new_message(&mut self) -> usize {
@@ -181,7 +182,7 @@ impl<'a> Parser<'a> {
             headers: Vec::new(),
             unixfrom: None,
             default_type,
-            content_type: default_type.to_string(),
+            content_type: Cow::Borrowed(default_type),
             body: Body::Unset,
             preamble: None,
             epilogue: None,
@@ -282,7 +283,7 @@ impl<'a> Parser<'a> {
         );
         if let Some(n) = self.node(id) {
             n.headers = headers;
-            n.content_type = ctype;
+            n.content_type = Cow::Owned(ctype);
         }
     }
 
@@ -614,7 +615,7 @@ impl<'a> Parser<'a> {
                 headers: node.headers,
                 unixfrom: node.unixfrom,
                 default_type: node.default_type,
-                content_type: node.content_type,
+                content_type: node.content_type.into_owned(),
                 payload,
                 preamble: node.preamble,
                 epilogue: node.epilogue,
@@ -737,7 +738,7 @@ pub(super) fn parse_rest(
     );
     // Node 0 stands for the multipart (its type decides its parts' default).
     let id = p.new_message();
-    p.node(id)?.content_type = content_type.to_owned();
+    p.node(id)?.content_type = Cow::Owned(content_type.to_owned());
     p.delimited_parts(id, 0, boundary, Mark::default(), false)
         .ok()?;
     let (end, lineno) = p.r.next_position();
