@@ -324,7 +324,8 @@ impl Message {
                 None => return Ok(None),
             },
         };
-        Ok(Some(py_strip(&p.collapse()?).to_string()))
+        let name = p.collapse_cow()?;
+        Ok(Some(py_strip(&name).to_owned()))
     }
 
     /// `get_boundary()`: the `boundary` parameter, RFC 2231-decoded, right-stripped.

@@ -30,15 +30,20 @@ impl ParamValue {
     /// are treated like an unknown codec (the value is returned undecoded), which
     /// differs from Python for codecs it knows (e.g. `cp1252`, `utf-16`).
     pub fn collapse(&self) -> Result<String, PyError> {
-        match self {
-            ParamValue::Str(s) => Ok(unquote(s).to_string()),
+        self.collapse_cow().map(std::borrow::Cow::into_owned)
+    }
+
+    /// [`ParamValue::collapse`], borrowing a plain value's text.
+    pub(crate) fn collapse_cow(&self) -> Result<std::borrow::Cow<'_, str>, PyError> {
+        Ok(match self {
+            ParamValue::Str(s) => unquote(s),
             ParamValue::Rfc2231 { charset, value, .. } => {
                 let charset = charset.as_deref().unwrap_or("us-ascii");
                 if charset.contains('\0') {
                     return Err(PyError::NulInCharset);
                 }
                 let raw = raw_unicode_escape(value);
-                Ok(match Codec::lookup(charset) {
+                std::borrow::Cow::Owned(match Codec::lookup(charset) {
                     Some(Codec::Utf8) => String::from_utf8_lossy(&raw).into_owned(),
                     Some(Codec::Utf8Sig) => {
                         let body = raw.strip_prefix(b"\xef\xbb\xbf").unwrap_or(&raw);
@@ -52,7 +57,7 @@ impl ParamValue {
                     None => unquote(value).to_string(),
                 })
             }
-        }
+        })
     }
 }
 
