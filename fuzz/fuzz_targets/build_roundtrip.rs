@@ -128,9 +128,9 @@ fn summary(f: &Folded) -> Vec<(String, String, Option<String>, Option<Vec<u8>>)>
         .iter()
         .map(|p| {
             (
-                p.content_type.clone(),
-                p.filename.clone(),
-                p.merge_type_header.clone(),
+                p.content_type().to_owned(),
+                p.filename().into_owned(),
+                p.merge_type_header(),
                 payload_bytes(p.leaf.payload()),
             )
         })
@@ -178,10 +178,10 @@ fn run(data: &[u8]) -> Result<()> {
             "part {} bytes",
             i + 1
         );
-        assert_eq!(got.content_type, want.content_type, "part {} type: {spec:?} {opts:?}", i + 1);
+        assert_eq!(got.content_type(), want.content_type, "part {} type: {spec:?} {opts:?}", i + 1);
         let name = spec.filename.clone().unwrap_or_else(|| format!("part-{:03}", i + 1));
-        assert_eq!(got.filename, name, "part {} filename", i + 1);
-        assert_eq!(got.merge_type_header, want.merge_type, "part {} merge type", i + 1);
+        assert_eq!(got.filename(), name, "part {} filename", i + 1);
+        assert_eq!(got.merge_type_header(), want.merge_type, "part {} merge type", i + 1);
         for (k, (h, v)) in spec.headers.iter().enumerate() {
             // `get` is Python's `msg[name]`: the first header of that name.
             if spec.headers.iter().take(k).any(|(e, _)| e.eq_ignore_ascii_case(h)) {
