@@ -132,15 +132,10 @@ fn quote(s: &str) -> String {
 /// normalising `name = value` to `name=value` with a lower-case name.
 fn split_params(value: &str) -> Vec<String> {
     param_items(value)
+        // Name and value are stripped already, and lower-casing adds no
+        // blanks: the joined item needs no strip of its own.
         .map(|(name, val)| match val {
-            Some(val) => {
-                let name = py_lower(name);
-                let mut item = String::with_capacity(name.len() + val.len() + 1);
-                item.push_str(&name);
-                item.push('=');
-                item.push_str(val);
-                py_strip(&item).to_string()
-            }
+            Some(val) => format!("{}={val}", py_lower(name)),
             None => name.to_string(),
         })
         .collect()

@@ -290,24 +290,22 @@ impl<'a> CloudConfigHandler<'a> {
             return Err(PartRejection::HeaderNotString(t));
         }
         let header = header.unwrap_or("");
+        let resolve = |payload_specs| {
+            let header_specs = ci::parse_merge_string(header, version)?;
+            ci::stack_for_part(payload_specs, header_specs)
+        };
         // Parts usually repeat one header and set no spec of their own: the
         // stack that header resolves to is remembered, and lent.
         if !payload_specs.is_empty() {
-            let header_specs =
-                ci::parse_merge_string(header, version).map_err(PartRejection::Merge)?;
-            let stack =
-                ci::stack_for_part(payload_specs, header_specs).map_err(PartRejection::Merge)?;
+            let stack = resolve(payload_specs).map_err(PartRejection::Merge)?;
             return Ok((data, Cow::Owned(stack)));
         }
         let cached = match self.header_stack.take() {
             Some((h, stack)) if h == header => (h, stack),
-            _ => {
-                let header_specs =
-                    ci::parse_merge_string(header, version).map_err(PartRejection::Merge)?;
-                let stack = ci::stack_for_part(payload_specs, header_specs)
-                    .map_err(PartRejection::Merge)?;
-                (header.to_owned(), stack)
-            }
+            _ => (
+                header.to_owned(),
+                resolve(payload_specs).map_err(PartRejection::Merge)?,
+            ),
         };
         let (_, stack) = self.header_stack.insert(cached);
         Ok((data, Cow::Borrowed(stack)))

@@ -70,6 +70,16 @@ struct Scratch {
 /// allocated for the thread's life).
 const SCRATCH_KEPT: usize = 1 << 12;
 
+/// `v` emptied, to keep for the thread's next document, unless it grew past
+/// [`SCRATCH_KEPT`] (then a new one).
+pub(super) fn recycled<T>(mut v: Vec<T>) -> Vec<T> {
+    if v.capacity() > SCRATCH_KEPT {
+        return Vec::new();
+    }
+    v.clear();
+    v
+}
+
 thread_local! {
     static SCRATCH: Cell<Scratch> = Cell::new(Scratch::default());
 }
@@ -158,20 +168,12 @@ pub(crate) fn build_direct<'a>(
 impl Drop for Builder<'_> {
     /// The buffers go back to the thread, emptied.
     fn drop(&mut self) {
-        let mut kept = Scratch {
-            stack: std::mem::take(&mut self.stack),
-            items: std::mem::take(&mut self.items),
-            pairs: std::mem::take(&mut self.pairs),
+        let kept = Scratch {
+            stack: recycled(std::mem::take(&mut self.stack)),
+            items: recycled(std::mem::take(&mut self.items)),
+            pairs: recycled(std::mem::take(&mut self.pairs)),
         };
-        if kept.stack.capacity() <= SCRATCH_KEPT
-            && kept.items.capacity() <= SCRATCH_KEPT
-            && kept.pairs.capacity() <= SCRATCH_KEPT
-        {
-            kept.stack.clear();
-            kept.items.clear();
-            kept.pairs.clear();
-            SCRATCH.with(|s| s.set(kept));
-        }
+        SCRATCH.with(|s| s.set(kept));
     }
 }
 

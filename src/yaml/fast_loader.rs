@@ -14,7 +14,7 @@
 //! spans (PyYAML's event marks) and sharing; the tests check this node for
 //! node on every corpus.
 
-use super::direct_builder::Builder;
+use super::direct_builder::{Builder, recycled};
 use super::event::ScalarText;
 use super::load_options::LoadOptions;
 use super::scanner::is_indicator;
@@ -188,11 +188,8 @@ impl Drop for FastLoader<'_> {
     /// The stack goes back to the thread, emptied, for the next document
     /// (a render loads thousands of parts on each thread).
     fn drop(&mut self) {
-        let mut ctx = std::mem::take(&mut self.ctx);
-        if ctx.capacity() <= 1 << 12 {
-            ctx.clear();
-            CTX.with(|c| c.set(ctx));
-        }
+        let ctx = recycled(std::mem::take(&mut self.ctx));
+        CTX.with(|c| c.set(ctx));
     }
 }
 
