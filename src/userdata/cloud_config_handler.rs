@@ -331,8 +331,11 @@ impl<'a> CloudConfigHandler<'a> {
         head.push_str("#cloud-config\n\n");
         if !self.file_names.is_empty() {
             let _ = writeln!(head, "# from {} files", self.file_names.len());
+            // Pushed, not formatted: one line per part (5000 for a large payload).
             for f in &self.file_names {
-                let _ = writeln!(head, "# {}", if f.is_empty() { "?" } else { f });
+                head.push_str("# ");
+                head.push_str(if f.is_empty() { "?" } else { f });
+                head.push('\n');
             }
             head.push('\n');
         }
