@@ -217,3 +217,48 @@ fn size_guesses_of_nested_long_lists_do_not_overflow() {
     let n = map((0..10).map(|i| (Node::str(&format!("k{i}")), nest())));
     assert!(check(&n, "nested long lists"));
 }
+
+#[test]
+fn a_long_list_is_cut_between_its_items() {
+    // Corpus values without anchors, and strings whose layout depends on
+    // what precedes them (a kept final line break, leading spaces, quotes),
+    // as the items of one list: cut anywhere, the two runs are the one list.
+    let opts = DumpOptions::cloud_init();
+    let docs = corpus_docs();
+    let plain: Vec<&String> = docs
+        .iter()
+        .filter(|d| !dump_after("", &fresh(d), &opts, 0).unwrap().contains("&id"))
+        .collect();
+    assert!(plain.len() > 400, "{} plain corpus documents", plain.len());
+    let odd = [
+        "text\n\n", "  lead", "'q'", "a: b", "- x", "", "#", "x\ny\n",
+    ];
+    for (shift, len) in [(0, 2), (3, 3), (5, 40), (11, 400)] {
+        let items = || {
+            (0..len)
+                .map(|i| match i % 3 {
+                    0 => Node::str(odd[(i + shift) % odd.len()]),
+                    _ => fresh(plain[(i * 7 + shift) % plain.len()]),
+                })
+                .collect::<Vec<_>>()
+        };
+        let list = || Node::synthetic(Value::Seq(Seq::new(items())));
+        // The list alone under one key, first, last, and between others.
+        let alone = map([(Node::str("runcmd"), list())]);
+        assert!(check(&alone, &format!("one key, {len} items")), "{len}");
+        for keys in [["a", "b", "c"], ["b", "a", "c"], ["c", "b", "a"]] {
+            let n = map([
+                (Node::str(keys[0]), list()),
+                (Node::str(keys[1]), fresh(plain[shift])),
+                (Node::str(keys[2]), fresh(plain[shift + 1])),
+            ]);
+            assert!(check(&n, &format!("{len} items, keys {keys:?}")));
+        }
+    }
+    // One item: nothing to cut, and one key is not split.
+    let one = map([(
+        Node::str("a"),
+        Node::synthetic(Value::Seq(Seq::new(vec![Node::str("x")]))),
+    )]);
+    assert_eq!(dump_after_split("", &one, &opts, None), None);
+}

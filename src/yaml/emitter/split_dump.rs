@@ -1,11 +1,15 @@
-//! `dump_split`: a large document's top-level mapping written on two threads, one run of its keys each.
+//! `dump_split`: a large document's top-level mapping written on two threads, one run of its keys (or of a list's items) each.
 //!
 //! A top-level block mapping is written key after key, each entry from the
 //! same state (column 0, no indentation, nothing open), so the text of the
 //! whole is the texts of its entries one after the other. Written as two
 //! documents — the first keys, and the rest — with PyYAML's `---`/`...`
-//! markers, the two texts joined at the markers are the one document's text,
-//! provided nothing ties the two runs together: no object that could be
+//! markers, the two texts joined at the markers are the one document's text.
+//! The same holds inside a top-level value that is a block list: its items
+//! are written at column 0 from the same state whether the list is a
+//! mapping value or a document of its own, so such a list can be cut
+//! between two items, its second run written as a list document. All this
+//! provided nothing ties the runs together: no object that could be
 //! written as an anchor and an alias occurs twice (its anchor number counts
 //! over the whole document), and the keys sort without Python's `TypeError`
 //! (all `str`). Anything else, or any error, goes back to one thread.
@@ -24,7 +28,7 @@ use super::dump_options::DumpOptions;
 use super::py_order::sort_like_python;
 use super::representer::aliasable;
 use super::tree::Tree as _;
-use super::value_tree::ValueTree;
+use super::value_tree::{ValueTree, Window};
 use crate::run_aside::{Offload, RunAside};
 use crate::yaml::value::{Entries, Key, Map, Node, Value};
 
@@ -61,29 +65,44 @@ pub(super) fn dump_split(
         if !matches!(k.value(), Value::Str(_)) || (v.is_shared() && aliasable(v.value())) {
             return None;
         }
-        entries.push((k, v, estimated_size(v, &mut budget, 0).saturating_add(1)));
-    }
-    if entries.len() < 2 {
-        return None;
+        let size = estimated_size(v, &mut budget, 0);
+        entries.push((k, v, size.saturating_add(estimated_size(k, &mut budget, 0))));
     }
     if opts.sort_keys {
         sort_like_python(&mut entries, |e| e.0);
     }
-    // Split where about half the nodes are written.
+    // Split where about half the work is done, the prefix (copied by this
+    // thread, about a byte's cost per eight) included: after the entry
+    // where the count passes half, or inside it when its value is a list
+    // (a merged cloud-config is mostly a few long lists, so a cut between
+    // keys can leave one thread far more to write than the other).
     // Guesses saturate (a long list's first item may be a long list…).
     let total = sum(entries.iter().map(|e| e.2));
+    let prefix_cost = prefix.len() / 8;
+    let first_share = (total.saturating_add(prefix_cost) / 2).saturating_sub(prefix_cost);
     let mut acc = 0usize;
-    let cut = entries
+    let at = entries
         .iter()
         .position(|e| {
             acc = acc.saturating_add(e.2);
-            acc.saturating_mul(2) >= total
-        })?
-        .min(entries.len() - 2)
-        + 1;
-    let (first, rest) = entries.split_at(cut);
-    let rest_nodes = sum(rest.iter().map(|e| e.2));
-    let rest_share = capacity.saturating_mul(rest_nodes) / total;
+            acc >= first_share
+        })
+        .unwrap_or(0);
+    let before = acc.saturating_sub(entries.get(at)?.2);
+    let cut = cut_in_list(entries.get(at)?, first_share.saturating_sub(before));
+    let first_end = match cut {
+        Some(_) => at + 1,
+        // A single key is not cut.
+        None if entries.len() < 2 => return None,
+        None => at.min(entries.len() - 2) + 1,
+    };
+    let (first, rest) = entries.split_at(first_end);
+    let first_cost = sum(first.iter().map(|e| e.2));
+    let rest_cost = match cut {
+        Some(c) => total.saturating_sub(first_cost).saturating_add(c.moved),
+        None => sum(rest.iter().map(|e| e.2)),
+    };
+    let rest_share = capacity.saturating_mul(rest_cost) / total.max(1);
     let part = |es: &[(&Node, &Node, usize)]| {
         let mut m = Entries::with_capacity(es.len());
         for &(k, v, _) in es {
@@ -92,18 +111,33 @@ pub(super) fn dump_split(
         let own = es.iter().filter(|e| aliasable(e.1.value())).count();
         (Node::new(Value::Map(Map::new(m)), node.span()), own)
     };
-    let ((a, a_own), (b, b_own)) = (part(first), part(rest));
+    let (a, a_own) = part(first);
+    let b = (!rest.is_empty()).then(|| part(rest));
+    // The list cut in two: the second run of its items written as a list
+    // document of its own (a top-level list's items are written as a
+    // mapping value's are: at column 0, from the same state).
+    let tail = cut.map(|c| (c.list.clone(), c.window(c.at, c.len)));
+    let head_window = cut.map(|c| c.window(0, c.at));
     // The second half on the other thread: its own copy of the options, so
     // the job owns all it uses. Whoever comes to it first writes it.
     let own_opts = opts.clone();
-    let (second, job) = Offload::new(move || write(&b, b_own, &own_opts, "", rest_share));
+    let (second, job) = Offload::new(move || {
+        let mut texts = Vec::with_capacity(2);
+        if let Some((list, window)) = &tail {
+            texts.push(write_window(list, *window, &own_opts, rest_share));
+        }
+        if let Some((b, b_own)) = &b {
+            texts.push(write(b, *b_own, None, &own_opts, "", rest_share));
+        }
+        texts
+    });
     let unstarted = match aside {
         Some(runner) => runner.run_aside(job).err(),
         None => Some(job),
     };
-    let (head, tail) = match unstarted {
+    let (head, tails) = match unstarted {
         None => {
-            let head = write(&a, a_own, opts, prefix, capacity);
+            let head = write(&a, a_own, head_window, opts, prefix, capacity);
             (head, second.result()?)
         }
         // No thread running: start one for this document.
@@ -112,22 +146,84 @@ pub(super) fn dump_split(
                 .name("cloudfold-dump".into())
                 .spawn_scoped(scope, job)
                 .ok()?;
-            let head = write(&a, a_own, opts, prefix, capacity);
-            let tail = second.result()?;
+            let head = write(&a, a_own, head_window, opts, prefix, capacity);
+            let tails = second.result()?;
             other.join().ok()?;
-            Some((head, tail))
+            Some((head, tails))
         })?,
     };
     let mut text = head?;
-    let tail = tail?;
-    // Each half is a whole document: `---` ... `...`.
-    let body = tail.strip_prefix(START)?;
-    if !text.ends_with(&format!("\n{END}")) || !text.get(prefix.len()..)?.starts_with(START) {
+    if !text.get(prefix.len()..)?.starts_with(START) {
         return None;
     }
-    text.truncate(text.len() - END.len());
-    text.push_str(body);
+    // Each piece is a whole document: `---` ... `...`.
+    for tail in tails {
+        let tail = tail?;
+        let body = tail.strip_prefix(START)?;
+        if !text.ends_with(&format!("\n{END}")) {
+            return None;
+        }
+        text.truncate(text.len() - END.len());
+        text.push_str(body);
+    }
     (text.len() - prefix.len() <= opts.max_output_bytes).then_some(text)
+}
+
+/// Where a top-level value that is a long list is cut: its first `at`
+/// items end the first half, the rest begin the second.
+#[derive(Clone, Copy)]
+struct ListCut<'n> {
+    list: &'n Node,
+    at: usize,
+    len: usize,
+    /// Guessed cost of the items moved to the second half.
+    moved: usize,
+}
+
+impl ListCut<'_> {
+    fn window(&self, from: usize, to: usize) -> Window {
+        Window {
+            id: self.list.id(),
+            from,
+            to,
+        }
+    }
+}
+
+/// Cut entry `e` (its value guessed to cost `e.2`) inside its list so that
+/// about `wanted` of it goes to the first half; `None` when its value
+/// is not a list of at least two items.
+fn cut_in_list<'n>(e: &(&'n Node, &'n Node, usize), wanted: usize) -> Option<ListCut<'n>> {
+    let (_, list, size) = *e;
+    let Value::Seq(items) = list.value() else {
+        return None;
+    };
+    let len = items.len();
+    if len < 2 {
+        return None;
+    }
+    let at = (len as u128 * wanted as u128 / size.max(1) as u128) as usize;
+    let at = at.clamp(1, len - 1);
+    let moved = (size as u128 * (len - at) as u128 / len as u128) as usize;
+    Some(ListCut {
+        list,
+        at,
+        len,
+        moved,
+    })
+}
+
+/// The second run of a cut list's items, as a list document: it holds no
+/// recurring object (the list itself is held by the first half too).
+fn write_window(
+    list: &Node,
+    window: Window,
+    opts: &DumpOptions,
+    capacity: usize,
+) -> Option<String> {
+    let mut tree = ValueTree::windowed(list, opts, window);
+    let text = document_emitter::emit(&mut tree, opts, "", capacity).ok()?;
+    (!tree.failed() && tree.recurring().is_none() && tree.shared_met() == 1).then_some(text)
 }
 
 /// One half, in one walk: it holds no recurring object and shares none
@@ -136,11 +232,15 @@ pub(super) fn dump_split(
 fn write(
     node: &Node,
     own: usize,
+    window: Option<Window>,
     opts: &DumpOptions,
     prefix: &str,
     capacity: usize,
 ) -> Option<String> {
-    let mut tree = ValueTree::new(node, opts, &[]);
+    let mut tree = match window {
+        Some(w) => ValueTree::windowed(node, opts, w),
+        None => ValueTree::new(node, opts, &[]),
+    };
     let text = document_emitter::emit(&mut tree, opts, prefix, capacity).ok()?;
     (!tree.failed() && tree.recurring().is_none() && tree.shared_met() == own).then_some(text)
 }
@@ -154,23 +254,36 @@ const SIZE_DEPTH: usize = 32;
 /// Collection items [`estimated_size`] reads before it scales up.
 const SAMPLE: usize = 8;
 
-/// About how many nodes lie under `node` (itself included), to cut the
-/// document where half are written: a collection's first [`SAMPLE`]
-/// items, scaled to its length (lists of a merged cloud-config repeat
-/// their shape); `budget` bounds the nodes read, and [`SIZE_DEPTH`] the
-/// recursion, beyond which a node counts as one.
+/// What a node costs to write beyond its text, in bytes of text: the
+/// indentation, indicators and line break around it, and the walk.
+const NODE_COST: usize = 8;
+
+/// What opening a list costs beyond its nodes, and a mapping per entry
+/// (its keys are sorted), in bytes of text. Fitted to the halves' times
+/// on a 5000-part merge: a mapping entry takes about three times what its
+/// text alone would, a list about as much as 40 bytes.
+const LIST_COST: usize = 40;
+const ENTRY_COST: usize = 24;
+
+/// About how long the text of `node` is (itself included), to cut the
+/// document where half is written: each node [`NODE_COST`] plus its
+/// string's length; a collection's first [`SAMPLE`] items, scaled to its
+/// length (lists of a merged cloud-config repeat their shape). `budget`
+/// bounds the nodes read, and [`SIZE_DEPTH`] the recursion, beyond which a
+/// node counts as [`NODE_COST`].
 fn estimated_size(node: &Node, budget: &mut usize, depth: usize) -> usize {
     if *budget == 0 || depth >= SIZE_DEPTH {
-        return 1;
+        return NODE_COST;
     }
     *budget -= 1;
     let depth = depth + 1;
-    let (len, sampled) = match node.value() {
+    let (len, sampled, cost) = match node.value() {
         Value::Map(m) | Value::Set(m) => (
             m.len(),
             sum(m.iter().take(SAMPLE).map(|(k, v)| {
                 estimated_size(k, budget, depth).saturating_add(estimated_size(v, budget, depth))
             })),
+            ENTRY_COST.saturating_mul(m.len()),
         ),
         Value::Seq(s) | Value::Tuple(s) => (
             s.len(),
@@ -178,10 +291,13 @@ fn estimated_size(node: &Node, budget: &mut usize, depth: usize) -> usize {
                 .iter()
                 .take(SAMPLE)
                 .map(|x| estimated_size(x, budget, depth))),
+            LIST_COST,
         ),
-        _ => return 1,
+        Value::Str(s) => return NODE_COST.saturating_add(s.as_wtf8().len()),
+        Value::Bytes(b) => return NODE_COST.saturating_add(b.len() / 3 * 4),
+        _ => return NODE_COST,
     };
-    (sampled.saturating_mul(len) / len.clamp(1, SAMPLE)).saturating_add(1)
+    (sampled.saturating_mul(len) / len.clamp(1, SAMPLE)).saturating_add(NODE_COST + cost)
 }
 
 /// A sum that stops at `usize::MAX`.

@@ -60,6 +60,17 @@ pub(super) struct ValueTree<'a, 'o> {
     failed: bool,
     /// The object met twice that was not known to recur.
     recurring: Option<usize>,
+    /// One list written as only some of its items (see [`Window`]).
+    window: Option<Window>,
+}
+
+/// Items `from..to` of the list at address `id`: what the walk shows of
+/// it (a split dump writes one long list as two runs of its items).
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Window {
+    pub id: usize,
+    pub from: usize,
+    pub to: usize,
 }
 
 impl<'a, 'o> ValueTree<'a, 'o> {
@@ -78,6 +89,27 @@ impl<'a, 'o> ValueTree<'a, 'o> {
             replaying: false,
             failed: false,
             recurring: None,
+            window: None,
+        }
+    }
+
+    /// A walk of `root`, where nothing recurs, that shows only `window`'s
+    /// items of one list.
+    pub(super) fn windowed(root: &'a Node, opts: &'o DumpOptions, window: Window) -> Self {
+        ValueTree {
+            window: Some(window),
+            ..ValueTree::new(root, opts, &[])
+        }
+    }
+
+    /// The items of list `n` the walk shows, and whether they are written
+    /// as `!!pairs` (decided by the whole list).
+    fn items_of(&self, n: &'a Node, items: &'a [Node]) -> (&'a [Node], bool) {
+        let pairs =
+            self.opts.tuples_as_pairs && matches!(n.value(), Value::Seq(_)) && is_pairs(items);
+        match self.window {
+            Some(w) if w.id == n.id() => (items.get(w.from..w.to).unwrap_or(&[]), pairs),
+            _ => (items, pairs),
         }
     }
 
@@ -233,9 +265,7 @@ impl<'a> Tree for ValueTree<'a, '_> {
                 len: 1,
             },
             Value::Seq(items) | Value::Tuple(items) => {
-                let items = items.items();
-                let pairs =
-                    self.opts.tuples_as_pairs && matches!(value, Value::Seq(_)) && is_pairs(items);
+                let (items, pairs) = self.items_of(n, items.items());
                 View::Seq {
                     tag: if pairs { SeqTag::Pairs } else { SeqTag::Seq },
                     len: items.len() as u32,
@@ -304,9 +334,7 @@ impl<'a> Tree for ValueTree<'a, '_> {
         match value {
             Value::Tuple(t) if ix.pair_item => self.push(Open::Items(t.items(), false)),
             Value::Seq(items) | Value::Tuple(items) => {
-                let items = items.items();
-                let pairs =
-                    self.opts.tuples_as_pairs && matches!(value, Value::Seq(_)) && is_pairs(items);
+                let (items, pairs) = self.items_of(n, items.items());
                 self.push(Open::Items(items, pairs))
             }
             Value::Map(m) => {
