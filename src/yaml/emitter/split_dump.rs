@@ -124,7 +124,8 @@ pub(super) fn dump_split(
     let (second, job) = Offload::new(move || {
         let mut texts = Vec::with_capacity(2);
         if let Some((list, window)) = &tail {
-            texts.push(write_window(list, *window, &own_opts, rest_share));
+            // The list is this document's one object held elsewhere too.
+            texts.push(write(list, 1, Some(*window), &own_opts, "", rest_share));
         }
         if let Some((b, b_own)) = &b {
             texts.push(write(b, *b_own, None, &own_opts, "", rest_share));
@@ -213,22 +214,10 @@ fn cut_in_list<'n>(e: &(&'n Node, &'n Node, usize), wanted: usize) -> Option<Lis
     })
 }
 
-/// The second run of a cut list's items, as a list document: it holds no
-/// recurring object (the list itself is held by the first half too).
-fn write_window(
-    list: &Node,
-    window: Window,
-    opts: &DumpOptions,
-    capacity: usize,
-) -> Option<String> {
-    let mut tree = ValueTree::windowed(list, opts, window);
-    let text = document_emitter::emit(&mut tree, opts, "", capacity).ok()?;
-    (!tree.failed() && tree.recurring().is_none() && tree.shared_met() == 1).then_some(text)
-}
-
-/// One half, in one walk: it holds no recurring object and shares none
-/// with the other half when the only aliasable objects referred to twice
-/// that it meets are its `own` top-level values (held by the half too).
+/// One half (or a cut list's second run of items, with `window`), in one
+/// walk: it holds no recurring object and shares none with the other half
+/// when the only aliasable objects referred to twice that it meets are its
+/// `own` top-level values (held by the half too).
 fn write(
     node: &Node,
     own: usize,
