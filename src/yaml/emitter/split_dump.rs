@@ -102,7 +102,11 @@ pub(super) fn dump_split(
         Some(c) => total.saturating_sub(first_cost).saturating_add(c.moved),
         None => sum(rest.iter().map(|e| e.2)),
     };
-    let rest_share = capacity.saturating_mul(rest_cost) / total.max(1);
+    // Each text of the second half reserves its own share of the guess:
+    // memory reserved past what is written still costs zeroed pages.
+    let share = |cost: usize| capacity.saturating_mul(cost) / total.max(1);
+    let list_share = cut.map_or(0, |c| share(c.moved));
+    let rest_share = share(rest_cost.saturating_sub(cut.map_or(0, |c| c.moved)));
     let part = |es: &[(&Node, &Node, usize)]| {
         let mut m = Entries::with_capacity(es.len());
         for &(k, v, _) in es {
@@ -125,7 +129,7 @@ pub(super) fn dump_split(
         let mut texts = Vec::with_capacity(2);
         if let Some((list, window)) = &tail {
             // The list is this document's one object held elsewhere too.
-            texts.push(write(list, 1, Some(*window), &own_opts, "", rest_share));
+            texts.push(write(list, 1, Some(*window), &own_opts, "", list_share));
         }
         if let Some((b, b_own)) = &b {
             texts.push(write(b, *b_own, None, &own_opts, "", rest_share));
