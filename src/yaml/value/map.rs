@@ -251,6 +251,10 @@ fn as_num(v: &Value) -> Option<Num<'_>> {
 /// Python `==` on two scalars (containers compare by identity only here;
 /// use [`py_eq`] for deep equality).
 fn scalar_eq(a: &Value, b: &Value) -> bool {
+    // Keys are nearly always strings, and a `str` equals only a `str`.
+    if let (Value::Str(x), Value::Str(y)) = (a, b) {
+        return x == y;
+    }
     if let (Some(x), Some(y)) = (as_num(a), as_num(b)) {
         return match (x, y) {
             (Num::Int(x), Num::Int(y)) => x == y,

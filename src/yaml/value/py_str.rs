@@ -32,7 +32,29 @@ enum Repr {
 
 impl PartialEq for PyStr {
     fn eq(&self, other: &Self) -> bool {
-        self.as_wtf8() == other.as_wtf8()
+        bytes_eq(self.as_wtf8(), other.as_wtf8())
+    }
+}
+
+/// `a == b`, short texts (most dict keys) compared in a few word loads
+/// rather than by a call to `bcmp`: a merge looks keys up by scanning.
+fn bytes_eq(a: &[u8], b: &[u8]) -> bool {
+    if a.len() != b.len() {
+        return false;
+    }
+    // Two loads that overlap when the length is not twice the word size.
+    fn ends<const N: usize>(s: &[u8]) -> Option<([u8; N], [u8; N])> {
+        let head = s.first_chunk::<N>()?;
+        let tail = s.last_chunk::<N>()?;
+        Some((*head, *tail))
+    }
+    match a.len() {
+        0 => true,
+        // First, middle and last byte: every byte of a text this short.
+        n @ 1..4 => [0, n / 2, n - 1].iter().all(|&i| a.get(i) == b.get(i)),
+        4..8 => ends::<4>(a) == ends::<4>(b),
+        8..=16 => ends::<8>(a) == ends::<8>(b),
+        _ => a == b,
     }
 }
 
@@ -234,13 +256,13 @@ impl PartialEq<str> for PyStr {
     fn eq(&self, other: &str) -> bool {
         // A string with surrogates never has valid UTF-8 bytes, so the
         // bytes decide (no UTF-8 check of an inline string).
-        self.as_wtf8() == other.as_bytes()
+        bytes_eq(self.as_wtf8(), other.as_bytes())
     }
 }
 
 impl PartialEq<&str> for PyStr {
     fn eq(&self, other: &&str) -> bool {
-        self.as_wtf8() == other.as_bytes()
+        bytes_eq(self.as_wtf8(), other.as_bytes())
     }
 }
 
@@ -384,6 +406,26 @@ impl Iterator for PyChars<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Every length up to past the word paths, a difference at every
+    /// position (first, middle, last bytes and in the overlap of two loads).
+    #[test]
+    fn bytes_eq_is_slice_equality() {
+        for len in 0..40usize {
+            let a: Vec<u8> = (0..len).map(|i| b'a' + (i % 26) as u8).collect();
+            assert!(bytes_eq(&a, &a.clone()), "len {len}");
+            for at in 0..len {
+                let mut b = a.clone();
+                if let Some(c) = b.get_mut(at) {
+                    *c ^= 0x20;
+                }
+                assert!(!bytes_eq(&a, &b), "len {len}, differing at {at}");
+            }
+            let mut longer = a.clone();
+            longer.push(b'z');
+            assert!(!bytes_eq(&a, &longer) && !bytes_eq(&longer, &a));
+        }
+    }
 
     #[test]
     fn surrogates_round_trip_and_order() {
