@@ -18,6 +18,15 @@ use std::fmt::Write as _;
 /// One part's YAML, loaded: its document (`None`: empty) or PyYAML's error.
 pub(crate) type Loaded = Result<Option<Node>, YamlError>;
 
+/// What the fold's preloader has for a part.
+#[derive(Default)]
+pub(crate) struct Preloaded<'s> {
+    /// Its YAML, loaded (as `load_str_in` loads it) if done already.
+    pub(crate) loaded: Option<Loaded>,
+    /// Where its tree goes once merged, rather than being freed here.
+    pub(crate) spent: Option<&'s mut Vec<Node>>,
+}
+
 /// A part's payload as the handler reads it.
 enum PartText<'a> {
     /// Valid UTF-8, borrowed from the part.
@@ -144,17 +153,17 @@ impl<'a> CloudConfigHandler<'a> {
         source: SourceId,
         observer: &mut dyn FoldObserver,
     ) -> Result<(), PartRejection> {
-        self.handle_preloaded(leaf, source, observer, None)
+        self.handle_preloaded(leaf, source, observer, Preloaded::default())
     }
 
-    /// [`CloudConfigHandler::handle_observed`] with the part's YAML already
-    /// loaded (as `load_str_in` loads it), if `preloaded` holds it.
+    /// [`CloudConfigHandler::handle_observed`] with what the preloader has
+    /// for the part.
     pub(crate) fn handle_preloaded(
         &mut self,
         leaf: &Leaf,
         source: SourceId,
         observer: &mut dyn FoldObserver,
-        preloaded: Option<Loaded>,
+        preloaded: Preloaded<'_>,
     ) -> Result<(), PartRejection> {
         if self.buf.is_none() || self.file_names.is_empty() {
             self.buf = Some(Node::synthetic(Value::Map(Map::new(Entries::default()))));
@@ -236,17 +245,21 @@ impl<'a> CloudConfigHandler<'a> {
         leaf: &Leaf,
         source: SourceId,
         observer: &mut dyn FoldObserver,
-        preloaded: Option<Loaded>,
+        preloaded: Preloaded<'_>,
     ) -> Result<Node, (PartRejection, Node)> {
-        let (data, stack) = match self.prepare_part(payload, leaf, source, preloaded) {
+        let (data, stack) = match self.prepare_part(payload, leaf, source, preloaded.loaded) {
             Ok(prepared) => prepared,
             Err(e) => return Err((e, acc)),
         };
         observer.part_data(source, &data);
         observer.part_mergers(source, &stack);
-        stack
+        let merged = stack
             .merge_owned_observed(acc, &data, observer)
-            .map_err(|(e, acc)| (PartRejection::Merge(e), acc))
+            .map_err(|(e, acc)| (PartRejection::Merge(e), acc));
+        if let Some(spent) = preloaded.spent {
+            spent.push(data);
+        }
+        merged
     }
 
     /// A YAML part's data (merge keys popped) and the merger stack it asks

@@ -28,7 +28,7 @@ use super::part_type::PartType;
 use super::user_data_options::UserDataOptions;
 use super::yaml_text::load_str_in;
 use crate::source::{SharedText, SourceId};
-use crate::yaml::{AsideJob, RunAside};
+use crate::yaml::{AsideJob, Node, RunAside};
 use std::collections::VecDeque;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard, OnceLock};
@@ -77,9 +77,9 @@ const SPIN: Duration = Duration::from_millis(1);
 /// loads (or fails) there exactly as it would on the caller's thread.
 const HELPER_STACK: usize = 8 << 20;
 
-/// One part's load: `None` when its text is not UTF-8 (the handler then
-/// loads it as a Python string).
-type Slot = Option<Option<Loaded>>;
+/// One part's load (`None` when its text is not UTF-8: the handler then
+/// loads it as a Python string), and whether the helper did it.
+type Slot = Option<(Option<Loaded>, bool)>;
 
 /// What both threads see.
 struct Shared<'env> {
@@ -123,6 +123,11 @@ struct State {
     guessed: Vec<(usize, SharedText, Loaded)>,
     /// The helper is loading a guess.
     guessing: bool,
+    /// Parts the helper loaded and the fold has merged, for the helper to
+    /// free (see [`Preloader::spent`]).
+    spent: Vec<Node>,
+    /// The helper is freeing spent parts.
+    freeing: bool,
 }
 
 /// The helper as the processor sees it, before the fold: it runs jobs (the
@@ -141,6 +146,8 @@ pub(crate) struct Preloader<'scope, 'env> {
     opts: &'env UserDataOptions,
     /// The helper, once started.
     shared: Option<Arc<Shared<'env>>>,
+    /// Spent parts not handed to the helper yet.
+    spent: Vec<Node>,
 }
 
 impl<'scope, 'env> Preloader<'scope, 'env> {
@@ -156,6 +163,7 @@ impl<'scope, 'env> Preloader<'scope, 'env> {
             scope,
             opts,
             shared: None,
+            spent: Vec::new(),
         };
         let early = match opts.preload {
             Preload::Off => false,
@@ -241,17 +249,22 @@ impl<'scope, 'env> Preloader<'scope, 'env> {
     }
 
     /// The load of the part at handler position `i`, if it is a cloud-config
-    /// part with a UTF-8 text. Parts must be asked for in handler order.
-    pub(crate) fn take(&mut self, i: usize) -> Option<Loaded> {
+    /// part with a UTF-8 text, and whether the helper loaded it (its tree
+    /// then goes back to the helper: [`Preloader::spent`]). Parts must be
+    /// asked for in handler order.
+    pub(crate) fn take(&mut self, i: usize) -> Option<(Loaded, bool)> {
         let shared = self.shared.as_ref()?;
         let parts = shared.parts.get()?;
         let mut st = shared.lock();
+        if !self.spent.is_empty() {
+            st.spent.append(&mut self.spent);
+        }
         let k = st.taken;
         if parts.get(k).map(|p| p.0) != Some(i) {
             return None;
         }
         loop {
-            if let Some(slot) = st.slots.get_mut(k).and_then(Option::take) {
+            if let Some((slot, by_helper)) = st.slots.get_mut(k).and_then(Option::take) {
                 st.taken = k + 1;
                 // Woken at half the lead, the helper loads a run of parts
                 // before it waits again (not one wake-up per part).
@@ -259,17 +272,49 @@ impl<'scope, 'env> Preloader<'scope, 'env> {
                     st.helper_waits = false;
                     shared.room.notify_one();
                 }
-                return slot;
+                return slot.map(|loaded| (loaded, by_helper));
             }
             if st.next < parts.len() && st.next - st.taken < AHEAD {
                 // Rather than wait for the helper, load the next part here.
-                st = shared.load_next(st);
+                st = shared.load_next(st, false);
             } else {
                 st.fold_waits = true;
                 st = shared.loaded.wait(st).unwrap_or_else(|e| e.into_inner());
                 st.fold_waits = false;
             }
         }
+    }
+
+    /// Where the fold puts a part's tree, once merged, when the helper loaded
+    /// it: the helper frees it. Freeing a node on another thread than the one
+    /// that allocated it costs the allocator more (the block goes back to its
+    /// owner's page through a shared list) than a free on the owner's thread,
+    /// and the helper loads about two parts in three.
+    ///
+    /// A tree not freed yet still holds the nodes the merged config took
+    /// from it: such a node looks shared, so a merge copies it rather than
+    /// extending it in place (the result is the same), and the dump must not
+    /// start before [`Preloader::settle`].
+    pub(crate) fn spent(&mut self) -> &mut Vec<Node> {
+        &mut self.spent
+    }
+
+    /// Free every spent tree, here or on the helper, before this returns:
+    /// the merged config's nodes are then referenced only by it.
+    pub(crate) fn settle(&mut self) {
+        let Some(shared) = &self.shared else {
+            self.spent.clear();
+            return;
+        };
+        let mut st = shared.lock();
+        let mut spent = std::mem::take(&mut st.spent);
+        while st.freeing {
+            st.fold_waits = true;
+            st = shared.loaded.wait(st).unwrap_or_else(|e| e.into_inner());
+            st.fold_waits = false;
+        }
+        drop(st);
+        spent.append(&mut self.spent);
     }
 
     /// Stop the helper (it finishes the part in hand).
@@ -327,7 +372,7 @@ fn adopt_guesses(
         while guessed.next_if(|(at, ..)| at < i).is_some() {}
         let text = text_of(leaf);
         match guessed.next_if(|(at, t, _)| at == i && text == Some(t.as_str())) {
-            Some((.., loaded)) => *slot = Some(Some(loaded)),
+            Some((.., loaded)) => *slot = Some((Some(loaded), true)),
             None => break,
         }
         right += 1;
@@ -357,8 +402,13 @@ impl Shared<'_> {
         self.state.lock().unwrap_or_else(|e| e.into_inner())
     }
 
-    /// Claim the next part, load it without the lock, and store the result.
-    fn load_next<'a>(&'a self, mut st: MutexGuard<'a, State>) -> MutexGuard<'a, State> {
+    /// Claim the next part, load it without the lock, and store the result
+    /// (`by_helper`: on the helper's thread).
+    fn load_next<'a>(
+        &'a self,
+        mut st: MutexGuard<'a, State>,
+        by_helper: bool,
+    ) -> MutexGuard<'a, State> {
         let k = st.next;
         st.next += 1;
         drop(st);
@@ -371,7 +421,7 @@ impl Shared<'_> {
             });
         let mut st = self.lock();
         if let (Some(slot), Some(loaded)) = (st.slots.get_mut(k), loaded) {
-            *slot = Some(loaded);
+            *slot = Some((loaded, by_helper));
         }
         st
     }
@@ -408,6 +458,18 @@ impl Shared<'_> {
                 st = self.lock();
                 continue;
             }
+            if !st.spent.is_empty() {
+                let spent = std::mem::take(&mut st.spent);
+                st.freeing = true;
+                drop(st);
+                drop(spent);
+                st = self.lock();
+                st.freeing = false;
+                if st.fold_waits {
+                    self.loaded.notify_one();
+                }
+                continue;
+            }
             if st.closed {
                 st.helper_gone = true;
                 return;
@@ -415,7 +477,7 @@ impl Shared<'_> {
             let todo = self.parts.get().map(|parts| parts.len() - st.next);
             match todo {
                 Some(n) if n > 0 && st.next - st.taken < AHEAD => {
-                    st = self.load_next(st);
+                    st = self.load_next(st, true);
                     if st.fold_waits {
                         self.loaded.notify_one();
                     }
@@ -426,7 +488,7 @@ impl Shared<'_> {
                     drop(st);
                     self.spin();
                     st = self.lock();
-                    if st.job.is_some() || st.closed {
+                    if st.job.is_some() || st.closed || !st.spent.is_empty() {
                         continue;
                     }
                 }
@@ -462,5 +524,53 @@ impl Shared<'_> {
             st.helper_waits = false;
             self.room.notify_one();
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::userdata::accumulated_message::HandledPart;
+
+    fn cloud_config(text: &str) -> HandledPart {
+        let mut leaf = Leaf::empty();
+        leaf.content_type = "text/cloud-config".into();
+        leaf.body = Body::Bytes(SharedText::from(text).into());
+        HandledPart {
+            node: 0,
+            leaf: Arc::new(leaf),
+            occurrence: 1,
+            attached: true,
+        }
+    }
+
+    /// Once `settle` returns, every spent tree is freed, whichever thread
+    /// freed it: a node the merged config took from one is then referenced
+    /// by the config alone (the dump aliases nothing it should not look at).
+    #[test]
+    fn settle_frees_every_spent_tree() {
+        let opts = UserDataOptions {
+            preload: Preload::Always,
+            ..UserDataOptions::default()
+        };
+        // More parts than the helper may load ahead of the fold.
+        let parts: Vec<HandledPart> = (0..3 * AHEAD)
+            .map(|i| cloud_config(&format!("k{i}: [a, b]\n")))
+            .collect();
+        std::thread::scope(|scope| {
+            let mut p = Preloader::new(scope, &opts, 0);
+            p.begin(&parts);
+            let mut kept = Vec::new();
+            for i in 0..parts.len() {
+                let (loaded, _) = p.take(i).unwrap();
+                let root = loaded.unwrap().unwrap();
+                // What a merge keeps of a part: a node of its tree.
+                let (_, value) = root.as_map().unwrap().iter().next().unwrap();
+                kept.push(value.clone());
+                p.spent().push(root);
+            }
+            p.settle();
+            assert!(kept.iter().all(|n| !n.is_shared()));
+        });
     }
 }

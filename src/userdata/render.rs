@@ -1,7 +1,7 @@
 //! `render`: the whole user-data fold — process, filter, dispatch, merge — with a report of every part.
 
 use super::accumulated_message::HandlerWalk;
-use super::cloud_config_handler::{CloudConfigHandler, PartRejection};
+use super::cloud_config_handler::{CloudConfigHandler, PartRejection, Preloaded};
 use super::fold_observer::FoldObserver;
 use super::leaf::{HeaderValue, Leaf, Origin};
 use super::part_type::PartType;
@@ -241,7 +241,13 @@ fn fold_processed(
         let outcome = match part_type {
             PartType::CloudConfig | PartType::JsonPatch => {
                 observer.begin_part(source);
-                let preloaded = preloader.take(i);
+                let preloaded = match preloader.take(i) {
+                    Some((loaded, by_helper)) => Preloaded {
+                        loaded: Some(loaded),
+                        spent: by_helper.then(|| preloader.spent()),
+                    },
+                    None => Preloaded::default(),
+                };
                 let outcome = match handler.handle_preloaded(leaf, source, observer, preloaded) {
                     Ok(()) => PartOutcome::Merged,
                     Err(e) => PartOutcome::Rejected(e),
@@ -268,6 +274,7 @@ fn fold_processed(
         });
     }
     // The helper, done loading, writes half of a large dump.
+    preloader.settle();
     let cloud_config_txt = handler
         .cloud_config_txt_aside(Some(&preloader))
         .map_err(|e| RenderError::Dump(e.to_string()))?;
