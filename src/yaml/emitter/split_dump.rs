@@ -97,16 +97,12 @@ pub(super) fn dump_split(
         None => at.min(entries.len() - 2) + 1,
     };
     let (first, rest) = entries.split_at(first_end);
-    let first_cost = sum(first.iter().map(|e| e.2));
-    let rest_cost = match cut {
-        Some(c) => total.saturating_sub(first_cost).saturating_add(c.moved),
-        None => sum(rest.iter().map(|e| e.2)),
-    };
-    // Each text of the second half reserves its own share of the guess:
-    // memory reserved past what is written still costs zeroed pages.
+    // Each text of the second half (the cut list's moved items, the keys
+    // after it) reserves its own share of the guess: memory reserved past
+    // what is written still costs zeroed pages.
     let share = |cost: usize| capacity.saturating_mul(cost) / total.max(1);
     let list_share = cut.map_or(0, |c| share(c.moved));
-    let rest_share = share(rest_cost.saturating_sub(cut.map_or(0, |c| c.moved)));
+    let rest_share = share(sum(rest.iter().map(|e| e.2)));
     let part = |es: &[(&Node, &Node, usize)]| {
         let mut m = Entries::with_capacity(es.len());
         for &(k, v, _) in es {

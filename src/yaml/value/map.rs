@@ -268,7 +268,6 @@ fn scalar_eq(a: &Value, b: &Value) -> bool {
     }
     match (a, b) {
         (Value::Null, Value::Null) => true,
-        (Value::Str(x), Value::Str(y)) => x == y,
         (Value::Bytes(x), Value::Bytes(y)) => x == y,
         (Value::Date(x), Value::Date(y)) => x == y,
         (Value::DateTime(x), Value::DateTime(y)) => x == y,
