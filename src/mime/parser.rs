@@ -57,7 +57,13 @@ struct Node {
 
 struct Parser<'a> {
     r: LineReader<'a>,
+    /// The parts by id (pre-order), up to the ones [`Parser::adopt`]ed.
     nodes: Vec<Node>,
+    /// The parts a [`SplitParse`] parsed, left where the helper built them
+    /// (moving them into `nodes` was a copy into fresh memory, ~3 % of a
+    /// 5000-part render): part `nodes.len() + k - 1` is `adopted[k]`, and
+    /// `adopted[0]`, the helper's stand-in for the multipart, is emptied.
+    adopted: Vec<Node>,
     stack: Vec<usize>,
     last: usize,
     /// Deepest level parsed on the caller's stack; deeper documents are parsed
@@ -142,6 +148,7 @@ impl<'a> Parser<'a> {
         Parser {
             r,
             nodes: Vec::with_capacity(expected.min(MAX_RESERVED_NODES)),
+            adopted: Vec::new(),
             stack: Vec::new(),
             last: 0,
             inline_depth,
@@ -151,8 +158,23 @@ impl<'a> Parser<'a> {
         }
     }
 
+    /// Parts so far.
+    fn len(&self) -> usize {
+        self.nodes.len() + self.adopted.len().saturating_sub(1)
+    }
+
+    fn get(&self, id: usize) -> Option<&Node> {
+        match id.checked_sub(self.nodes.len()) {
+            None => self.nodes.get(id),
+            Some(k) => self.adopted.get(k + 1),
+        }
+    }
+
     fn node(&mut self, id: usize) -> Option<&mut Node> {
-        self.nodes.get_mut(id)
+        match id.checked_sub(self.nodes.len()) {
+            None => self.nodes.get_mut(id),
+            Some(k) => self.adopted.get_mut(k + 1),
+        }
     }
 
     fn defect(&mut self, id: usize, kind: DefectKind, at: Mark) {
@@ -167,7 +189,7 @@ impl<'a> Parser<'a> {
     }
 
     fn content_type(&self, id: usize) -> &str {
-        self.nodes.get(id).map_or(TEXT_PLAIN, |n| &*n.content_type)
+        self.get(id).map_or(TEXT_PLAIN, |n| &*n.content_type)
     }
 
     fn new_message(&mut self) -> usize {
@@ -177,8 +199,13 @@ impl<'a> Parser<'a> {
             _ => TEXT_PLAIN,
         };
         let start = self.next_mark();
-        let id = self.nodes.len();
-        self.nodes.push(Node {
+        let id = self.len();
+        let arena = if self.adopted.is_empty() {
+            &mut self.nodes
+        } else {
+            &mut self.adopted
+        };
+        arena.push(Node {
             headers: Vec::new(),
             unixfrom: None,
             default_type,
@@ -191,7 +218,7 @@ impl<'a> Parser<'a> {
             body_start: start,
             end: start,
         });
-        if let Some(p) = parent.and_then(|p| self.nodes.get_mut(p)) {
+        if let Some(p) = parent.and_then(|p| self.node(p)) {
             match &mut p.body {
                 Body::Children(c) => c.push(id),
                 // A container only gets text after its last child; never both.
@@ -273,7 +300,7 @@ impl<'a> Parser<'a> {
         if let Some(first) = current.take() {
             flush(&self.r, first, &mut conts, &mut headers);
         }
-        let default_type = self.nodes.get(id).map_or(TEXT_PLAIN, |n| n.default_type);
+        let default_type = self.get(id).map_or(TEXT_PLAIN, |n| n.default_type);
         let ctype = content_type_of(
             headers
                 .iter()
@@ -375,7 +402,7 @@ impl<'a> Parser<'a> {
     fn recursion_error(&self, id: usize, depth: usize) -> Halt {
         Halt::Error(ParseError::Python {
             error: PyError::RecursionError { depth },
-            at: self.nodes.get(id).map_or_else(Mark::default, |n| n.start),
+            at: self.get(id).map_or_else(Mark::default, |n| n.start),
         })
     }
 
@@ -387,7 +414,7 @@ impl<'a> Parser<'a> {
 
     fn parse_multipart(&mut self, id: usize, depth: usize) -> Result<(), Halt> {
         let (boundary, start, body_start, cte) = {
-            let Some(n) = self.nodes.get(id) else {
+            let Some(n) = self.get(id) else {
                 return Ok(());
             };
             let cte = n
@@ -528,7 +555,7 @@ impl<'a> Parser<'a> {
             lineno,
         } = rest;
         // Node 0 stands for `id`; the others follow ours.
-        let offset = self.nodes.len() - 1;
+        let offset = self.len() - 1;
         let shift = |m: &mut Mark| m.line = m.line.saturating_add(first_line);
         for n in &mut nodes {
             if let Body::Children(ids) = &mut n.body {
@@ -540,18 +567,27 @@ impl<'a> Parser<'a> {
             n.headers.iter_mut().for_each(|h| shift(&mut h.at));
             n.defects.iter_mut().for_each(|d| shift(&mut d.at));
         }
-        let mut placeholder = nodes.remove(0);
-        self.nodes.append(&mut nodes);
+        let Some(stand_in) = nodes.first_mut() else {
+            return;
+        };
+        let kids = std::mem::replace(&mut stand_in.body, Body::Unset);
+        let mut defects = std::mem::take(&mut stand_in.defects);
+        let epilogue = stand_in.epilogue.take();
+        if self.adopted.is_empty() {
+            self.adopted = nodes;
+        } else {
+            // Only a root multipart is split, once; kept general all the same.
+            self.adopted.extend(nodes.into_iter().skip(1));
+        }
         if let Some(n) = self.node(id) {
-            if let Body::Children(mut kids) = std::mem::replace(&mut placeholder.body, Body::Unset)
-            {
+            if let Body::Children(mut kids) = kids {
                 match &mut n.body {
                     Body::Children(c) => c.append(&mut kids),
                     b => *b = Body::Children(kids),
                 }
             }
-            n.defects.append(&mut placeholder.defects);
-            n.epilogue = placeholder.epilogue;
+            n.defects.append(&mut defects);
+            n.epilogue = epilogue;
         }
         self.r.jump_to(end, lineno.saturating_add(first_line));
     }
@@ -559,7 +595,7 @@ impl<'a> Parser<'a> {
     /// The line break before a boundary belongs to the boundary: remove it from
     /// the last message created (its text, or its epilogue if a multipart).
     fn trim_last(&mut self) {
-        let Some(n) = self.nodes.get_mut(self.last) else {
+        let Some(n) = self.node(self.last) else {
             return;
         };
         if content_type::maintype(&n.content_type) == "multipart" {
@@ -577,6 +613,12 @@ impl<'a> Parser<'a> {
         }
     }
 
+    /// The parts by id, in one list.
+    fn into_nodes(mut self) -> Vec<Node> {
+        self.nodes.extend(self.adopted.into_iter().skip(1));
+        self.nodes
+    }
+
     /// Turn the arena into an owned tree, children first (no recursion).
     ///
     /// Ids are in pre-order (a part is created before its sub-parts, which
@@ -586,9 +628,13 @@ impl<'a> Parser<'a> {
     /// message is moved once into that stack and once into its parent's list,
     /// and the root's list is the stack itself.
     fn into_tree(self, root: usize) -> Option<Message> {
-        let mut built: Vec<Message> = Vec::with_capacity(self.nodes.len());
-        let mut built_ids: Vec<usize> = Vec::with_capacity(self.nodes.len());
-        for (id, node) in self.nodes.into_iter().enumerate().rev() {
+        let len = self.len();
+        let mut built: Vec<Message> = Vec::with_capacity(len);
+        let mut built_ids: Vec<usize> = Vec::with_capacity(len);
+        // Last id first: the adopted parts, then ours.
+        let adopted = self.adopted.into_iter().skip(1).rev();
+        let nodes = adopted.chain(self.nodes.into_iter().rev());
+        for (id, node) in (0..len).rev().zip(nodes) {
             let payload = match node.body {
                 Body::Unset => Payload::Text(SharedText::default()),
                 Body::Text(s) => Payload::Text(s),
@@ -706,8 +752,8 @@ fn parse_on_this_stack<'a>(
     let mut p = Parser::new(r, inline_depth, aside);
     p.parse_message(0)?;
     let root = p.pop_message().unwrap_or(0);
-    let root_mark = p.nodes.get(root).map_or_else(Mark::default, |n| n.start);
-    if let Some(n) = p.nodes.get_mut(root)
+    let root_mark = p.get(root).map_or_else(Mark::default, |n| n.start);
+    if let Some(n) = p.node(root)
         && content_type::maintype(&n.content_type) == "multipart"
         && !matches!(n.body, Body::Children(_))
     {
@@ -743,7 +789,7 @@ pub(super) fn parse_rest(
         .ok()?;
     let (end, lineno) = p.r.next_position();
     Some(ParsedRest {
-        nodes: p.nodes,
+        nodes: p.into_nodes(),
         end,
         lineno,
     })
