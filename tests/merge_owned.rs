@@ -1,4 +1,4 @@
-//! `MergerStack::merge_owned` (in-place fold of an accumulator) agrees with `merge` and restores `old` on error.
+//! `MergerStack::merge_owned` and `merge_given_observed` (in-place folds of an accumulator) agree with `merge` and restore `old` on error.
 
 // Test harness: a failed unwrap is a failed test.
 #![allow(
@@ -8,6 +8,7 @@
     clippy::indexing_slicing
 )]
 
+use cloudfold::merge::NoObserver;
 use cloudfold::merge::cloud_init::{MergerStack, Version};
 use cloudfold::yaml::typed_json::{WalkLimits, from_typed_json, to_typed_json};
 use cloudfold::yaml::value::Node;
@@ -74,6 +75,16 @@ fn cases() -> Vec<(serde_json::Value, serde_json::Value)> {
     ]
 }
 
+/// `merge_given_observed`, with what is left of `new` dropped.
+fn given(
+    stack: &MergerStack,
+    old: Node,
+    new: Node,
+) -> Result<Node, (cloudfold::merge::MergeError, Node)> {
+    let mut spent = Vec::new();
+    stack.merge_given_observed(old, new, &mut NoObserver, &mut spent)
+}
+
 #[test]
 fn owned_merge_matches_borrowed_and_restores_old_on_error() {
     let mut errors = 0;
@@ -82,18 +93,77 @@ fn owned_merge_matches_borrowed_and_restores_old_on_error() {
         for (old, new) in cases() {
             let borrowed = stack.merge(&v(&old), &v(&new));
             let owned = stack.merge_owned(v(&old), &v(&new));
-            match (borrowed, owned) {
-                (Ok(b), Ok(o)) => assert_eq!(j(&b), j(&o), "{spec}: {old} <- {new}"),
-                (Err(b), Err((o, back))) => {
-                    errors += 1;
-                    assert_eq!(b.to_string(), o.to_string(), "{spec}: {old} <- {new}");
-                    assert_eq!(j(&back), old, "{spec}: old not restored");
+            let given = given(&stack, v(&old), v(&new));
+            for (how, owned) in [("owned", owned), ("given", given)] {
+                match (&borrowed, owned) {
+                    (Ok(b), Ok(o)) => assert_eq!(j(b), j(&o), "{spec} {how}: {old} <- {new}"),
+                    (Err(b), Err((o, back))) => {
+                        errors += 1;
+                        assert_eq!(b.to_string(), o.to_string(), "{spec} {how}: {old} <- {new}");
+                        assert_eq!(j(&back), old, "{spec} {how}: old not restored");
+                    }
+                    (b, o) => panic!("{spec} {how}: {old} <- {new}: {b:?} vs {o:?}"),
                 }
-                (b, o) => panic!("{spec}: {old} <- {new}: {b:?} vs {o:?}"),
             }
         }
     }
-    assert!(errors >= 2, "the error cases did not fail ({errors})");
+    assert!(errors >= 4, "the error cases did not fail ({errors})");
+}
+
+#[test]
+fn a_given_part_gives_up_its_items_unless_held_elsewhere() {
+    let stack = MergerStack::parse(
+        "list(append)+dict(no_replace,recurse_list)+str()",
+        Version::V25_1,
+    )
+    .unwrap();
+    let old = json!({"runcmd": ["a"], "w": {"f": [1]}});
+    let new = json!({"runcmd": ["b", "c"], "w": {"f": [2]}, "n": 1});
+    let want = json!({"runcmd": ["a", "b", "c"], "w": {"f": [1, 2]}, "n": 1});
+    // Given whole: its entries and list items move; what is left is emptied.
+    let part = v(&new);
+    let item = part
+        .as_map()
+        .unwrap()
+        .get_str("runcmd")
+        .unwrap()
+        .as_seq()
+        .unwrap()
+        .items()[1]
+        .clone();
+    let mut spent = Vec::new();
+    let merged = stack
+        .merge_given_observed(v(&old), part, &mut NoObserver, &mut spent)
+        .unwrap();
+    assert_eq!(j(&merged), want);
+    let runcmd = merged
+        .as_map()
+        .unwrap()
+        .get_str("runcmd")
+        .unwrap()
+        .as_seq()
+        .unwrap()
+        .items()[2]
+        .clone();
+    assert!(Node::ptr_eq(&runcmd, &item), "the item itself is appended");
+    assert!(!spent.is_empty());
+    for left in &spent {
+        let emptied = match (left.as_map(), left.as_seq()) {
+            (Some(m), _) => m.is_empty(),
+            (_, Some(s)) => s.is_empty(),
+            // Keys of entries merged into old ones.
+            _ => true,
+        };
+        assert!(emptied, "left over whole: {}", j(left));
+    }
+    // Held elsewhere too: left as it was, the result the same.
+    let part = v(&new);
+    let mut spent = Vec::new();
+    let merged = stack
+        .merge_given_observed(v(&old), part.clone(), &mut NoObserver, &mut spent)
+        .unwrap();
+    assert_eq!(j(&merged), want);
+    assert_eq!(j(&part), new, "a part held elsewhere is not changed");
 }
 
 #[test]
@@ -105,12 +175,15 @@ fn folding_many_parts_owned_equals_borrowed() {
     .unwrap();
     let mut a = v(&json!({}));
     let mut b = v(&json!({}));
+    let mut c = v(&json!({}));
     for i in 0..300 {
         let part = v(&json!({"runcmd": [format!("echo {i}")], "n": i, "w": {"f": [i, i]}}));
         a = stack.merge(&a, &part).unwrap();
         b = stack.merge_owned(b, &part).unwrap();
+        c = given(&stack, c, part).unwrap();
     }
     assert_eq!(j(&a), j(&b));
+    assert_eq!(j(&a), j(&c));
     assert_eq!(
         a.as_map()
             .unwrap()

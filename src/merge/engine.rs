@@ -79,9 +79,62 @@ where
     O: MergeObserver + ?Sized,
 {
     let mut walk = Walk::new(rules, observer, limits);
-    match walk.merge_owned(old, new, Depth::ROOT) {
+    match walk.merge_owned(old, New::Lent(new), Depth::ROOT) {
         Ok((merged, _)) => Ok(merged),
         Err((e, old)) => Err((MergeError::rooted(e), old)),
+    }
+}
+
+/// [`merge_owned_with`] consuming `new` too: the items a list of `new`
+/// adds, when nothing else refers to that list, are moved into the result
+/// rather than cloned (a clone writes to every item, which the thread that
+/// loaded `new` may have in its cache). What is left of `new` is put in
+/// `spent`, for the caller to drop where it likes. Same result, events and
+/// errors.
+pub fn merge_given_with<R, O>(
+    rules: &R,
+    old: Node,
+    new: Node,
+    limits: &Limits,
+    observer: &mut O,
+    spent: &mut Vec<Node>,
+) -> Result<Node, (MergeError, Node)>
+where
+    R: Rules + ?Sized,
+    O: MergeObserver + ?Sized,
+{
+    let mut walk = Walk::new(rules, observer, limits);
+    let merged = walk.merge_owned(old, New::Given(new), Depth::ROOT);
+    spent.append(&mut walk.spent);
+    match merged {
+        Ok((merged, _)) => Ok(merged),
+        Err((e, old)) => Err((MergeError::rooted(e), old)),
+    }
+}
+
+/// The new side of an owned merge.
+enum New<'n> {
+    /// Borrowed: what the result takes from it is cloned.
+    Lent(&'n Node),
+    /// Given: a list or dict nothing else refers to gives up its items
+    /// (moved); the rest goes to [`Walk::spent`].
+    Given(Node),
+}
+
+impl New<'_> {
+    fn node(&self) -> &Node {
+        match self {
+            New::Lent(n) => n,
+            New::Given(n) => n,
+        }
+    }
+
+    /// The node itself, cloned if lent.
+    fn into_node(self) -> Node {
+        match self {
+            New::Lent(n) => n.clone(),
+            New::Given(n) => n,
+        }
     }
 }
 
@@ -94,6 +147,8 @@ struct Walk<'a, R: ?Sized, O: ?Sized> {
     work: usize,
     /// A placeholder for a dict slot whose value is being merged (made once).
     hole: Option<Node>,
+    /// What is left of a given new side (see [`merge_given_with`]).
+    spent: Vec<Node>,
 }
 
 impl<'a, R: Rules + ?Sized, O: MergeObserver + ?Sized> Walk<'a, R, O> {
@@ -108,6 +163,7 @@ impl<'a, R: Rules + ?Sized, O: MergeObserver + ?Sized> Walk<'a, R, O> {
             limits: *limits,
             work: 0,
             hole: None,
+            spent: Vec::new(),
         }
     }
 
@@ -115,6 +171,13 @@ impl<'a, R: Rules + ?Sized, O: MergeObserver + ?Sized> Walk<'a, R, O> {
         self.hole
             .get_or_insert_with(|| Node::synthetic(Value::Null))
             .clone()
+    }
+
+    /// Keep what is left of a given new side for the caller.
+    fn retire(&mut self, new: New<'_>) {
+        if let New::Given(n) = new {
+            self.spent.push(n);
+        }
     }
 
     fn emit(&mut self, decision: Decision, old: Option<&Node>, new: Option<&Node>) {
@@ -596,129 +659,174 @@ impl<'a, R: Rules + ?Sized, O: MergeObserver + ?Sized> Walk<'a, R, O> {
     /// added, not the list's length (merging many parts stays linear). Same
     /// charges, events and result as `merge`; on error `old` comes back
     /// unchanged (undoing in-place edits), as Python never mutates its inputs.
-    fn merge_owned(&mut self, old: Node, new: &Node, depth: Depth) -> Owned {
+    fn merge_owned(&mut self, old: Node, new: New<'_>, depth: Depth) -> Owned {
         if !old.is_unique() {
-            return match self.merge(&old, new, depth) {
+            let merged = self.merge(&old, new.node(), depth);
+            self.retire(new);
+            return match merged {
                 Ok(m) => Ok((m, Undo::Restore(old))),
                 Err(e) => Err((e, old)),
             };
         }
-        let strategy = match self.begin(&old, new, depth) {
+        let strategy = match self.begin(&old, new.node(), depth) {
             Ok(s) => s,
-            Err(e) => return Err((e, old)),
+            Err(e) => {
+                self.retire(new);
+                return Err((e, old));
+            }
         };
-        match (strategy, old.value(), new.value()) {
+        let strategy = match (strategy, old.value(), new.node().value()) {
             (Some(Strategy::Dict(s)), Value::Map(_), Value::Map(nm))
                 // Deletions reorder entries; those rare merges take the copying
                 // path, as do symmetric dialects (priorities, conflicts).
                 if !(s.allow_delete && nm.iter().any(|(_, v)| v.is_null()))
                     && s.mode != DictMode::Symmetric =>
             {
-                self.dict_owned(&s, old, nm, depth)
+                return self.dict_owned(&s, old, new, depth);
             }
             (Some(Strategy::List(s)), Value::Seq(_), _) if s.mode == ListMode::Append => {
-                self.append_owned(old, new)
+                return self.append_owned(old, new);
             }
-            _ => match self.dispatch(strategy, &old, new, depth) {
-                Ok(m) => Ok((m, Undo::Restore(old))),
-                Err(e) => Err((e, old)),
-            },
-        }
-    }
-
-    /// `list(append)` on a list owned here: extended in place.
-    fn append_owned(&mut self, mut old: Node, new: &Node) -> Owned {
-        let iterated;
-        let added: &[Node] = match new.value() {
-            // A list's items are added as they are, without a copy of the list first.
-            Value::Seq(s) | Value::Tuple(s) => match self.charge(s.len()) {
-                Ok(()) => s.items(),
-                Err(e) => return Err((e, old)),
-            },
-            _ => match self.iterate(new) {
-                Ok(a) => {
-                    iterated = a;
-                    &iterated
-                }
-                Err(e) => return Err((e, old)),
-            },
+            (strategy, ..) => strategy,
         };
-        let old_len = old.as_seq().map_or(0, Seq::len);
-        if let Err(e) = self.charge(old_len) {
-            return Err((e, old));
-        }
-        self.emit(Decision::Appended, Some(&old), Some(new));
-        if let Some(items) = seq_in_place(&mut old) {
-            items.extend_from_slice(added);
-            return Ok((old, Undo::Truncate(old_len)));
-        }
-        // Shared after all (an observer kept it): the appended copy is new.
-        let mut items = Vec::with_capacity(old_len.saturating_add(added.len()));
-        items.extend_from_slice(old.as_seq().map_or(&[], Seq::items));
-        items.extend_from_slice(added);
-        Ok((
-            Node::new(Value::Seq(Seq::new(items)), old.span()),
-            Undo::Restore(old),
-        ))
-    }
-
-    /// [`Walk::dict`] on a map owned here, without deletions: entries are
-    /// edited in place, recursing with ownership into the values it merges.
-    fn dict_owned(&mut self, s: &DictStrategy, mut old: Node, nm: &Map, depth: Depth) -> Owned {
-        let om_len = old.as_map().map_or(0, Map::len);
-        if let Err(e) = self.charge(om_len.saturating_add(nm.len())) {
-            return Err((e, old));
-        }
-        if let Some(entries) = map_in_place(&mut old) {
-            let len = entries.len();
-            return match self.dict_edit(s, entries, nm, depth) {
-                Ok(slots) => Ok((old, Undo::Dict { len, slots })),
-                Err(e) => Err((e, old)),
-            };
-        }
-        // Shared after all (an observer kept it): edit a copy.
-        let mut entries = old.as_map().map(Map::to_entries).unwrap_or_default();
-        match self.dict_edit(s, &mut entries, nm, depth) {
-            Ok(_) => Ok((
-                Node::new(Value::Map(Map::new(entries)), old.span()),
-                Undo::Restore(old),
-            )),
+        let merged = self.dispatch(strategy, &old, new.node(), depth);
+        self.retire(new);
+        match merged {
+            Ok(m) => Ok((m, Undo::Restore(old))),
             Err(e) => Err((e, old)),
         }
     }
 
-    /// `dict_owned`'s edits of `entries`: the undo log of the slots it
-    /// changed, or the error with `entries` as they were.
-    fn dict_edit(
+    /// `list(append)` on a list owned here: extended in place.
+    fn append_owned(&mut self, mut old: Node, mut new: New<'_>) -> Owned {
+        // A list's items are added as they are, without a copy of the list
+        // first; anything else as Python iterates it.
+        let iterated = match new.node().value() {
+            Value::Seq(s) | Value::Tuple(s) => self.charge(s.len()).map(|()| None),
+            _ => self.iterate(new.node()).map(Some),
+        };
+        let old_len = old.as_seq().map_or(0, Seq::len);
+        let iterated = match iterated.and_then(|i| self.charge(old_len).map(|()| i)) {
+            Ok(i) => i,
+            Err(e) => {
+                self.retire(new);
+                return Err((e, old));
+            }
+        };
+        self.emit(Decision::Appended, Some(&old), Some(new.node()));
+        // Given a list nobody else holds, its items move (after the event:
+        // an observer sees the list whole); its emptied buffer stays with it,
+        // to be freed by whoever drops the spent tree.
+        let result = if let Some(items) = seq_in_place(&mut old) {
+            match given_items(&iterated, &mut new) {
+                Some(given) => items.append(given),
+                None => items.extend_from_slice(added(&iterated, &new)),
+            }
+            Ok((old, Undo::Truncate(old_len)))
+        } else {
+            // Shared after all (an observer kept it): the appended copy is new.
+            let added = added(&iterated, &new);
+            let mut items = Vec::with_capacity(old_len.saturating_add(added.len()));
+            items.extend_from_slice(old.as_seq().map_or(&[], Seq::items));
+            items.extend_from_slice(added);
+            Ok((
+                Node::new(Value::Seq(Seq::new(items)), old.span()),
+                Undo::Restore(old),
+            ))
+        };
+        self.retire(new);
+        result
+    }
+
+    /// [`Walk::dict`] on a map owned here, without deletions: entries are
+    /// edited in place, recursing with ownership into the values it merges.
+    fn dict_owned(
+        &mut self,
+        s: &DictStrategy,
+        mut old: Node,
+        mut new: New<'_>,
+        depth: Depth,
+    ) -> Owned {
+        let om_len = old.as_map().map_or(0, Map::len);
+        let nm_len = new.node().as_map().map_or(0, Map::len);
+        if let Err(e) = self.charge(om_len.saturating_add(nm_len)) {
+            self.retire(new);
+            return Err((e, old));
+        }
+        let result = {
+            // Given a dict nobody else holds, its keys and values move (its
+            // emptied table stays with it, as a list's buffer does).
+            let from: Box<dyn Iterator<Item = (New<'_>, New<'_>)> + '_> =
+                match given_entries(&mut new) {
+                    Some(entries) => Box::new(
+                        entries
+                            .drain()
+                            .map(|(k, v)| (New::Given(k.0), New::Given(v))),
+                    ),
+                    None => Box::new(
+                        new.node()
+                            .as_map()
+                            .into_iter()
+                            .flat_map(Map::iter)
+                            .map(|(k, v)| (New::Lent(k), New::Lent(v))),
+                    ),
+                };
+            if let Some(entries) = map_in_place(&mut old) {
+                let len = entries.len();
+                match self.dict_edit(s, entries, from, depth) {
+                    Ok(slots) => Ok((old, Undo::Dict { len, slots })),
+                    Err(e) => Err((e, old)),
+                }
+            } else {
+                // Shared after all (an observer kept it): edit a copy.
+                let mut entries = old.as_map().map(Map::to_entries).unwrap_or_default();
+                match self.dict_edit(s, &mut entries, from, depth) {
+                    Ok(_) => Ok((
+                        Node::new(Value::Map(Map::new(entries)), old.span()),
+                        Undo::Restore(old),
+                    )),
+                    Err(e) => Err((e, old)),
+                }
+            }
+        };
+        self.retire(new);
+        result
+    }
+
+    /// `dict_owned`'s edits of `entries` with new's entries `from`: the undo
+    /// log of the slots it changed, or the error with `entries` as they were.
+    fn dict_edit<'n>(
         &mut self,
         s: &DictStrategy,
         entries: &mut Entries,
-        nm: &Map,
+        from: impl Iterator<Item = (New<'n>, New<'n>)>,
         depth: Depth,
     ) -> Result<Vec<(usize, Undo)>, MergeError> {
         let hole = self.hole();
         let orig_len = entries.len();
         let mut undo: Vec<(usize, Undo)> = Vec::new();
-        for (k, v) in nm.iter() {
-            self.enter(|| PathSeg::Key(k.clone()));
-            let found = entries.get_index_of(k);
+        for (k, v) in from {
+            self.enter(|| PathSeg::Key(k.node().clone()));
+            let found = entries.get_index_of(k.node());
             match (found, s.mode) {
                 (None, _) => {
-                    self.emit(Decision::Added, None, Some(v));
-                    insert(entries, k.clone(), v.clone());
+                    self.emit(Decision::Added, None, Some(v.node()));
+                    insert(entries, k.into_node(), v.into_node());
+                    self.leave();
+                    continue;
                 }
                 (Some(i), DictMode::Replace) => {
                     if let Some((_, slot)) = entries.get_index_mut(i) {
-                        self.emit(Decision::Replaced, Some(slot), Some(v));
-                        let prev = std::mem::replace(slot, v.clone());
+                        self.emit(Decision::Replaced, Some(slot), Some(v.node()));
+                        let prev = std::mem::replace(slot, v.into_node());
                         undo.push((i, Undo::Restore(prev)));
                     }
                 }
                 (Some(i), DictMode::Merge) | (Some(i), DictMode::Keep)
-                    if s.mode == DictMode::Merge || s.recurse.wants(v) =>
+                    if s.mode == DictMode::Merge || s.recurse.wants(v.node()) =>
                 {
                     if let Some((_, slot)) = entries.get_index_mut(i) {
-                        self.emit(Decision::Recursed, Some(slot), Some(v));
+                        self.emit(Decision::Recursed, Some(slot), Some(v.node()));
                         let prev = std::mem::replace(slot, hole.clone());
                         match self.merge_owned(prev, v, depth.deeper(DICT_LEVEL)) {
                             Ok((merged, u)) => {
@@ -727,25 +835,28 @@ impl<'a, R: Rules + ?Sized, O: MergeObserver + ?Sized> Walk<'a, R, O> {
                             }
                             Err((e, prev)) => {
                                 *slot = prev;
-                                let e = e.under(&PathSeg::Key(k.clone()));
+                                let e = e.under(&PathSeg::Key(k.node().clone()));
                                 rollback_entries(entries, orig_len, undo);
+                                self.retire(k);
                                 return Err(e);
                             }
                         }
                     }
                 }
-                // Taken by the recursing arm above (its guard is always true).
-                (Some(_), DictMode::Merge) => {}
                 (Some(i), DictMode::Keep) => {
                     self.emit(
                         Decision::KeptOld(KeepReason::NotRecursed),
                         entries.get_index(i).map(|e| e.1),
-                        Some(v),
+                        Some(v.node()),
                     );
+                    self.retire(v);
                 }
-                // Not reached: `merge_owned` sends symmetric merges to `dict_symmetric`.
-                (Some(_), DictMode::Symmetric) => {}
+                // Taken by the recursing arm above (its guard is always true);
+                // symmetric merges go to `dict_symmetric`: neither is reached.
+                (Some(_), DictMode::Merge | DictMode::Symmetric) => self.retire(v),
             }
+            // The old key object stays, as with `d[k] = v`.
+            self.retire(k);
             self.leave();
         }
         Ok(undo)
@@ -1006,6 +1117,35 @@ fn map_in_place(node: &mut Node) -> Option<&mut Entries> {
     match node.value_mut()? {
         Value::Map(m) => m.entries_mut(),
         _ => None,
+    }
+}
+
+/// The items of a given list nobody else refers to (none when Python
+/// iterated the new value instead).
+fn given_items<'a>(
+    iterated: &Option<Vec<Node>>,
+    new: &'a mut New<'_>,
+) -> Option<&'a mut Vec<Node>> {
+    match (iterated, new) {
+        (None, New::Given(n)) => seq_in_place(n),
+        _ => None,
+    }
+}
+
+/// The entries of a given dict nobody else refers to.
+fn given_entries<'a>(new: &'a mut New<'_>) -> Option<&'a mut Entries> {
+    match new {
+        New::Given(n) => map_in_place(n),
+        New::Lent(_) => None,
+    }
+}
+
+/// What `list(append)` adds: the items Python iterated, or the new list's own.
+fn added<'a>(iterated: &'a Option<Vec<Node>>, new: &'a New<'_>) -> &'a [Node] {
+    match (iterated, new.node().value()) {
+        (Some(items), _) => items,
+        (None, Value::Seq(s) | Value::Tuple(s)) => s.items(),
+        (None, _) => &[],
     }
 }
 

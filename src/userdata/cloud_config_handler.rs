@@ -253,13 +253,13 @@ impl<'a> CloudConfigHandler<'a> {
         };
         observer.part_data(source, &data);
         observer.part_mergers(source, &stack);
-        let merged = stack
-            .merge_owned_observed(acc, &data, observer)
-            .map_err(|(e, acc)| (PartRejection::Merge(e), acc));
-        if let Some(spent) = preloaded.spent {
-            spent.push(data);
-        }
-        merged
+        // The part's tree is given to the merge (its lists' items move into
+        // the config); what is left goes back to the helper that loaded it.
+        let mut here = Vec::new();
+        let spent = preloaded.spent.unwrap_or(&mut here);
+        stack
+            .merge_given_observed(acc, data, observer, spent)
+            .map_err(|(e, acc)| (PartRejection::Merge(e), acc))
     }
 
     /// A YAML part's data (merge keys popped) and the merger stack it asks

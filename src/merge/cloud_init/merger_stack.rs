@@ -3,8 +3,8 @@
 use super::{MergeSpec, Options, SpecName, Version};
 use crate::merge::{
     DictMode, DictStrategy, Limits, ListMode, ListStrategy, MergeError, MergeObserver, NoObserver,
-    Path, PyException, Recurse, Rules, StrMode, StrStrategy, Strategy, TypeClass, merge_owned_with,
-    merge_with,
+    Path, PyException, Recurse, Rules, StrMode, StrStrategy, Strategy, TypeClass, merge_given_with,
+    merge_owned_with, merge_with,
 };
 use crate::yaml::value::Node;
 use std::fmt;
@@ -209,6 +209,18 @@ impl MergerStack {
         observer: &mut dyn MergeObserver,
     ) -> Result<Node, (MergeError, Node)> {
         merge_owned_with(self, old, new, &self.limits, observer)
+    }
+
+    /// [`MergerStack::merge_owned_observed`] consuming `new` too (see
+    /// [`merge_given_with`]): what is left of it goes to `spent`.
+    pub fn merge_given_observed(
+        &self,
+        old: Node,
+        new: Node,
+        observer: &mut dyn MergeObserver,
+        spent: &mut Vec<Node>,
+    ) -> Result<Node, (MergeError, Node)> {
+        merge_given_with(self, old, new, &self.limits, observer, spent)
     }
 
     /// Merge, reporting every decision to `observer`.
