@@ -85,28 +85,25 @@ where
     }
 }
 
-/// [`merge_owned_with`] consuming `new` too: the items a list of `new`
-/// adds, when nothing else refers to that list, are moved into the result
-/// rather than cloned (a clone writes to every item, which the thread that
-/// loaded `new` may have in its cache). What is left of `new` is put in
-/// `spent`, for the caller to drop where it likes. Same result, events and
-/// errors.
+/// [`merge_owned_with`] emptying `new` as it goes: the items a list of
+/// `new` adds, and the values a dict of `new` adds, are moved into the
+/// result rather than cloned when nothing else refers to that list or dict
+/// (a clone writes to every item, which the thread that loaded `new` may
+/// have in its cache). What is left of `new` is for the caller to drop.
+/// Same result, events and errors.
 pub fn merge_given_with<R, O>(
     rules: &R,
     old: Node,
-    new: Node,
+    new: &mut Node,
     limits: &Limits,
     observer: &mut O,
-    spent: &mut Vec<Node>,
 ) -> Result<Node, (MergeError, Node)>
 where
     R: Rules + ?Sized,
     O: MergeObserver + ?Sized,
 {
     let mut walk = Walk::new(rules, observer, limits);
-    let merged = walk.merge_owned(old, New::Given(new), Depth::ROOT);
-    spent.append(&mut walk.spent);
-    match merged {
+    match walk.merge_owned(old, New::Given(new), Depth::ROOT) {
         Ok((merged, _)) => Ok(merged),
         Err((e, old)) => Err((MergeError::rooted(e), old)),
     }
@@ -116,9 +113,9 @@ where
 enum New<'n> {
     /// Borrowed: what the result takes from it is cloned.
     Lent(&'n Node),
-    /// Given: a list or dict nothing else refers to gives up its items
-    /// (moved); the rest goes to [`Walk::spent`].
-    Given(Node),
+    /// Borrowed to be emptied: a list or dict nothing else refers to gives
+    /// up its items (moved).
+    Given(&'n mut Node),
 }
 
 impl New<'_> {
@@ -129,11 +126,35 @@ impl New<'_> {
         }
     }
 
-    /// The node itself, cloned if lent.
-    fn into_node(self) -> Node {
+    /// The node itself for the result: cloned if lent, else taken (`hole`
+    /// left in its place).
+    fn take(self, hole: &Node) -> Node {
         match self {
             New::Lent(n) => n.clone(),
-            New::Given(n) => n,
+            New::Given(n) => std::mem::replace(n, hole.clone()),
+        }
+    }
+}
+
+/// A dict's entries on the new side, read by position.
+enum NewEntries<'n> {
+    Lent(&'n Map),
+    Given(&'n mut Entries),
+}
+
+impl NewEntries<'_> {
+    fn len(&self) -> usize {
+        match self {
+            NewEntries::Lent(m) => m.len(),
+            NewEntries::Given(e) => e.len(),
+        }
+    }
+
+    /// Entry `i`: its key, and its value to merge.
+    fn entry(&mut self, i: usize) -> Option<(&Node, New<'_>)> {
+        match self {
+            NewEntries::Lent(m) => m.get_index(i).map(|(k, v)| (k, New::Lent(v))),
+            NewEntries::Given(e) => e.get_index_mut(i).map(|(k, v)| (&k.0, New::Given(v))),
         }
     }
 }
@@ -147,8 +168,6 @@ struct Walk<'a, R: ?Sized, O: ?Sized> {
     work: usize,
     /// A placeholder for a dict slot whose value is being merged (made once).
     hole: Option<Node>,
-    /// What is left of a given new side (see [`merge_given_with`]).
-    spent: Vec<Node>,
 }
 
 impl<'a, R: Rules + ?Sized, O: MergeObserver + ?Sized> Walk<'a, R, O> {
@@ -163,7 +182,6 @@ impl<'a, R: Rules + ?Sized, O: MergeObserver + ?Sized> Walk<'a, R, O> {
             limits: *limits,
             work: 0,
             hole: None,
-            spent: Vec::new(),
         }
     }
 
@@ -171,13 +189,6 @@ impl<'a, R: Rules + ?Sized, O: MergeObserver + ?Sized> Walk<'a, R, O> {
         self.hole
             .get_or_insert_with(|| Node::synthetic(Value::Null))
             .clone()
-    }
-
-    /// Keep what is left of a given new side for the caller.
-    fn retire(&mut self, new: New<'_>) {
-        if let New::Given(n) = new {
-            self.spent.push(n);
-        }
     }
 
     fn emit(&mut self, decision: Decision, old: Option<&Node>, new: Option<&Node>) {
@@ -661,39 +672,31 @@ impl<'a, R: Rules + ?Sized, O: MergeObserver + ?Sized> Walk<'a, R, O> {
     /// unchanged (undoing in-place edits), as Python never mutates its inputs.
     fn merge_owned(&mut self, old: Node, new: New<'_>, depth: Depth) -> Owned {
         if !old.is_unique() {
-            let merged = self.merge(&old, new.node(), depth);
-            self.retire(new);
-            return match merged {
+            return match self.merge(&old, new.node(), depth) {
                 Ok(m) => Ok((m, Undo::Restore(old))),
                 Err(e) => Err((e, old)),
             };
         }
         let strategy = match self.begin(&old, new.node(), depth) {
             Ok(s) => s,
-            Err(e) => {
-                self.retire(new);
-                return Err((e, old));
-            }
+            Err(e) => return Err((e, old)),
         };
-        let strategy = match (strategy, old.value(), new.node().value()) {
+        match (strategy, old.value(), new.node().value()) {
             (Some(Strategy::Dict(s)), Value::Map(_), Value::Map(nm))
                 // Deletions reorder entries; those rare merges take the copying
                 // path, as do symmetric dialects (priorities, conflicts).
                 if !(s.allow_delete && nm.iter().any(|(_, v)| v.is_null()))
                     && s.mode != DictMode::Symmetric =>
             {
-                return self.dict_owned(&s, old, new, depth);
+                self.dict_owned(&s, old, new, depth)
             }
             (Some(Strategy::List(s)), Value::Seq(_), _) if s.mode == ListMode::Append => {
-                return self.append_owned(old, new);
+                self.append_owned(old, new)
             }
-            (strategy, ..) => strategy,
-        };
-        let merged = self.dispatch(strategy, &old, new.node(), depth);
-        self.retire(new);
-        match merged {
-            Ok(m) => Ok((m, Undo::Restore(old))),
-            Err(e) => Err((e, old)),
+            (strategy, ..) => match self.dispatch(strategy, &old, new.node(), depth) {
+                Ok(m) => Ok((m, Undo::Restore(old))),
+                Err(e) => Err((e, old)),
+            },
         }
     }
 
@@ -708,117 +711,96 @@ impl<'a, R: Rules + ?Sized, O: MergeObserver + ?Sized> Walk<'a, R, O> {
         let old_len = old.as_seq().map_or(0, Seq::len);
         let iterated = match iterated.and_then(|i| self.charge(old_len).map(|()| i)) {
             Ok(i) => i,
-            Err(e) => {
-                self.retire(new);
-                return Err((e, old));
-            }
+            Err(e) => return Err((e, old)),
         };
         self.emit(Decision::Appended, Some(&old), Some(new.node()));
-        // Given a list nobody else holds, its items move (after the event:
-        // an observer sees the list whole); its emptied buffer stays with it,
-        // to be freed by whoever drops the spent tree.
-        let result = if let Some(items) = seq_in_place(&mut old) {
+        if let Some(items) = seq_in_place(&mut old) {
+            // A given list nobody else holds gives up its items (after the
+            // event: an observer sees it whole); its emptied buffer stays
+            // with it.
             match given_items(&iterated, &mut new) {
                 Some(given) => items.append(given),
                 None => items.extend_from_slice(added(&iterated, &new)),
             }
-            Ok((old, Undo::Truncate(old_len)))
-        } else {
-            // Shared after all (an observer kept it): the appended copy is new.
-            let added = added(&iterated, &new);
-            let mut items = Vec::with_capacity(old_len.saturating_add(added.len()));
-            items.extend_from_slice(old.as_seq().map_or(&[], Seq::items));
-            items.extend_from_slice(added);
-            Ok((
-                Node::new(Value::Seq(Seq::new(items)), old.span()),
-                Undo::Restore(old),
-            ))
-        };
-        self.retire(new);
-        result
+            return Ok((old, Undo::Truncate(old_len)));
+        }
+        // Shared after all (an observer kept it): the appended copy is new.
+        let added = added(&iterated, &new);
+        let mut items = Vec::with_capacity(old_len.saturating_add(added.len()));
+        items.extend_from_slice(old.as_seq().map_or(&[], Seq::items));
+        items.extend_from_slice(added);
+        Ok((
+            Node::new(Value::Seq(Seq::new(items)), old.span()),
+            Undo::Restore(old),
+        ))
     }
 
     /// [`Walk::dict`] on a map owned here, without deletions: entries are
     /// edited in place, recursing with ownership into the values it merges.
-    fn dict_owned(
-        &mut self,
-        s: &DictStrategy,
-        mut old: Node,
-        mut new: New<'_>,
-        depth: Depth,
-    ) -> Owned {
+    fn dict_owned(&mut self, s: &DictStrategy, mut old: Node, new: New<'_>, depth: Depth) -> Owned {
         let om_len = old.as_map().map_or(0, Map::len);
         let nm_len = new.node().as_map().map_or(0, Map::len);
         if let Err(e) = self.charge(om_len.saturating_add(nm_len)) {
-            self.retire(new);
             return Err((e, old));
         }
-        let result = {
-            // Given a dict nobody else holds, its keys and values move (its
-            // emptied table stays with it, as a list's buffer does).
-            let from: Box<dyn Iterator<Item = (New<'_>, New<'_>)> + '_> =
-                match given_entries(&mut new) {
-                    Some(entries) => Box::new(
-                        entries
-                            .drain()
-                            .map(|(k, v)| (New::Given(k.0), New::Given(v))),
-                    ),
-                    None => Box::new(
-                        new.node()
-                            .as_map()
-                            .into_iter()
-                            .flat_map(Map::iter)
-                            .map(|(k, v)| (New::Lent(k), New::Lent(v))),
-                    ),
-                };
-            if let Some(entries) = map_in_place(&mut old) {
-                let len = entries.len();
-                match self.dict_edit(s, entries, from, depth) {
-                    Ok(slots) => Ok((old, Undo::Dict { len, slots })),
-                    Err(e) => Err((e, old)),
-                }
-            } else {
-                // Shared after all (an observer kept it): edit a copy.
-                let mut entries = old.as_map().map(Map::to_entries).unwrap_or_default();
-                match self.dict_edit(s, &mut entries, from, depth) {
-                    Ok(_) => Ok((
-                        Node::new(Value::Map(Map::new(entries)), old.span()),
-                        Undo::Restore(old),
-                    )),
-                    Err(e) => Err((e, old)),
-                }
+        // A given dict nobody else holds gives up the values it adds (a
+        // pending one has none; a node that is not a dict is not sent here).
+        let (mut pending, none) = (Entries::default(), Map::new(Entries::default()));
+        let mut from = match new {
+            New::Given(n) if n.is_unique() => {
+                NewEntries::Given(map_in_place(n).unwrap_or(&mut pending))
             }
+            New::Given(n) => {
+                let n: &Node = n;
+                NewEntries::Lent(n.as_map().unwrap_or(&none))
+            }
+            New::Lent(n) => NewEntries::Lent(n.as_map().unwrap_or(&none)),
         };
-        self.retire(new);
-        result
+        if let Some(entries) = map_in_place(&mut old) {
+            let len = entries.len();
+            return match self.dict_edit(s, entries, &mut from, depth) {
+                Ok(slots) => Ok((old, Undo::Dict { len, slots })),
+                Err(e) => Err((e, old)),
+            };
+        }
+        // Shared after all (an observer kept it): edit a copy.
+        let mut entries = old.as_map().map(Map::to_entries).unwrap_or_default();
+        match self.dict_edit(s, &mut entries, &mut from, depth) {
+            Ok(_) => Ok((
+                Node::new(Value::Map(Map::new(entries)), old.span()),
+                Undo::Restore(old),
+            )),
+            Err(e) => Err((e, old)),
+        }
     }
 
     /// `dict_owned`'s edits of `entries` with new's entries `from`: the undo
     /// log of the slots it changed, or the error with `entries` as they were.
-    fn dict_edit<'n>(
+    fn dict_edit(
         &mut self,
         s: &DictStrategy,
         entries: &mut Entries,
-        from: impl Iterator<Item = (New<'n>, New<'n>)>,
+        from: &mut NewEntries<'_>,
         depth: Depth,
     ) -> Result<Vec<(usize, Undo)>, MergeError> {
         let hole = self.hole();
         let orig_len = entries.len();
         let mut undo: Vec<(usize, Undo)> = Vec::new();
-        for (k, v) in from {
-            self.enter(|| PathSeg::Key(k.node().clone()));
-            let found = entries.get_index_of(k.node());
+        for at in 0..from.len() {
+            let Some((k, v)) = from.entry(at) else {
+                break;
+            };
+            self.enter(|| PathSeg::Key(k.clone()));
+            let found = entries.get_index_of(k);
             match (found, s.mode) {
                 (None, _) => {
                     self.emit(Decision::Added, None, Some(v.node()));
-                    insert(entries, k.into_node(), v.into_node());
-                    self.leave();
-                    continue;
+                    insert(entries, k.clone(), v.take(&hole));
                 }
                 (Some(i), DictMode::Replace) => {
                     if let Some((_, slot)) = entries.get_index_mut(i) {
                         self.emit(Decision::Replaced, Some(slot), Some(v.node()));
-                        let prev = std::mem::replace(slot, v.into_node());
+                        let prev = std::mem::replace(slot, v.take(&hole));
                         undo.push((i, Undo::Restore(prev)));
                     }
                 }
@@ -835,28 +817,25 @@ impl<'a, R: Rules + ?Sized, O: MergeObserver + ?Sized> Walk<'a, R, O> {
                             }
                             Err((e, prev)) => {
                                 *slot = prev;
-                                let e = e.under(&PathSeg::Key(k.node().clone()));
+                                let e = e.under(&PathSeg::Key(k.clone()));
                                 rollback_entries(entries, orig_len, undo);
-                                self.retire(k);
                                 return Err(e);
                             }
                         }
                     }
                 }
+                // Taken by the recursing arm above (its guard is always true).
+                (Some(_), DictMode::Merge) => {}
                 (Some(i), DictMode::Keep) => {
                     self.emit(
                         Decision::KeptOld(KeepReason::NotRecursed),
                         entries.get_index(i).map(|e| e.1),
                         Some(v.node()),
                     );
-                    self.retire(v);
                 }
-                // Taken by the recursing arm above (its guard is always true);
-                // symmetric merges go to `dict_symmetric`: neither is reached.
-                (Some(_), DictMode::Merge | DictMode::Symmetric) => self.retire(v),
+                // Not reached: `merge_owned` sends symmetric merges to `dict_symmetric`.
+                (Some(_), DictMode::Symmetric) => {}
             }
-            // The old key object stays, as with `d[k] = v`.
-            self.retire(k);
             self.leave();
         }
         Ok(undo)
@@ -1129,14 +1108,6 @@ fn given_items<'a>(
     match (iterated, new) {
         (None, New::Given(n)) => seq_in_place(n),
         _ => None,
-    }
-}
-
-/// The entries of a given dict nobody else refers to.
-fn given_entries<'a>(new: &'a mut New<'_>) -> Option<&'a mut Entries> {
-    match new {
-        New::Given(n) => map_in_place(n),
-        New::Lent(_) => None,
     }
 }
 

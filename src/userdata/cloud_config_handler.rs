@@ -247,19 +247,22 @@ impl<'a> CloudConfigHandler<'a> {
         observer: &mut dyn FoldObserver,
         preloaded: Preloaded<'_>,
     ) -> Result<Node, (PartRejection, Node)> {
-        let (data, stack) = match self.prepare_part(payload, leaf, source, preloaded.loaded) {
+        let (mut data, stack) = match self.prepare_part(payload, leaf, source, preloaded.loaded) {
             Ok(prepared) => prepared,
             Err(e) => return Err((e, acc)),
         };
         observer.part_data(source, &data);
         observer.part_mergers(source, &stack);
-        // The part's tree is given to the merge (its lists' items move into
-        // the config); what is left goes back to the helper that loaded it.
-        let mut here = Vec::new();
-        let spent = preloaded.spent.unwrap_or(&mut here);
-        stack
-            .merge_given_observed(acc, data, observer, spent)
-            .map_err(|(e, acc)| (PartRejection::Merge(e), acc))
+        // The merge empties the part's lists and dicts as it takes their
+        // items (no clone of each); what is left goes back to the helper
+        // that loaded the part, to be freed there.
+        let merged = stack
+            .merge_given_observed(acc, &mut data, observer)
+            .map_err(|(e, acc)| (PartRejection::Merge(e), acc));
+        if let Some(spent) = preloaded.spent {
+            spent.push(data);
+        }
+        merged
     }
 
     /// A YAML part's data (merge keys popped) and the merger stack it asks

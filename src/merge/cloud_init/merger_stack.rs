@@ -211,16 +211,15 @@ impl MergerStack {
         merge_owned_with(self, old, new, &self.limits, observer)
     }
 
-    /// [`MergerStack::merge_owned_observed`] consuming `new` too (see
-    /// [`merge_given_with`]): what is left of it goes to `spent`.
+    /// [`MergerStack::merge_owned_observed`] emptying `new` as it goes (see
+    /// [`merge_given_with`]).
     pub fn merge_given_observed(
         &self,
         old: Node,
-        new: Node,
+        new: &mut Node,
         observer: &mut dyn MergeObserver,
-        spent: &mut Vec<Node>,
     ) -> Result<Node, (MergeError, Node)> {
-        merge_given_with(self, old, new, &self.limits, observer, spent)
+        merge_given_with(self, old, new, &self.limits, observer)
     }
 
     /// Merge, reporting every decision to `observer`.

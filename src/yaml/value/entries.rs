@@ -63,15 +63,6 @@ impl Entries {
         self.len() == 0
     }
 
-    /// Take every entry out, in order, keeping the allocation (to be freed
-    /// with the emptied dict, wherever that is dropped).
-    pub fn drain(&mut self) -> Drain<'_> {
-        match &mut self.0 {
-            Repr::Small(v) => Drain::Small(v.drain(..)),
-            Repr::Hashed(m) => Drain::Hashed(m.drain(..)),
-        }
-    }
-
     /// Python `d[k] = v`: an equal existing key keeps its object and place,
     /// only the value changes.
     pub fn insert(&mut self, key: Key, value: Node) {
@@ -268,33 +259,6 @@ impl DoubleEndedIterator for IntoIter {
 }
 
 impl ExactSizeIterator for IntoIter {}
-
-/// Entries taken out in order, the allocation kept (see [`Entries::drain`]).
-#[derive(Debug)]
-pub enum Drain<'a> {
-    #[doc(hidden)]
-    Small(std::vec::Drain<'a, (Key, Node)>),
-    #[doc(hidden)]
-    Hashed(indexmap::map::Drain<'a, Key, Node>),
-}
-
-impl Iterator for Drain<'_> {
-    type Item = (Key, Node);
-
-    fn next(&mut self) -> Option<Self::Item> {
-        match self {
-            Drain::Small(i) => i.next(),
-            Drain::Hashed(i) => i.next(),
-        }
-    }
-
-    fn size_hint(&self) -> (usize, Option<usize>) {
-        match self {
-            Drain::Small(i) => i.size_hint(),
-            Drain::Hashed(i) => i.size_hint(),
-        }
-    }
-}
 
 impl IntoIterator for Entries {
     type Item = (Key, Node);
