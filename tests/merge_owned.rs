@@ -1,4 +1,4 @@
-//! `MergerStack::merge_owned` and `merge_given_observed` (in-place folds of an accumulator) agree with `merge` and restore `old` on error.
+//! `MergerStack::merge_owned` and `merge_owned_observed` (in-place folds of an accumulator) agree with `merge` and restore `old` on error.
 
 // Test harness: a failed unwrap is a failed test.
 #![allow(
@@ -75,13 +75,13 @@ fn cases() -> Vec<(serde_json::Value, serde_json::Value)> {
     ]
 }
 
-/// `merge_given_observed`, with what is left of `new` dropped.
+/// `merge_owned_observed`, with what is left of `new` dropped.
 fn given(
     stack: &MergerStack,
     old: Node,
     mut new: Node,
 ) -> Result<Node, (cloudfold::merge::MergeError, Node)> {
-    stack.merge_given_observed(old, &mut new, &mut NoObserver)
+    stack.merge_owned_observed(old, &mut new, &mut NoObserver)
 }
 
 #[test]
@@ -131,7 +131,7 @@ fn a_given_part_gives_up_its_items_unless_held_elsewhere() {
         .items()[1]
         .clone();
     let merged = stack
-        .merge_given_observed(v(&old), &mut part, &mut NoObserver)
+        .merge_owned_observed(v(&old), &mut part, &mut NoObserver)
         .unwrap();
     assert_eq!(j(&merged), want);
     let runcmd = merged.as_map().unwrap().get_str("runcmd").unwrap();
@@ -145,7 +145,7 @@ fn a_given_part_gives_up_its_items_unless_held_elsewhere() {
     let held = v(&new);
     let mut part = held.clone();
     let merged = stack
-        .merge_given_observed(v(&old), &mut part, &mut NoObserver)
+        .merge_owned_observed(v(&old), &mut part, &mut NoObserver)
         .unwrap();
     assert_eq!(j(&merged), want);
     assert_eq!(j(&held), new, "a part held elsewhere is not changed");

@@ -67,10 +67,17 @@ where
 /// caller folding many parts into one accumulator stays linear. The result,
 /// events and errors are those of `merge_with`; on error `old` is handed
 /// back with its value unchanged.
-pub fn merge_owned_with<R, O>(
+///
+/// `new` is `&Node`, or `&mut Node` to have it emptied as the merge goes:
+/// the items a list of `new` adds, and the values a dict of `new` adds, are
+/// then moved into the result rather than cloned when nothing else refers
+/// to that list or dict (a clone writes to every item, which the thread
+/// that loaded `new` may have in its cache). What is left of `new` is for
+/// the caller to drop; the result, events and errors are the same.
+pub fn merge_owned_with<'n, R, O>(
     rules: &R,
     old: Node,
-    new: &Node,
+    new: impl Into<NewSide<'n>>,
     limits: &Limits,
     observer: &mut O,
 ) -> Result<Node, (MergeError, Node)>
@@ -79,38 +86,15 @@ where
     O: MergeObserver + ?Sized,
 {
     let mut walk = Walk::new(rules, observer, limits);
-    match walk.merge_owned(old, New::Lent(new), Depth::ROOT) {
+    match walk.merge_owned(old, new.into(), Depth::ROOT) {
         Ok((merged, _)) => Ok(merged),
         Err((e, old)) => Err((MergeError::rooted(e), old)),
     }
 }
 
-/// [`merge_owned_with`] emptying `new` as it goes: the items a list of
-/// `new` adds, and the values a dict of `new` adds, are moved into the
-/// result rather than cloned when nothing else refers to that list or dict
-/// (a clone writes to every item, which the thread that loaded `new` may
-/// have in its cache). What is left of `new` is for the caller to drop.
-/// Same result, events and errors.
-pub fn merge_given_with<R, O>(
-    rules: &R,
-    old: Node,
-    new: &mut Node,
-    limits: &Limits,
-    observer: &mut O,
-) -> Result<Node, (MergeError, Node)>
-where
-    R: Rules + ?Sized,
-    O: MergeObserver + ?Sized,
-{
-    let mut walk = Walk::new(rules, observer, limits);
-    match walk.merge_owned(old, New::Given(new), Depth::ROOT) {
-        Ok((merged, _)) => Ok(merged),
-        Err((e, old)) => Err((MergeError::rooted(e), old)),
-    }
-}
-
-/// The new side of an owned merge.
-enum New<'n> {
+/// The new side of [`merge_owned_with`].
+#[derive(Debug)]
+pub enum NewSide<'n> {
     /// Borrowed: what the result takes from it is cloned.
     Lent(&'n Node),
     /// Borrowed to be emptied: a list or dict nothing else refers to gives
@@ -118,11 +102,23 @@ enum New<'n> {
     Given(&'n mut Node),
 }
 
-impl New<'_> {
+impl<'n> From<&'n Node> for NewSide<'n> {
+    fn from(n: &'n Node) -> Self {
+        NewSide::Lent(n)
+    }
+}
+
+impl<'n> From<&'n mut Node> for NewSide<'n> {
+    fn from(n: &'n mut Node) -> Self {
+        NewSide::Given(n)
+    }
+}
+
+impl NewSide<'_> {
     fn node(&self) -> &Node {
         match self {
-            New::Lent(n) => n,
-            New::Given(n) => n,
+            NewSide::Lent(n) => n,
+            NewSide::Given(n) => n,
         }
     }
 
@@ -130,8 +126,8 @@ impl New<'_> {
     /// left in its place).
     fn take(self, hole: &Node) -> Node {
         match self {
-            New::Lent(n) => n.clone(),
-            New::Given(n) => std::mem::replace(n, hole.clone()),
+            NewSide::Lent(n) => n.clone(),
+            NewSide::Given(n) => std::mem::replace(n, hole.clone()),
         }
     }
 }
@@ -151,10 +147,10 @@ impl NewEntries<'_> {
     }
 
     /// Entry `i`: its key, and its value to merge.
-    fn entry(&mut self, i: usize) -> Option<(&Node, New<'_>)> {
+    fn entry(&mut self, i: usize) -> Option<(&Node, NewSide<'_>)> {
         match self {
-            NewEntries::Lent(m) => m.get_index(i).map(|(k, v)| (k, New::Lent(v))),
-            NewEntries::Given(e) => e.get_index_mut(i).map(|(k, v)| (&k.0, New::Given(v))),
+            NewEntries::Lent(m) => m.get_index(i).map(|(k, v)| (k, NewSide::Lent(v))),
+            NewEntries::Given(e) => e.get_index_mut(i).map(|(k, v)| (&k.0, NewSide::Given(v))),
         }
     }
 }
@@ -670,7 +666,7 @@ impl<'a, R: Rules + ?Sized, O: MergeObserver + ?Sized> Walk<'a, R, O> {
     /// added, not the list's length (merging many parts stays linear). Same
     /// charges, events and result as `merge`; on error `old` comes back
     /// unchanged (undoing in-place edits), as Python never mutates its inputs.
-    fn merge_owned(&mut self, old: Node, new: New<'_>, depth: Depth) -> Owned {
+    fn merge_owned(&mut self, old: Node, new: NewSide<'_>, depth: Depth) -> Owned {
         if !old.is_unique() {
             return match self.merge(&old, new.node(), depth) {
                 Ok(m) => Ok((m, Undo::Restore(old))),
@@ -701,7 +697,7 @@ impl<'a, R: Rules + ?Sized, O: MergeObserver + ?Sized> Walk<'a, R, O> {
     }
 
     /// `list(append)` on a list owned here: extended in place.
-    fn append_owned(&mut self, mut old: Node, mut new: New<'_>) -> Owned {
+    fn append_owned(&mut self, mut old: Node, mut new: NewSide<'_>) -> Owned {
         // A list's items are added as they are, without a copy of the list
         // first; anything else as Python iterates it.
         let iterated = match new.node().value() {
@@ -737,7 +733,13 @@ impl<'a, R: Rules + ?Sized, O: MergeObserver + ?Sized> Walk<'a, R, O> {
 
     /// [`Walk::dict`] on a map owned here, without deletions: entries are
     /// edited in place, recursing with ownership into the values it merges.
-    fn dict_owned(&mut self, s: &DictStrategy, mut old: Node, new: New<'_>, depth: Depth) -> Owned {
+    fn dict_owned(
+        &mut self,
+        s: &DictStrategy,
+        mut old: Node,
+        new: NewSide<'_>,
+        depth: Depth,
+    ) -> Owned {
         let om_len = old.as_map().map_or(0, Map::len);
         let nm_len = new.node().as_map().map_or(0, Map::len);
         if let Err(e) = self.charge(om_len.saturating_add(nm_len)) {
@@ -747,14 +749,14 @@ impl<'a, R: Rules + ?Sized, O: MergeObserver + ?Sized> Walk<'a, R, O> {
         // pending one has none; a node that is not a dict is not sent here).
         let (mut pending, none) = (Entries::default(), Map::new(Entries::default()));
         let mut from = match new {
-            New::Given(n) if n.is_unique() => {
+            NewSide::Given(n) if n.is_unique() => {
                 NewEntries::Given(map_in_place(n).unwrap_or(&mut pending))
             }
-            New::Given(n) => {
+            NewSide::Given(n) => {
                 let n: &Node = n;
                 NewEntries::Lent(n.as_map().unwrap_or(&none))
             }
-            New::Lent(n) => NewEntries::Lent(n.as_map().unwrap_or(&none)),
+            NewSide::Lent(n) => NewEntries::Lent(n.as_map().unwrap_or(&none)),
         };
         if let Some(entries) = map_in_place(&mut old) {
             let len = entries.len();
@@ -1103,16 +1105,16 @@ fn map_in_place(node: &mut Node) -> Option<&mut Entries> {
 /// iterated the new value instead).
 fn given_items<'a>(
     iterated: &Option<Vec<Node>>,
-    new: &'a mut New<'_>,
+    new: &'a mut NewSide<'_>,
 ) -> Option<&'a mut Vec<Node>> {
     match (iterated, new) {
-        (None, New::Given(n)) => seq_in_place(n),
+        (None, NewSide::Given(n)) => seq_in_place(n),
         _ => None,
     }
 }
 
 /// What `list(append)` adds: the items Python iterated, or the new list's own.
-fn added<'a>(iterated: &'a Option<Vec<Node>>, new: &'a New<'_>) -> &'a [Node] {
+fn added<'a>(iterated: &'a Option<Vec<Node>>, new: &'a NewSide<'_>) -> &'a [Node] {
     match (iterated, new.node().value()) {
         (Some(items), _) => items,
         (None, Value::Seq(s) | Value::Tuple(s)) => s.items(),

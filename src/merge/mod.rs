@@ -51,7 +51,7 @@ pub mod keyed;
 pub mod nickel;
 
 pub use decimal::Decimal;
-pub use engine::{merge_given_with, merge_owned_with, merge_with};
+pub use engine::{NewSide, merge_owned_with, merge_with};
 pub use fingerprint::fingerprint;
 pub use knockout::Knockout;
 pub use limits::{Limits, MAX_LEVELS};

@@ -257,7 +257,7 @@ impl<'a> CloudConfigHandler<'a> {
         // items (no clone of each); what is left goes back to the helper
         // that loaded the part, to be freed there.
         let merged = stack
-            .merge_given_observed(acc, &mut data, observer)
+            .merge_owned_observed(acc, &mut data, observer)
             .map_err(|(e, acc)| (PartRejection::Merge(e), acc));
         if let Some(spent) = preloaded.spent {
             spent.push(data);

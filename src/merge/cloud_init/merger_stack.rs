@@ -2,8 +2,8 @@
 
 use super::{MergeSpec, Options, SpecName, Version};
 use crate::merge::{
-    DictMode, DictStrategy, Limits, ListMode, ListStrategy, MergeError, MergeObserver, NoObserver,
-    Path, PyException, Recurse, Rules, StrMode, StrStrategy, Strategy, TypeClass, merge_given_with,
+    DictMode, DictStrategy, Limits, ListMode, ListStrategy, MergeError, MergeObserver, NewSide,
+    NoObserver, Path, PyException, Recurse, Rules, StrMode, StrStrategy, Strategy, TypeClass,
     merge_owned_with, merge_with,
 };
 use crate::yaml::value::Node;
@@ -201,25 +201,15 @@ impl MergerStack {
     }
 
     /// [`MergerStack::merge_owned`] reporting every decision to `observer`
-    /// (same result; `explain` folds parts with it).
-    pub fn merge_owned_observed(
+    /// (same result; `explain` folds parts with it). Given `&mut new`, the
+    /// merge empties it as it goes (see [`merge_owned_with`]).
+    pub fn merge_owned_observed<'n>(
         &self,
         old: Node,
-        new: &Node,
+        new: impl Into<NewSide<'n>>,
         observer: &mut dyn MergeObserver,
     ) -> Result<Node, (MergeError, Node)> {
         merge_owned_with(self, old, new, &self.limits, observer)
-    }
-
-    /// [`MergerStack::merge_owned_observed`] emptying `new` as it goes (see
-    /// [`merge_given_with`]).
-    pub fn merge_given_observed(
-        &self,
-        old: Node,
-        new: &mut Node,
-        observer: &mut dyn MergeObserver,
-    ) -> Result<Node, (MergeError, Node)> {
-        merge_given_with(self, old, new, &self.limits, observer)
     }
 
     /// Merge, reporting every decision to `observer`.
