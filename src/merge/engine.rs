@@ -132,16 +132,16 @@ impl NewSide<'_> {
     }
 }
 
-/// A dict's entries on the new side, read by position.
+/// A dict's entries on the new side, read by position (`Lent(None)`: none).
 enum NewEntries<'n> {
-    Lent(&'n Map),
+    Lent(Option<&'n Map>),
     Given(&'n mut Entries),
 }
 
 impl NewEntries<'_> {
     fn len(&self) -> usize {
         match self {
-            NewEntries::Lent(m) => m.len(),
+            NewEntries::Lent(m) => m.map_or(0, Map::len),
             NewEntries::Given(e) => e.len(),
         }
     }
@@ -149,7 +149,7 @@ impl NewEntries<'_> {
     /// Entry `i`: its key, and its value to merge.
     fn entry(&mut self, i: usize) -> Option<(&Node, NewSide<'_>)> {
         match self {
-            NewEntries::Lent(m) => m.get_index(i).map(|(k, v)| (k, NewSide::Lent(v))),
+            NewEntries::Lent(m) => (*m)?.get_index(i).map(|(k, v)| (k, NewSide::Lent(v))),
             NewEntries::Given(e) => e.get_index_mut(i).map(|(k, v)| (&k.0, NewSide::Given(v))),
         }
     }
@@ -746,17 +746,13 @@ impl<'a, R: Rules + ?Sized, O: MergeObserver + ?Sized> Walk<'a, R, O> {
             return Err((e, old));
         }
         // A given dict nobody else holds gives up the values it adds (a
-        // pending one has none; a node that is not a dict is not sent here).
-        let (mut pending, none) = (Entries::default(), Map::new(Entries::default()));
+        // pending one has none).
         let mut from = match new {
             NewSide::Given(n) if n.is_unique() => {
-                NewEntries::Given(map_in_place(n).unwrap_or(&mut pending))
+                map_in_place(n).map_or(NewEntries::Lent(None), NewEntries::Given)
             }
-            NewSide::Given(n) => {
-                let n: &Node = n;
-                NewEntries::Lent(n.as_map().unwrap_or(&none))
-            }
-            NewSide::Lent(n) => NewEntries::Lent(n.as_map().unwrap_or(&none)),
+            NewSide::Given(n) => NewEntries::Lent(Node::as_map(n)),
+            NewSide::Lent(n) => NewEntries::Lent(n.as_map()),
         };
         if let Some(entries) = map_in_place(&mut old) {
             let len = entries.len();

@@ -254,8 +254,8 @@ impl<'a> CloudConfigHandler<'a> {
         observer.part_data(source, &data);
         observer.part_mergers(source, &stack);
         // The merge empties the part's lists and dicts as it takes their
-        // items (no clone of each); what is left goes back to the helper
-        // that loaded the part, to be freed there.
+        // items (no clone of each); what is left is freed here, or by the
+        // helper if it loaded the part.
         let merged = stack
             .merge_owned_observed(acc, &mut data, observer)
             .map_err(|(e, acc)| (PartRejection::Merge(e), acc));
