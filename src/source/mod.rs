@@ -1,10 +1,12 @@
 //! Where things come from: source identities and positions (byte offset, line, column), and source text shared without copies.
 
+mod line_index;
 mod mark;
 mod shared_bytes;
 mod shared_text;
 mod source_id;
 
+pub use line_index::LineIndex;
 pub use mark::{Mark, Span};
 pub use shared_bytes::SharedBytes;
 pub use shared_text::{SharedText, TextSource};

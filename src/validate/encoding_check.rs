@@ -3,7 +3,7 @@
 use super::spans::first_line;
 use super::{EncodingKind, PartSource};
 use crate::diagnostic::{Diagnostic, Label};
-use crate::source::SourceId;
+use crate::source::{LineIndex, SourceId};
 use crate::userdata::{Origin, PartReport, gunzip, type_from_starts_with};
 use base64::Engine;
 
@@ -46,9 +46,14 @@ fn describe(decoded: &[u8]) -> Option<&'static str> {
 }
 
 /// Checks on the payload as given.
-pub fn payload_encoding(raw: &[u8], limit: u64, doc: SourceId, doc_text: &str) -> Vec<Diagnostic> {
+pub fn payload_encoding(
+    raw: &[u8],
+    limit: u64,
+    doc: SourceId,
+    doc_lines: &LineIndex<'_>,
+) -> Vec<Diagnostic> {
     let mut out = Vec::new();
-    let whole = || Label::new(first_line(doc, doc_text));
+    let whole = || Label::new(first_line(doc, doc_lines));
     if let Some(once) = decode_base64(raw) {
         if decode_base64(&once).is_some_and(|twice| describe(&twice).is_some()) {
             out.push(Diagnostic::new(&EncodingKind::DoubleBase64).with_primary(whole()));
@@ -82,7 +87,7 @@ pub fn part_encoding(report: &PartReport, ps: &PartSource) -> Vec<Diagnostic> {
                 part: report.number,
                 decoded: what,
             })
-            .with_primary(Label::new(first_line(ps.source, &ps.text))),
+            .with_primary(Label::new(first_line(ps.source, &LineIndex::new(&ps.text)))),
         );
     }
     out

@@ -5,7 +5,7 @@ use super::spans::narrow;
 use super::{MergeKind, PartSource};
 use crate::diagnostic::{Diagnostic, Label};
 use crate::merge::cloud_init::{MergeSpec, Options, SpecName, Version, extract_payload_mergers};
-use crate::source::Span;
+use crate::source::{LineIndex, Span};
 
 const DICT_OPTIONS: &[&str] = &[
     "replace",
@@ -93,6 +93,7 @@ pub fn merge_lint(ps: &PartSource, version: Version) -> Vec<Diagnostic> {
         return out;
     }
     let label = |span: Option<Span>| span.map(Label::new);
+    let lines = LineIndex::new(&ps.text);
     let mut seen: Vec<Merger> = Vec::new();
     // The first dict merger decides; `dict(replace)` never reaches the others.
     let dict_replaces = stack
@@ -105,9 +106,9 @@ pub fn merge_lint(ps: &PartSource, version: Version) -> Vec<Diagnostic> {
             let span = match (span, opt) {
                 (Some(sp), Some(opt)) if sp.source == ps.source => {
                     let name = text.split('(').next().unwrap_or("");
-                    let from = narrow(*sp, &ps.text, name);
+                    let from = narrow(*sp, &lines, name);
                     let rest = Span::new(sp.source, from.start, sp.end);
-                    let at = narrow(rest, &ps.text, opt);
+                    let at = narrow(rest, &lines, opt);
                     Some(if at == rest { *sp } else { at })
                 }
                 (s, _) => *s,

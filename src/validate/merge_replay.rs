@@ -141,10 +141,16 @@ pub fn merge_replay(
             findings: Vec::new(),
             no_directive: ps.has_no_directive(),
         };
-        let merged = prepared
+        // Owned, as the handler merges: the accumulated config is extended
+        // in place rather than copied for every part (which made a replay
+        // of thousands of appending parts quadratic). A failed merge gives
+        // it back unchanged, and the part is skipped as cloud-init skips it.
+        let merged = match prepared
             .stack
-            .merge_observed(&base, &prepared.data, &mut watch)
-            .unwrap_or_else(|_| base.clone());
+            .merge_owned_observed(base, &prepared.data, &mut watch)
+        {
+            Ok(merged) | Err((_, merged)) => merged,
+        };
         acc = Some(merged);
         for f in watch.findings {
             out.push(finding(f, report.number, &appenders, sources));

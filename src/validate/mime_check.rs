@@ -4,7 +4,7 @@ use super::MimeKind;
 use super::spans::rest_of_line;
 use crate::diagnostic::{Diagnostic, Label};
 use crate::mime::{self, Message, TransferEncoding};
-use crate::source::SourceId;
+use crate::source::{LineIndex, SourceId};
 
 /// Parse `text` as cloud-init does (when it is MIME) and report every defect, at its line.
 pub fn mime_diagnostics(text: &str, doc: SourceId) -> (Option<Message>, Vec<Diagnostic>) {
@@ -12,12 +12,13 @@ pub fn mime_diagnostics(text: &str, doc: SourceId) -> (Option<Message>, Vec<Diag
     let Ok(msg) = mime::parse(text) else {
         return (None, out);
     };
+    let lines = LineIndex::new(text);
     for part in msg.walk() {
         for d in part.defects() {
             let kind = MimeKind(d.kind);
             out.push(
                 Diagnostic::new(&kind)
-                    .with_primary(Label::new(rest_of_line(doc, text, d.at.index)))
+                    .with_primary(Label::new(rest_of_line(doc, &lines, d.at.index)))
                     .with_note(format!(
                         "Python's email package records {}",
                         d.kind.python_name()
@@ -32,7 +33,11 @@ pub fn mime_diagnostics(text: &str, doc: SourceId) -> (Option<Message>, Vec<Diag
                 let kind = MimeKind(k);
                 out.push(
                     Diagnostic::new(&kind)
-                        .with_primary(Label::new(rest_of_line(doc, text, part.body_start().index)))
+                        .with_primary(Label::new(rest_of_line(
+                            doc,
+                            &lines,
+                            part.body_start().index,
+                        )))
                         .with_note(format!(
                             "Python's email package records {}",
                             k.python_name()

@@ -7,7 +7,7 @@ use super::{MergeKind, PartKind, PartSource};
 use crate::diagnostic::{Diagnostic, Label};
 use crate::merge::PyException;
 use crate::merge::cloud_init::{MergeSpec, SpecName, Version, extract_payload_mergers};
-use crate::source::Span;
+use crate::source::{LineIndex, Span};
 use crate::userdata::{PartOutcome, PartRejection, PartReport};
 
 const MERGERS: &[&str] = &["dict", "list", "str"];
@@ -15,7 +15,7 @@ const MERGERS: &[&str] = &["dict", "list", "str"];
 /// The diagnostics for one part's outcome (none when it merged or will run).
 pub fn part_diagnostics(report: &PartReport, ps: &PartSource, version: Version) -> Vec<Diagnostic> {
     let n = report.number;
-    let whole = Label::new(first_line(ps.source, &ps.text));
+    let whole = Label::new(first_line(ps.source, &LineIndex::new(&ps.text)));
     let logs = |detail: Option<&str>| {
         let mut s = format!(
             "cloud-init logs: Failed at merging in cloud config part from {}",

@@ -11,7 +11,7 @@ use super::{AbortKind, JsonSchema, PartKind, PartSource, Report, SchemaKind, Val
 use crate::diagnostic::{Diagnostic, Label, SourceFile, SourceMap};
 use crate::merge::cloud_init::Version;
 use crate::mime::Message;
-use crate::source::SourceId;
+use crate::source::{LineIndex, SourceId};
 use crate::userdata::{
     Fetched, IncludeResolver, Origin, PartType, ProcessError, Release, RenderError, WarningKind,
     gunzip, load_py_text_in, render,
@@ -69,7 +69,10 @@ pub fn validate(payload: &[u8], opts: &ValidateOptions, includes: &dyn IncludeRe
     } else {
         opts.input_name.clone()
     };
-    head.extend(payload_encoding(payload, limit, DOCUMENT, &doc_text));
+    // One index of the document's lines for every mark in it: counting
+    // lines from the start for each one was quadratic in the parts.
+    let doc_lines = LineIndex::new(&doc_text);
+    head.extend(payload_encoding(payload, limit, DOCUMENT, &doc_lines));
     let is_mime = data
         .get(..4096)
         .unwrap_or(&data)
@@ -93,7 +96,7 @@ pub fn validate(payload: &[u8], opts: &ValidateOptions, includes: &dyn IncludeRe
             url: url.clone(),
             reason,
         });
-        if let Some(span) = find(DOCUMENT, &doc_text, &url) {
+        if let Some(span) = find(DOCUMENT, &doc_lines, &url) {
             d = d.with_primary(Label::new(span));
         }
         head.push(d);
@@ -107,7 +110,7 @@ pub fn validate(payload: &[u8], opts: &ValidateOptions, includes: &dyn IncludeRe
             };
             let mut d = Diagnostic::new(&AbortKind(e.clone()));
             if let ProcessError::MimeNotUtf8(at) = e {
-                d = d.with_primary(Label::new(rest_of_line(DOCUMENT, &doc_text, at)));
+                d = d.with_primary(Label::new(rest_of_line(DOCUMENT, &doc_lines, at)));
             }
             head.push(
                 d.with_note("nothing is merged, no cloud-config.txt is written and no script runs"),
@@ -137,6 +140,8 @@ pub fn validate(payload: &[u8], opts: &ValidateOptions, includes: &dyn IncludeRe
         }));
     }
 
+    // The MIME parts in walk order (a part's origin is its place there).
+    let mime_parts: Vec<&Message> = mime.iter().flat_map(Message::walk).collect();
     let mut parts: Vec<PartSource> = Vec::with_capacity(folded.parts.len());
     for report in &folded.parts {
         let text = PartSource::text_of(report);
@@ -149,7 +154,7 @@ pub fn validate(payload: &[u8], opts: &ValidateOptions, includes: &dyn IncludeRe
             None
         };
         let header_spec = report.merge_type_header().clone();
-        let header_span = header_span(report.leaf.origin.clone(), mime.as_ref(), &doc_text);
+        let header_span = header_span(report.leaf.origin.clone(), &mime_parts, &doc_lines);
         sources.insert(
             report.source,
             SourceFile::part(report.number, report.filename().clone(), text.clone()),
@@ -200,11 +205,15 @@ pub fn validate(payload: &[u8], opts: &ValidateOptions, includes: &dyn IncludeRe
 }
 
 /// The `Merge-Type`/`X-Merge-Type` header line of a MIME part, in the document.
-fn header_span(origin: Origin, mime: Option<&Message>, doc: &str) -> Option<crate::source::Span> {
+fn header_span(
+    origin: Origin,
+    mime_parts: &[&Message],
+    doc: &LineIndex<'_>,
+) -> Option<crate::source::Span> {
     let Origin::Mime { index, .. } = origin else {
         return None;
     };
-    let part = mime?.walk().nth(index)?;
+    let part = mime_parts.get(index)?;
     let h = ["Merge-Type", "X-Merge-Type"].iter().find_map(|n| {
         part.headers()
             .iter()
