@@ -3,7 +3,7 @@
 use crate::merge::KeepReason;
 
 /// What a part's merge did at one place of the config.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Change {
     /// A key the config did not have yet.
     Added,

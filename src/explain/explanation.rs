@@ -662,8 +662,9 @@ fn push_children<'h>(
             }
         }
         Value::Seq(s) | Value::Tuple(s) => {
+            let runs = slot.map(|sl| sl.runs_by_item(s.len())).unwrap_or_default();
             for (i, item) in s.iter().enumerate().rev() {
-                let run = slot.and_then(|s| s.run_of(i));
+                let run = runs.get(i).copied().flatten();
                 let child = slot.and_then(|s| s.items.get(&i));
                 stack.push(Visit {
                     node: item.clone(),

@@ -74,11 +74,23 @@ impl Slot {
         self.keys.get(&Key(k.clone()))
     }
 
-    /// The run an item index belongs to.
-    pub fn run_of(&self, index: usize) -> Option<&Run> {
-        self.runs
-            .iter()
-            .find(|r| index >= r.start && index - r.start < r.len)
+    /// For each of a list's first `len` items, the run it belongs to: the
+    /// first one recorded that holds its index. One pass over the runs, not
+    /// a search of them per item: a list that 5000 parts appended to has
+    /// 5000 runs, and searching them for each of its items was quadratic.
+    pub fn runs_by_item(&self, len: usize) -> Vec<Option<&Run>> {
+        if self.runs.is_empty() {
+            return Vec::new();
+        }
+        let mut by_item = vec![None; len];
+        // Latest first, so that an earlier run holding the same index wins.
+        for r in self.runs.iter().rev() {
+            let end = r.start.saturating_add(r.len).min(len);
+            for cell in by_item.get_mut(r.start.min(end)..end).into_iter().flatten() {
+                *cell = Some(r);
+            }
+        }
+        by_item
     }
 
     /// The step that put the value here, if recorded here.
@@ -230,5 +242,57 @@ pub(crate) fn part_of(source: SourceId) -> Option<usize> {
         None
     } else {
         usize::try_from(source.0).ok().map(|i| i + 1)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn run(start: usize, len: usize, part: usize) -> Run {
+        Run {
+            start,
+            len,
+            part,
+            change: Change::Appended,
+            element: false,
+        }
+    }
+
+    /// Runs as appends, prepends, truncations and patches leave them:
+    /// overlapping, out of order, past the list's end, empty.
+    #[test]
+    fn each_item_gets_the_first_run_that_holds_it() {
+        let layouts: [&[(usize, usize)]; 6] = [
+            &[],
+            &[(0, 3), (3, 2), (5, 4)],
+            &[(2, 3), (0, 2)],
+            &[(0, 5), (1, 2), (3, 9)],
+            &[(4, 0), (10, 3), (usize::MAX - 1, 5)],
+            &[(1, 1), (0, 1), (1, 1), (0, 8)],
+        ];
+        for layout in layouts {
+            let slot = Slot {
+                runs: layout
+                    .iter()
+                    .enumerate()
+                    .map(|(part, &(start, len))| run(start, len, part + 1))
+                    .collect(),
+                ..Slot::default()
+            };
+            for len in [0, 1, 4, 12] {
+                let by_item = slot.runs_by_item(len);
+                for i in 0..len {
+                    // The search each item's run was found by before.
+                    let searched = slot
+                        .runs
+                        .iter()
+                        .find(|r| i >= r.start && i - r.start < r.len)
+                        .map(|r| r.part);
+                    let got = by_item.get(i).copied().flatten().map(|r| r.part);
+                    assert_eq!(got, searched, "{layout:?}, item {i} of {len}");
+                }
+            }
+        }
     }
 }

@@ -4,6 +4,7 @@ use super::change::{Change, Step, keep_words};
 use super::explanation::{Entry, Explanation, Origin, OriginKind, PartStatus};
 use crate::yaml::value::{Seq, py_repr};
 use crate::yaml::{DumpOptions, Node, Value, dump};
+use std::collections::HashSet;
 use std::fmt::Write;
 
 /// Comments start at this column at most (longer lines push theirs right).
@@ -93,16 +94,17 @@ fn comment(ex: &Explanation, e: &Entry) -> String {
         c.push(' ');
         c.push_str(&step_words(s, e.origin.map(|o| o.part)));
     }
-    let mut seen: Vec<(usize, Change)> = Vec::new();
+    // Hashed: a list that thousands of parts appended to has as many
+    // later steps, and a scan of those seen for each was quadratic.
+    let mut seen: HashSet<(usize, Change)> = HashSet::new();
     for s in &e.later {
         // The contributions already name every appending part.
         if e.kind == OriginKind::Concat && s.change == Change::StrAppended {
             continue;
         }
-        if seen.contains(&(s.part, s.change)) {
+        if !seen.insert((s.part, s.change)) {
             continue;
         }
-        seen.push((s.part, s.change));
         c.push_str("; ");
         c.push_str(&later_words(s));
     }

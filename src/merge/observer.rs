@@ -38,7 +38,7 @@ pub enum Decision {
 }
 
 /// Why old was kept.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum KeepReason {
     /// No strategy handles old's type (a scalar, or no merger for it).
     NoStrategy,
