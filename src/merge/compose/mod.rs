@@ -37,7 +37,7 @@ pub use volume_spec::{VolumeSpec, parse_volume};
 
 use super::dialect::{DialectOutcome, Layer};
 use crate::diagnostic::Diagnostic;
-use crate::merge::{Limits, MergeObserver, NoObserver, merge_with};
+use crate::merge::{Limits, MergeObserver, NoObserver, merge_owned_with};
 use crate::yaml::TagMap;
 use crate::yaml::value::{Node, Value};
 
@@ -81,14 +81,16 @@ pub fn merge_files<O: MergeObserver + ?Sized>(
                 // Replace then gives provenance where the path survives.
                 let removed: Vec<ComposePath> =
                     tags.resets.iter().chain(&tags.overrides).cloned().collect();
-                let model = apply_resets(&model, &removed);
+                let model = apply_resets(model, &removed);
                 let rules = ComposeRules::new(tags.overrides);
-                match merge_with(&rules, &model, &root, limits, observer) {
+                // Owned: a long list the files keep appending to is
+                // extended in place, not copied for every file.
+                match merge_owned_with(&rules, model, &root, limits, observer) {
                     Ok(merged) => {
                         check_model(&merged, file.name)?;
                         merged
                     }
-                    Err(e) => {
+                    Err((e, _)) => {
                         return Err(match rules.take_conflict() {
                             Some(c) => ComposeError::CannotOverride {
                                 path: c.path,

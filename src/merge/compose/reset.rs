@@ -6,13 +6,15 @@ use crate::yaml::value::{Entries, Node, insert};
 
 /// `acc` without the mapping entries at `resets`. Only mappings are
 /// entered: compose-go names sequence items `[i]` here, which a file's
-/// tag path (`ports.0`) never matches.
-pub fn apply_resets(acc: &Node, resets: &[ComposePath]) -> Node {
+/// tag path (`ports.0`) never matches. Taken by value: without resets the
+/// model comes back as it was, still unshared, so the merge that follows
+/// can extend it in place.
+pub fn apply_resets(acc: Node, resets: &[ComposePath]) -> Node {
     if resets.is_empty() {
-        return acc.clone();
+        return acc;
     }
     let mut prefix = Vec::new();
-    walk(acc, resets, &mut prefix)
+    walk(&acc, resets, &mut prefix)
 }
 
 fn walk(node: &Node, resets: &[ComposePath], prefix: &mut Vec<String>) -> Node {
