@@ -505,8 +505,9 @@ impl<'a, R: Rules + ?Sized, O: MergeObserver + ?Sized> Walk<'a, R, O> {
         // Items by fingerprint, so de-duplication compares within buckets only.
         let mut buckets: std::collections::HashMap<u64, Vec<usize>> =
             std::collections::HashMap::new();
-        for (i, item) in items.iter().enumerate() {
-            if let Some(id) = self.rules.identity(&self.path, item) {
+        let ids = self.rules.identities(&self.path, &items);
+        for (i, (item, id)) in items.iter().zip(ids).enumerate() {
+            if let Some(id) = id {
                 by_id.entry(Key(id)).or_insert(i);
             } else if dedupe {
                 buckets.entry(fingerprint(item)).or_default().push(i);

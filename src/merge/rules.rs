@@ -71,6 +71,13 @@ pub trait Rules {
         None
     }
 
+    /// [`Rules::identity`] of each of `items`, all at `path`: a dialect
+    /// that works out its rule from the path does it once for the list
+    /// (the engine indexes a list's old items at every merge into it).
+    fn identities(&self, path: &Path, items: &[Node]) -> Vec<Option<Node>> {
+        items.iter().map(|i| self.identity(path, i)).collect()
+    }
+
     /// `old` and `new` cannot merge at `path`. The default fails; a dialect
     /// whose conflicts a higher priority may still erase returns a value
     /// standing for the conflict instead and reports it at the end.

@@ -143,8 +143,14 @@ fn matches(pattern: &str, path: &str) -> bool {
         return true;
     }
     // `*` stands for one key (`disk_setup.*.layout`, `groups[].*`).
-    let (p, q): (Vec<&str>, Vec<&str>) = (pattern.split('.').collect(), path.split('.').collect());
-    p.len() == q.len() && p.iter().zip(q.iter()).all(|(a, b)| *a == "*" || a == b)
+    let (mut p, mut q) = (pattern.split('.'), path.split('.'));
+    loop {
+        match (p.next(), q.next()) {
+            (None, None) => return true,
+            (Some(a), Some(b)) if a == "*" || a == b => {}
+            _ => return false,
+        }
+    }
 }
 
 /// The rule for the list at `path`.

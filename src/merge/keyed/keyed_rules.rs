@@ -115,6 +115,11 @@ impl Rules for KeyedRules<'_> {
         identity_of(rule_for(path), item)
     }
 
+    fn identities(&self, path: &Path, items: &[Node]) -> Vec<Option<Node>> {
+        let rule = rule_for(path);
+        items.iter().map(|i| identity_of(rule, i)).collect()
+    }
+
     fn conflict(&self, path: &Path, old: &Node, new: &Node) -> Result<Node, MergeError> {
         Ok(self.ledger.defer(path, old, new))
     }
