@@ -6,19 +6,22 @@ use crate::diagnostic::{Diagnostic, Label};
 use crate::mime::{self, Message, TransferEncoding};
 use crate::source::{LineIndex, SourceId};
 
-/// Parse `text` as cloud-init does (when it is MIME) and report every defect, at its line.
-pub fn mime_diagnostics(text: &str, doc: SourceId) -> (Option<Message>, Vec<Diagnostic>) {
+/// Parse the document `lines` indexes as cloud-init does (when it is MIME)
+/// and report every defect, at its line.
+pub fn mime_diagnostics(
+    lines: &LineIndex<'_>,
+    doc: SourceId,
+) -> (Option<Message>, Vec<Diagnostic>) {
     let mut out = Vec::new();
-    let Ok(msg) = mime::parse(text) else {
+    let Ok(msg) = mime::parse(lines.text()) else {
         return (None, out);
     };
-    let lines = LineIndex::new(text);
     for part in msg.walk() {
         for d in part.defects() {
             let kind = MimeKind(d.kind);
             out.push(
                 Diagnostic::new(&kind)
-                    .with_primary(Label::new(rest_of_line(doc, &lines, d.at.index)))
+                    .with_primary(Label::new(rest_of_line(doc, lines, d.at.index)))
                     .with_note(format!(
                         "Python's email package records {}",
                         d.kind.python_name()
@@ -35,7 +38,7 @@ pub fn mime_diagnostics(text: &str, doc: SourceId) -> (Option<Message>, Vec<Diag
                     Diagnostic::new(&kind)
                         .with_primary(Label::new(rest_of_line(
                             doc,
-                            &lines,
+                            lines,
                             part.body_start().index,
                         )))
                         .with_note(format!(

@@ -81,7 +81,7 @@ pub fn validate(payload: &[u8], opts: &ValidateOptions, includes: &dyn IncludeRe
         .any(|w| w == b"mime-version:");
     let mut mime: Option<Message> = None;
     if is_mime && std::str::from_utf8(&data).is_ok() {
-        let (msg, diags) = mime_diagnostics(&doc_text, DOCUMENT);
+        let (msg, diags) = mime_diagnostics(&doc_lines, DOCUMENT);
         mime = msg;
         head.extend(diags);
     }
