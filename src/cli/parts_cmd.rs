@@ -3,7 +3,7 @@
 use super::args::{PartsArgs, PartsFormat};
 use super::exit::Exit;
 use super::render_cmd::fold;
-use cloudfold::userdata::{PartOutcome, PartReport, Payload};
+use cloudfold::userdata::{FoldText, PartOutcome, PartReport, Payload};
 use serde_json::json;
 
 fn action(p: &PartReport) -> String {
@@ -40,7 +40,8 @@ fn safe_name(name: &str) -> String {
 }
 
 pub fn run(a: &PartsArgs) -> Result<Exit, String> {
-    let folded = match fold(&a.payload)? {
+    // Parts are listed, not the config: no text written.
+    let folded = match fold(&a.payload, FoldText::Nothing)? {
         Ok(f) => f,
         Err((code, msg)) => {
             eprintln!("error: {msg}");

@@ -4,10 +4,10 @@ use super::args::{ExplainFormat, PayloadArgs, RenderArgs, RenderFormat};
 use super::exit::Exit;
 use super::input::{LocalIncludes, read_input, size_hint};
 use cloudfold::userdata::{
-    Folded, Limits, PartOutcome, Preload, ProcessError, RenderError, Renderer, UserDataOptions,
+    FoldText, Folded, Limits, PartOutcome, Preload, ProcessError, RenderError, Renderer,
+    UserDataOptions,
 };
 use cloudfold::yaml::typed_json::{TypedJsonError, to_typed_json};
-use cloudfold::yaml::{DumpOptions, dump_after};
 
 /// Build library options from the shared flags.
 pub fn options(p: &PayloadArgs) -> Result<UserDataOptions, String> {
@@ -27,8 +27,9 @@ pub fn options(p: &PayloadArgs) -> Result<UserDataOptions, String> {
     })
 }
 
-/// Read, fold, report: the common front of `render` and `parts`.
-pub fn fold(p: &PayloadArgs) -> Result<Result<Folded, (Exit, String)>, String> {
+/// Read, fold, report: the common front of `render` and `parts`; the fold
+/// writes `text` (and no other: a dump not printed is time lost).
+pub fn fold(p: &PayloadArgs, text: FoldText) -> Result<Result<Folded, (Exit, String)>, String> {
     let opts = options(p)?;
     let includes = LocalIncludes {
         dir: p.include_dir.clone(),
@@ -36,7 +37,8 @@ pub fn fold(p: &PayloadArgs) -> Result<Result<Folded, (Exit, String)>, String> {
     std::thread::scope(|scope| {
         // A large file's helper thread gets going while the file is read.
         let expected = size_hint(p.input.as_deref()).min(p.max_input_size);
-        let renderer = Renderer::start(scope, &opts, usize::try_from(expected).unwrap_or(0));
+        let renderer =
+            Renderer::start(scope, &opts, usize::try_from(expected).unwrap_or(0)).writing(text);
         let input = match read_input(p.input.as_deref(), p.max_input_size) {
             Ok(i) => i,
             // Over --max-input-size is a limit (exit 4), like the others.
@@ -97,7 +99,12 @@ pub fn run(a: &RenderArgs) -> Result<Exit, String> {
         return super::explain_cmd::explain_payload(&a.payload, format, a.max_nodes, a.strict);
     }
     let limits = options(&a.payload)?.limits;
-    let mut folded = match fold(&a.payload)? {
+    let text = match a.format {
+        RenderFormat::CloudInit => FoldText::CloudConfigTxt,
+        RenderFormat::Yaml => FoldText::Readable,
+        RenderFormat::Json => FoldText::Nothing,
+    };
+    let mut folded = match fold(&a.payload, text)? {
         Ok(f) => f,
         Err((code, msg)) => {
             eprintln!("error: {msg}");
@@ -107,17 +114,7 @@ pub fn run(a: &RenderArgs) -> Result<Exit, String> {
     let warned = print_warnings(&folded);
     let out = match a.format {
         RenderFormat::CloudInit => std::mem::take(&mut folded.cloud_config_txt),
-        RenderFormat::Yaml => match &folded.config {
-            // The cloud-init text of the same tree is a close guess at the size.
-            Some(c) => dump_after(
-                "#cloud-config\n",
-                c,
-                &DumpOptions::readable(),
-                folded.cloud_config_txt.len(),
-            )
-            .map_err(|e| e.to_string())?,
-            None => "#cloud-config\n{}\n".to_owned(),
-        },
+        RenderFormat::Yaml => std::mem::take(&mut folded.readable),
         RenderFormat::Json => {
             let j = match &folded.config {
                 Some(c) => match to_typed_json(c, limits.walk_limits()) {

@@ -360,8 +360,31 @@ impl<'a> CloudConfigHandler<'a> {
                 let _ = writeln!(head, "# Cloud-config part ignored SCHEMA_ERROR: {f}");
             }
         }
-        // The dump is usually no longer than the text the parts were loaded from.
-        let guess = self.merged_bytes.saturating_add(self.merged_bytes / 4);
-        dump_after_aside(&head, buf, &DumpOptions::cloud_init(), guess, aside)
+        dump_after_aside(
+            &head,
+            buf,
+            &DumpOptions::cloud_init(),
+            self.dump_guess(),
+            aside,
+        )
+    }
+
+    /// `#cloud-config` and the merged config in the readable style
+    /// ([`DumpOptions::readable`]; `{}` when nothing was merged), a large
+    /// dump's second half written by `aside` when it can be split.
+    pub(crate) fn readable_aside(
+        &self,
+        aside: Option<&dyn RunAside>,
+    ) -> Result<String, crate::yaml::DumpError> {
+        let Some(buf) = &self.buf else {
+            return Ok("#cloud-config\n{}\n".to_owned());
+        };
+        let opts = DumpOptions::readable();
+        dump_after_aside("#cloud-config\n", buf, &opts, self.dump_guess(), aside)
+    }
+
+    /// The dump is usually no longer than the text the parts were loaded from.
+    fn dump_guess(&self) -> usize {
+        self.merged_bytes.saturating_add(self.merged_bytes / 4)
     }
 }

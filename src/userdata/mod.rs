@@ -8,6 +8,7 @@
 mod accumulated_message;
 mod cloud_config_handler;
 mod fold_observer;
+mod fold_text;
 mod gzip;
 mod include;
 mod launch_index;
@@ -28,6 +29,7 @@ pub mod py_json;
 pub use accumulated_message::{AccumulatedMessage, HandledPart, HandlerWalk, MessageNode};
 pub use cloud_config_handler::{CloudConfigHandler, PartRejection};
 pub use fold_observer::FoldObserver;
+pub use fold_text::FoldText;
 pub use gzip::{GzipError, gunzip};
 pub use include::{IncludeLine, include_urls, py_splitlines};
 pub use launch_index::{filter_launch_index, selects};

@@ -3,6 +3,7 @@
 use super::accumulated_message::HandlerWalk;
 use super::cloud_config_handler::{CloudConfigHandler, PartRejection, Preloaded};
 use super::fold_observer::FoldObserver;
+use super::fold_text::FoldText;
 use super::leaf::{HeaderValue, Leaf, Origin};
 use super::part_type::PartType;
 use super::preloader::Preloader;
@@ -102,8 +103,12 @@ pub struct Folded {
     pub filtered_out: Vec<Leaf>,
     /// Warnings from processing.
     pub warnings: Vec<ProcessWarning>,
-    /// Exactly what cloud-init writes to `cloud-config.txt`.
+    /// Exactly what cloud-init writes to `cloud-config.txt` (empty when the
+    /// fold was asked for other text, see [`Renderer::writing`]).
     pub cloud_config_txt: String,
+    /// `#cloud-config` and the merged config in the readable style, when the
+    /// fold was asked for it ([`FoldText::Readable`]); empty otherwise.
+    pub readable: String,
     /// Names listed as merged.
     pub file_names: Vec<String>,
     /// Names listed as schema errors (written in 25.1).
@@ -149,7 +154,13 @@ pub fn render_observed(
     std::thread::scope(|scope| {
         let preloader = Preloader::new(scope, opts, payload.len());
         let processed = process_cow(payload.into(), opts, includes, Some(&preloader))?;
-        fold_processed(processed, opts, observer, preloader)
+        fold_processed(
+            processed,
+            opts,
+            observer,
+            preloader,
+            FoldText::CloudConfigTxt,
+        )
     })
 }
 
@@ -184,6 +195,7 @@ pub fn render_owned(
 pub struct Renderer<'scope, 'env> {
     opts: &'env UserDataOptions,
     preloader: Preloader<'scope, 'env>,
+    text: FoldText,
 }
 
 impl<'scope, 'env> Renderer<'scope, 'env> {
@@ -198,7 +210,27 @@ impl<'scope, 'env> Renderer<'scope, 'env> {
         Renderer {
             opts,
             preloader: Preloader::new(scope, opts, expected_len),
+            text: FoldText::CloudConfigTxt,
         }
+    }
+
+    /// This render writes `text` ([`FoldText::CloudConfigTxt`] unless told).
+    ///
+    /// ```
+    /// use cloudfold::userdata::{FoldText, NoIncludes, Renderer, UserDataOptions};
+    /// let opts = UserDataOptions::default();
+    /// let folded = std::thread::scope(|scope| {
+    ///     let renderer = Renderer::start(scope, &opts, 0).writing(FoldText::Readable);
+    ///     renderer.render_owned(b"#cloud-config\nruncmd: [echo hi]\n".to_vec(), &NoIncludes)
+    /// })
+    /// .unwrap();
+    /// assert_eq!(folded.readable, "#cloud-config\nruncmd:\n- echo hi\n");
+    /// assert!(folded.cloud_config_txt.is_empty());
+    /// ```
+    #[must_use]
+    pub fn writing(mut self, text: FoldText) -> Self {
+        self.text = text;
+        self
     }
 
     /// [`render_owned`] on this render's threads.
@@ -208,7 +240,13 @@ impl<'scope, 'env> Renderer<'scope, 'env> {
         includes: &dyn IncludeResolver,
     ) -> Result<Folded, RenderError> {
         let processed = process_cow(payload.into(), self.opts, includes, Some(&self.preloader))?;
-        fold_processed(processed, self.opts, &mut NoObserver, self.preloader)
+        fold_processed(
+            processed,
+            self.opts,
+            &mut NoObserver,
+            self.preloader,
+            self.text,
+        )
     }
 }
 
@@ -223,6 +261,7 @@ fn fold_processed(
     opts: &UserDataOptions,
     observer: &mut dyn FoldObserver,
     mut preloader: Preloader<'_, '_>,
+    text: FoldText,
 ) -> Result<Folded, RenderError> {
     let walk = processed
         .message
@@ -275,9 +314,17 @@ fn fold_processed(
     }
     // The helper, done loading, writes half of a large dump.
     preloader.settle();
-    let cloud_config_txt = handler
-        .cloud_config_txt_aside(Some(&preloader))
-        .map_err(|e| RenderError::Dump(e.to_string()))?;
+    let (mut cloud_config_txt, mut readable) = (String::new(), String::new());
+    let written = match text {
+        FoldText::CloudConfigTxt => handler
+            .cloud_config_txt_aside(Some(&preloader))
+            .map(|t| cloud_config_txt = t),
+        FoldText::Readable => handler
+            .readable_aside(Some(&preloader))
+            .map(|t| readable = t),
+        FoldText::Nothing => Ok(()),
+    };
+    written.map_err(|e| RenderError::Dump(e.to_string()))?;
     drop(preloader);
     let (config, file_names, error_file_names) = handler.into_results();
     Ok(Folded {
@@ -286,6 +333,7 @@ fn fold_processed(
         filtered_out,
         warnings,
         cloud_config_txt,
+        readable,
         file_names,
         error_file_names,
     })
@@ -359,6 +407,74 @@ mod tests {
                     .collect::<Vec<_>>()
             };
             assert_eq!(outcomes(&a), outcomes(&b));
+        }
+    }
+
+    /// A multipart payload of `n` cloud-config parts appending to lists.
+    fn many_parts(n: usize) -> Vec<u8> {
+        let mut p = b"Content-Type: multipart/mixed; boundary=B\nMIME-Version: 1.0\n\n".to_vec();
+        for i in 0..n {
+            p.extend_from_slice(
+                format!(
+                    "--B\nContent-Type: text/cloud-config\nMerge-Type: list(append)+dict(recurse_array)+str()\n\n\
+                     runcmd: [echo {i}, [ls, -l]]\npackages: [p{i}]\nusers: {{u{i}: {{shell: /bin/sh}}}}\n"
+                )
+                .as_bytes(),
+            );
+        }
+        p.extend_from_slice(b"--B--\n");
+        p
+    }
+
+    /// Each text a fold can be asked for is what the dump of its merged
+    /// config writes; the fold is the same whichever it writes.
+    #[test]
+    fn fold_text_is_the_dump_asked_for() {
+        let opts = UserDataOptions::default();
+        let payloads = [
+            b"#cloud-config\nruncmd: [a]\n".to_vec(),
+            b"#!/bin/sh\necho hi\n".to_vec(),
+            // Large enough for the helper thread to load parts and split dumps.
+            many_parts(3000),
+        ];
+        for p in payloads {
+            let fold = |text| {
+                std::thread::scope(|scope| {
+                    Renderer::start(scope, &opts, p.len())
+                        .writing(text)
+                        .render_owned(p.clone(), &NoIncludes)
+                })
+                .unwrap()
+            };
+            let (txt, readable, nothing) = (
+                fold(FoldText::CloudConfigTxt),
+                fold(FoldText::Readable),
+                fold(FoldText::Nothing),
+            );
+            let dump = |f: &Folded| match &f.config {
+                Some(c) => crate::yaml::dump_after(
+                    "#cloud-config\n",
+                    c,
+                    &crate::yaml::DumpOptions::readable(),
+                    0,
+                )
+                .unwrap(),
+                None => "#cloud-config\n{}\n".to_owned(),
+            };
+            let want = dump(&txt);
+            assert_eq!(readable.readable, want);
+            assert!(readable.cloud_config_txt.is_empty());
+            assert!(txt.readable.is_empty());
+            assert_eq!(
+                txt.cloud_config_txt,
+                render(&p, &opts, &NoIncludes).unwrap().cloud_config_txt
+            );
+            assert!(nothing.readable.is_empty() && nothing.cloud_config_txt.is_empty());
+            for other in [&readable, &nothing] {
+                assert_eq!(dump(other), want);
+                assert_eq!(other.parts.len(), txt.parts.len());
+                assert_eq!(other.file_names, txt.file_names);
+            }
         }
     }
 }
