@@ -68,9 +68,20 @@ impl RunAside for Late {
 }
 
 /// Whether the split text, if there is one, is one thread's text (whichever
-/// thread writes the second half).
+/// thread writes the second half), in the cloud-init preset (with document
+/// markers) and in the readable one (without); whether both split.
 fn check(n: &Node, what: &str) -> bool {
-    let opts = DumpOptions::cloud_init();
+    let ci = check_with(
+        n,
+        &DumpOptions::cloud_init(),
+        &format!("{what} (cloud-init)"),
+    );
+    let readable = check_with(n, &DumpOptions::readable(), &format!("{what} (readable)"));
+    ci && readable
+}
+
+fn check_with(n: &Node, opts: &DumpOptions, what: &str) -> bool {
+    let opts = opts.clone();
     let split = dump_after_split("#head\n", n, &opts, None);
     let inline = dump_after_split("#head\n", n, &opts, Some(&Inline));
     let late = Late::default();
@@ -186,18 +197,55 @@ fn refused_where_one_thread_could_differ() {
         ),
     ]);
     assert_eq!(dump_after_split("", &mixed, &opts, None), None);
-    // One key: nothing to split; the readable preset has no markers to join at.
+    // One key: nothing to split.
     let one = map([(Node::str("a"), Node::str("x"))]);
     assert_eq!(dump_after_split("", &one, &opts, None), None);
     let two = map([
         (Node::str("a"), Node::str("x")),
         (Node::str("b"), Node::str("y")),
     ]);
+    assert!(check(&two, "two keys"));
+    // A cut list of 2-tuples is `!!pairs` in the readable preset: its second
+    // run, a document of its own, would carry the tag; one thread writes it.
+    let pair = || Node::synthetic(Value::Tuple(Seq::new(vec![Node::str("k"), Node::str("v")])));
+    let pairs = map([(
+        Node::str("a"),
+        Node::synthetic(Value::Seq(Seq::new(vec![pair(), pair(), pair()]))),
+    )]);
     assert_eq!(
-        dump_after_split("", &two, &DumpOptions::readable(), None),
+        dump_after_split("", &pairs, &DumpOptions::readable(), None),
         None
     );
-    assert!(dump_after_split("", &two, &opts, None).is_some());
+    assert!(check_with(&pairs, &opts, "2-tuples (cloud-init)"));
+}
+
+#[test]
+fn trailing_line_breaks_at_the_join_and_the_end() {
+    // How a document ends (`...` or nothing) depends on its last value; a
+    // string ending in line breaks (kept, were it written in a block style)
+    // before the join, last, and both.
+    let kept = || Node::str("line\n\n");
+    let plain = || Node::str("x");
+    for (a, b, c) in [
+        (kept(), plain(), plain()),
+        (plain(), plain(), kept()),
+        (kept(), kept(), kept()),
+    ] {
+        let n = map([
+            (Node::str("a"), a),
+            (Node::str("b"), b),
+            (Node::str("c"), c),
+        ]);
+        assert!(check(&n, "trailing line breaks"));
+    }
+    let list = Node::synthetic(Value::Seq(Seq::new(vec![
+        Node::str("x"),
+        Node::str("y\n\n"),
+    ])));
+    assert!(check(
+        &map([(Node::str("a"), list)]),
+        "line breaks in the last item"
+    ));
 }
 
 #[test]

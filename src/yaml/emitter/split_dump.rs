@@ -5,6 +5,11 @@
 //! whole is the texts of its entries one after the other. Written as two
 //! documents — the first keys, and the rest — with PyYAML's `---`/`...`
 //! markers, the two texts joined at the markers are the one document's text.
+//! A document without markers (the readable preset) is written the same
+//! way, its first half without the start marker and its last without the
+//! end marker: how a document ends (`...` after an open-ended scalar, or
+//! nothing) depends only on what was written last, which the last half
+//! writes as the whole would.
 //! The same holds inside a top-level value that is a block list: its items
 //! are written at column 0 from the same state whether the list is a
 //! mapping value or a document of its own, so such a list can be cut
@@ -51,7 +56,7 @@ pub(super) fn dump_split(
     min_bytes: usize,
     aside: Option<&dyn RunAside>,
 ) -> Option<String> {
-    if !(opts.explicit_start && opts.explicit_end) || capacity < min_bytes {
+    if capacity < min_bytes {
         return None;
     }
     let Value::Map(map) = node.value() else {
@@ -118,17 +123,36 @@ pub(super) fn dump_split(
     // mapping value's are: at column 0, from the same state).
     let tail = cut.map(|c| (c.list.clone(), c.window(c.at, c.len)));
     let head_window = cut.map(|c| c.window(0, c.at));
-    // The second half on the other thread: its own copy of the options, so
+    // Each half a document joined at the markers: the first begins as the
+    // document does, every other one with `---`; the last ends as the
+    // document does, every other one with `...`.
+    let head_opts = DumpOptions {
+        explicit_end: true,
+        ..opts.clone()
+    };
+    let middle_opts = DumpOptions {
+        explicit_start: true,
+        ..head_opts.clone()
+    };
+    let last_opts = DumpOptions {
+        explicit_start: true,
+        ..opts.clone()
+    };
+    // The second half on the other thread: its own copies of the options, so
     // the job owns all it uses. Whoever comes to it first writes it.
-    let own_opts = opts.clone();
     let (second, job) = Offload::new(move || {
         let mut texts = Vec::with_capacity(2);
         if let Some((list, window)) = &tail {
+            let opts = if b.is_some() {
+                &middle_opts
+            } else {
+                &last_opts
+            };
             // The list is this document's one object held elsewhere too.
-            texts.push(write(list, 1, Some(*window), &own_opts, "", list_share));
+            texts.push(write(list, 1, Some(*window), opts, "", list_share));
         }
         if let Some((b, b_own)) = &b {
-            texts.push(write(b, *b_own, None, &own_opts, "", rest_share));
+            texts.push(write(b, *b_own, None, &last_opts, "", rest_share));
         }
         texts
     });
@@ -138,7 +162,7 @@ pub(super) fn dump_split(
     };
     let (head, tails) = match unstarted {
         None => {
-            let head = write(&a, a_own, head_window, opts, prefix, capacity);
+            let head = write(&a, a_own, head_window, &head_opts, prefix, capacity);
             (head, second.result()?)
         }
         // No thread running: start one for this document.
@@ -147,14 +171,14 @@ pub(super) fn dump_split(
                 .name("cloudfold-dump".into())
                 .spawn_scoped(scope, job)
                 .ok()?;
-            let head = write(&a, a_own, head_window, opts, prefix, capacity);
+            let head = write(&a, a_own, head_window, &head_opts, prefix, capacity);
             let tails = second.result()?;
             other.join().ok()?;
             Some((head, tails))
         })?,
     };
     let mut text = head?;
-    if !text.get(prefix.len()..)?.starts_with(START) {
+    if opts.explicit_start && !text.get(prefix.len()..)?.starts_with(START) {
         return None;
     }
     // Each piece is a whole document: `---` ... `...`.
