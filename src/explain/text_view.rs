@@ -67,15 +67,69 @@ fn step_words(s: &Step, origin_part: Option<usize>) -> String {
     w
 }
 
-fn later_words(s: &Step) -> String {
-    let p = s.part;
-    match s.change {
-        Change::KeptOld(r) => format!("part {p}'s value ignored ({})", keep_words(r)),
-        Change::Merged => format!("merged with part {p}'s"),
-        Change::Truncated { .. } => format!("part {p}: {}", s.change.describe()),
-        Change::StrAppended => format!("part {p} appended to it"),
-        _ => format!("part {p}: {}", s.change.describe()),
+/// Consecutive parts that took the same later decision at one place, from
+/// which on they are named as a range (a list that every part of a large
+/// payload appends to would otherwise list thousands of them).
+const RUN_FROM: usize = 3;
+
+/// Who took a later decision: one part, or parts `first..=last`.
+#[derive(Clone, Copy)]
+enum Who {
+    One(usize),
+    Run(usize, usize),
+}
+
+impl std::fmt::Display for Who {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Who::One(p) => write!(f, "part {p}"),
+            Who::Run(a, b) => write!(f, "parts {a}-{b}"),
+        }
     }
+}
+
+fn later_words(who: Who, change: Change) -> String {
+    match (change, who) {
+        (Change::KeptOld(r), Who::One(_)) => format!("{who}'s value ignored ({})", keep_words(r)),
+        (Change::KeptOld(r), Who::Run(..)) => {
+            format!("{who}'s values ignored ({})", keep_words(r))
+        }
+        (Change::Merged, _) => format!("merged with {who}'s"),
+        (Change::StrAppended, _) => format!("{who} appended to it"),
+        _ => format!("{who}: {}", change.describe()),
+    }
+}
+
+/// `; `-separated words for `steps` (each part's decision once), a run of
+/// [`RUN_FROM`] or more consecutive parts with one decision as a range.
+fn push_later<'s>(c: &mut String, steps: impl Iterator<Item = &'s Step>) {
+    let flush = |c: &mut String, run: Option<(usize, usize, Change)>| {
+        let Some((first, last, change)) = run else {
+            return;
+        };
+        if last - first + 1 >= RUN_FROM {
+            c.push_str("; ");
+            c.push_str(&later_words(Who::Run(first, last), change));
+        } else {
+            for p in first..=last {
+                c.push_str("; ");
+                c.push_str(&later_words(Who::One(p), change));
+            }
+        }
+    };
+    let mut run: Option<(usize, usize, Change)> = None;
+    for s in steps {
+        match &mut run {
+            Some((_, last, change)) if *change == s.change && s.part == *last + 1 => {
+                *last = s.part;
+            }
+            _ => {
+                flush(c, run.take());
+                run = Some((s.part, s.part, s.change));
+            }
+        }
+    }
+    flush(c, run);
 }
 
 fn comment(ex: &Explanation, e: &Entry) -> String {
@@ -97,17 +151,12 @@ fn comment(ex: &Explanation, e: &Entry) -> String {
     // Hashed: a list that thousands of parts appended to has as many
     // later steps, and a scan of those seen for each was quadratic.
     let mut seen: HashSet<(usize, Change)> = HashSet::new();
-    for s in &e.later {
+    let later = e.later.iter().filter(|s| {
         // The contributions already name every appending part.
-        if e.kind == OriginKind::Concat && s.change == Change::StrAppended {
-            continue;
-        }
-        if !seen.insert((s.part, s.change)) {
-            continue;
-        }
-        c.push_str("; ");
-        c.push_str(&later_words(s));
-    }
+        !(e.kind == OriginKind::Concat && s.change == Change::StrAppended)
+            && seen.insert((s.part, s.change))
+    });
+    push_later(&mut c, later);
     c
 }
 
@@ -218,4 +267,54 @@ pub fn to_text(ex: &Explanation) -> String {
         let _ = writeln!(out, "# {f}: left out by the launch-index filter");
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn step(part: usize, change: Change) -> Step {
+        Step {
+            part,
+            change,
+            replaced_part: None,
+            inherited: false,
+        }
+    }
+
+    fn words(steps: &[Step]) -> String {
+        let mut c = String::new();
+        push_later(&mut c, steps.iter());
+        c
+    }
+
+    /// Three or more consecutive parts with one decision read as a range;
+    /// two, a gap, or another decision between them end it.
+    #[test]
+    fn consecutive_parts_with_one_decision_are_a_range() {
+        use Change::{Appended, KeptOld, Merged};
+        let ignored = KeptOld(crate::merge::KeepReason::NotRecursed);
+        let steps: Vec<Step> = [(2, Appended), (3, Appended), (4, Appended), (5, Appended)]
+            .into_iter()
+            .chain([
+                (6, ignored),
+                (7, ignored),
+                (9, ignored),
+                (10, ignored),
+                (11, ignored),
+            ])
+            .chain([(12, Merged), (13, Appended), (14, Merged)])
+            .map(|(p, c)| step(p, c))
+            .collect();
+        assert_eq!(
+            words(&steps),
+            "; parts 2-5: appended\
+             ; part 6's value ignored (dict(no_replace))\
+             ; part 7's value ignored (dict(no_replace))\
+             ; parts 9-11's values ignored (dict(no_replace))\
+             ; merged with part 12's; part 13: appended; merged with part 14's"
+        );
+        assert_eq!(words(&[]), "");
+        assert_eq!(words(&[step(4, Appended)]), "; part 4: appended");
+    }
 }
