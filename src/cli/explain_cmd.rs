@@ -4,7 +4,7 @@ use super::args::{ExplainArgs, ExplainFormat, PayloadArgs};
 use super::exit::Exit;
 use super::input::{LocalIncludes, read_input};
 use super::render_cmd::{options, print_warnings, render_failure};
-use cloudfold::explain::{ExplainError, ExplainLimits, explain, to_json, to_text};
+use cloudfold::explain::{ExplainError, ExplainLimits, JsonView, explain, to_text};
 
 pub fn run(a: &ExplainArgs) -> Result<Exit, String> {
     explain_payload(&a.payload, a.format, a.max_nodes, a.strict)
@@ -38,7 +38,7 @@ pub fn explain_payload(
     let out = match format {
         ExplainFormat::Text => to_text(&ex),
         ExplainFormat::Json => {
-            let mut s = serde_json::to_string_pretty(&to_json(&ex)).map_err(|e| e.to_string())?;
+            let mut s = serde_json::to_string_pretty(&JsonView(&ex)).map_err(|e| e.to_string())?;
             s.push('\n');
             s
         }

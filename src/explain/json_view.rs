@@ -1,116 +1,181 @@
-//! `to_json`: the explanation as JSON (the `--format json` of `cloudfold explain`; README documents it).
+//! `JsonView`: the explanation as JSON (the `--format json` of `cloudfold explain`; README documents it).
+//!
+//! Serialized as it is walked, not built as a `serde_json::Value` first: a
+//! large payload's explanation is tens of megabytes of JSON, and a value
+//! tree of it took several times that in memory.
 
-// `j["key"] = …` only panics when `j` is not an object or null; every `j`
-// here is built by `json!({…})` a line above.
-#![allow(clippy::indexing_slicing)]
-
-use super::change::Step;
-use super::explanation::{Entry, Explanation, Origin, PartChange, Position};
-use crate::yaml::Node;
+use super::change::{Change, Step};
+use super::explanation::{Entry, Explanation, Origin, PartChange, PartSummary, Position};
 use crate::yaml::typed_json::{WalkLimits, to_typed_json};
-use serde_json::{Value as J, json};
+use crate::yaml::{Node, Value};
+use serde::ser::{Serialize, SerializeMap, Serializer};
+use serde_json::Value as J;
 
+/// The explanation as one JSON document (format described in the README),
+/// serialized as it is walked: `serde_json::to_writer_pretty(w, &JsonView(&ex))`.
+#[derive(Clone, Copy, Debug)]
+pub struct JsonView<'a>(pub &'a Explanation);
+
+/// The explanation as a JSON value ([`JsonView`] collected).
+pub fn to_json(ex: &Explanation) -> J {
+    serde_json::to_value(JsonView(ex)).unwrap_or(J::Null)
+}
+
+impl Serialize for JsonView<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let ex = self.0;
+        let mut m = s.serialize_map(None)?;
+        m.serialize_entry("format", "cloudfold-explain/1")?;
+        if ex.has_config {
+            let entries: Vec<_> = ex.entries.iter().map(|e| EntryView(ex, e)).collect();
+            m.serialize_entry("config", &entries)?;
+        } else {
+            m.serialize_entry("config", &())?;
+        }
+        let parts: Vec<_> = ex.parts.iter().map(PartView).collect();
+        m.serialize_entry("parts", &parts)?;
+        m.serialize_entry("filtered_out", &ex.filtered_out)?;
+        m.end()
+    }
+}
+
+/// A scalar or key as typed JSON (`null` past the walk limits).
 fn typed(n: &Node) -> J {
     to_typed_json(n, WalkLimits::default()).unwrap_or(J::Null)
 }
 
-fn pos(p: Position) -> J {
-    json!({"line": p.line, "column": p.column})
+struct PosView(Position);
+
+impl Serialize for PosView {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut m = s.serialize_map(Some(2))?;
+        m.serialize_entry("line", &self.0.line)?;
+        m.serialize_entry("column", &self.0.column)?;
+        m.end()
+    }
 }
 
-fn origin(ex: &Explanation, o: &Origin) -> J {
-    json!({
-        "part": o.part,
-        "filename": ex.part(o.part).map(|p| p.filename.as_str()),
-        "line": o.start.line,
-        "column": o.start.column,
-        "end_line": o.end.line,
-        "end_column": o.end.column,
-    })
+struct OriginView<'a>(&'a Explanation, &'a Origin);
+
+impl Serialize for OriginView<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let OriginView(ex, o) = *self;
+        let mut m = s.serialize_map(Some(6))?;
+        m.serialize_entry("part", &o.part)?;
+        m.serialize_entry("filename", &ex.part(o.part).map(|p| p.filename.as_str()))?;
+        m.serialize_entry("line", &o.start.line)?;
+        m.serialize_entry("column", &o.start.column)?;
+        m.serialize_entry("end_line", &o.end.line)?;
+        m.serialize_entry("end_column", &o.end.column)?;
+        m.end()
+    }
 }
 
-fn step(s: &Step) -> J {
-    let mut j = json!({"part": s.part, "change": s.change.code()});
-    if let Some(r) = s.change.reason_code() {
-        j["reason"] = json!(r);
+/// The fields a change adds when it has them: why old was kept, the
+/// lengths of an index overlay.
+fn change_details<M: SerializeMap>(m: &mut M, c: Change) -> Result<(), M::Error> {
+    if let Some(r) = c.reason_code() {
+        m.serialize_entry("reason", r)?;
     }
-    if let super::Change::Truncated { old_len, new_len } = s.change {
-        j["old_len"] = json!(old_len);
-        j["new_len"] = json!(new_len);
+    if let Change::Truncated { old_len, new_len } = c {
+        m.serialize_entry("old_len", &old_len)?;
+        m.serialize_entry("new_len", &new_len)?;
     }
-    if let Some(p) = s.replaced_part {
-        j["replaced_part"] = json!(p);
-    }
-    if s.inherited {
-        j["inherited"] = json!(true);
-    }
-    j
+    Ok(())
 }
 
-fn entry(ex: &Explanation, e: &Entry) -> J {
-    let mut j = json!({"path": e.path});
-    if let Some(k) = &e.key {
-        j["key"] = typed(k);
-        j["key_origin"] = e.key_origin.as_ref().map_or(J::Null, |o| origin(ex, o));
-    }
-    if let Some(i) = e.index {
-        j["index"] = json!(i);
-    }
-    j["type"] = json!(e.value.type_name());
-    if !matches!(
-        e.value.value(),
-        crate::yaml::Value::Map(_) | crate::yaml::Value::Seq(_) | crate::yaml::Value::Tuple(_)
-    ) {
-        j["value"] = typed(&e.value);
-    }
-    j["origin"] = e.origin.as_ref().map_or(J::Null, |o| origin(ex, o));
-    j["origin_kind"] = json!(e.kind.code());
-    if !e.contributions.is_empty() {
-        j["contributions"] = J::Array(e.contributions.iter().map(|o| origin(ex, o)).collect());
-    }
-    j["decision"] = e.placed.as_ref().map_or(J::Null, step);
-    j["later"] = J::Array(e.later.iter().map(step).collect());
-    j
+fn origin<'a>(ex: &'a Explanation, o: &'a Option<Origin>) -> Option<OriginView<'a>> {
+    o.as_ref().map(|o| OriginView(ex, o))
 }
 
-fn change(c: &PartChange) -> J {
-    let mut j = json!({"path": c.path, "change": c.change.code()});
-    if let Some(r) = c.change.reason_code() {
-        j["reason"] = json!(r);
+struct StepView<'a>(&'a Step);
+
+impl Serialize for StepView<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let st = self.0;
+        let mut m = s.serialize_map(None)?;
+        m.serialize_entry("part", &st.part)?;
+        m.serialize_entry("change", st.change.code())?;
+        change_details(&mut m, st.change)?;
+        if let Some(p) = st.replaced_part {
+            m.serialize_entry("replaced_part", &p)?;
+        }
+        if st.inherited {
+            m.serialize_entry("inherited", &true)?;
+        }
+        m.end()
     }
-    if let super::Change::Truncated { old_len, new_len } = c.change {
-        j["old_len"] = json!(old_len);
-        j["new_len"] = json!(new_len);
-    }
-    if let Some(op) = &c.op {
-        j["op"] = json!(op);
-    }
-    j["at"] = c.at.map_or(J::Null, pos);
-    if let Some(p) = c.other_part {
-        j["other_part"] = json!(p);
-    }
-    j
 }
 
-/// The explanation as one JSON document (format described in the README).
-pub fn to_json(ex: &Explanation) -> J {
-    json!({
-        "format": "cloudfold-explain/1",
-        "config": if ex.has_config {
-            J::Array(ex.entries.iter().map(|e| entry(ex, e)).collect())
-        } else {
-            J::Null
-        },
-        "parts": ex.parts.iter().map(|p| json!({
-            "part": p.number,
-            "filename": p.filename,
-            "content_type": p.content_type,
-            "merge_type": p.merge_type,
-            "mergers": p.mergers,
-            "status": p.status.code(),
-            "reason": p.status.reason(),
-            "changes": p.changes.iter().map(change).collect::<Vec<_>>(),
-        })).collect::<Vec<_>>(),
-        "filtered_out": ex.filtered_out,
-    })
+struct EntryView<'a>(&'a Explanation, &'a Entry);
+
+impl Serialize for EntryView<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let EntryView(ex, e) = *self;
+        let mut m = s.serialize_map(None)?;
+        m.serialize_entry("path", &e.path)?;
+        if let Some(k) = &e.key {
+            m.serialize_entry("key", &typed(k))?;
+            m.serialize_entry("key_origin", &origin(ex, &e.key_origin))?;
+        }
+        if let Some(i) = e.index {
+            m.serialize_entry("index", &i)?;
+        }
+        m.serialize_entry("type", e.value.type_name())?;
+        if !matches!(
+            e.value.value(),
+            Value::Map(_) | Value::Seq(_) | Value::Tuple(_)
+        ) {
+            m.serialize_entry("value", &typed(&e.value))?;
+        }
+        m.serialize_entry("origin", &origin(ex, &e.origin))?;
+        m.serialize_entry("origin_kind", e.kind.code())?;
+        if !e.contributions.is_empty() {
+            let c: Vec<_> = e.contributions.iter().map(|o| OriginView(ex, o)).collect();
+            m.serialize_entry("contributions", &c)?;
+        }
+        m.serialize_entry("decision", &e.placed.as_ref().map(StepView))?;
+        let later: Vec<_> = e.later.iter().map(StepView).collect();
+        m.serialize_entry("later", &later)?;
+        m.end()
+    }
+}
+
+struct ChangeView<'a>(&'a PartChange);
+
+impl Serialize for ChangeView<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let c = self.0;
+        let mut m = s.serialize_map(None)?;
+        m.serialize_entry("path", &c.path)?;
+        m.serialize_entry("change", c.change.code())?;
+        change_details(&mut m, c.change)?;
+        if let Some(op) = &c.op {
+            m.serialize_entry("op", op)?;
+        }
+        m.serialize_entry("at", &c.at.map(PosView))?;
+        if let Some(p) = c.other_part {
+            m.serialize_entry("other_part", &p)?;
+        }
+        m.end()
+    }
+}
+
+struct PartView<'a>(&'a PartSummary);
+
+impl Serialize for PartView<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let p = self.0;
+        let mut m = s.serialize_map(Some(8))?;
+        m.serialize_entry("part", &p.number)?;
+        m.serialize_entry("filename", &p.filename)?;
+        m.serialize_entry("content_type", &p.content_type)?;
+        m.serialize_entry("merge_type", &p.merge_type)?;
+        m.serialize_entry("mergers", &p.mergers)?;
+        m.serialize_entry("status", p.status.code())?;
+        m.serialize_entry("reason", &p.status.reason())?;
+        let changes: Vec<_> = p.changes.iter().map(ChangeView).collect();
+        m.serialize_entry("changes", &changes)?;
+        m.end()
+    }
 }

@@ -19,5 +19,5 @@ pub use explanation::{
     Entry, ExplainError, ExplainLimits, Explanation, Origin, OriginKind, PartChange, PartStatus,
     PartSummary, Position, explain, jsonp_shift, part_text,
 };
-pub use json_view::to_json;
+pub use json_view::{JsonView, to_json};
 pub use text_view::to_text;
