@@ -437,6 +437,17 @@ impl<'a, R: Rules + ?Sized, O: MergeObserver + ?Sized> Walk<'a, R, O> {
             return self.rules.conflict(&self.path, old, new);
         };
         self.charge(om.len().saturating_add(nm.len()))?;
+        self.dict_symmetric_entries(old, om, nm, depth)
+    }
+
+    /// `dict_symmetric`'s merge of `nm`'s entries into a copy of `om`'s.
+    fn dict_symmetric_entries(
+        &mut self,
+        old: &Node,
+        om: &Map,
+        nm: &Map,
+        depth: Depth,
+    ) -> Result<Node, MergeError> {
         let mut entries: Entries = om.to_entries();
         let mut deleted: Vec<usize> = Vec::new();
         for (k, v) in nm.iter() {
@@ -472,7 +483,7 @@ impl<'a, R: Rules + ?Sized, O: MergeObserver + ?Sized> Walk<'a, R, O> {
                     let merged = self.recurse(&old_v, v, depth.deeper(DICT_LEVEL), || {
                         PathSeg::Key(k.clone())
                     })?;
-                    self.rules.merged(&old_v, v, &merged);
+                    self.rules.merged(v, &merged);
                     insert(&mut entries, k.clone(), merged);
                 }
             }
@@ -524,7 +535,7 @@ impl<'a, R: Rules + ?Sized, O: MergeObserver + ?Sized> Walk<'a, R, O> {
                         self.enter(|| PathSeg::Index(i));
                         let merged = self
                             .recurse(&slot, nv, depth.deeper(LIST_LEVEL), || PathSeg::Index(i))?;
-                        self.rules.merged(&slot, nv, &merged);
+                        self.rules.merged(nv, &merged);
                         if let Some(s) = items.get_mut(i) {
                             *s = merged;
                         }
@@ -687,6 +698,11 @@ impl<'a, R: Rules + ?Sized, O: MergeObserver + ?Sized> Walk<'a, R, O> {
             {
                 self.dict_owned(&s, old, new, depth)
             }
+            (Some(Strategy::Dict(s)), Value::Map(_), Value::Map(_))
+                if s.mode == DictMode::Symmetric && !self.drops_old_key(&old, new.node()) =>
+            {
+                self.dict_symmetric_owned(old, new.node(), depth)
+            }
             (Some(Strategy::List(s)), Value::Seq(_), _) if s.mode == ListMode::Append => {
                 self.append_owned(old, new)
             }
@@ -695,6 +711,113 @@ impl<'a, R: Rules + ?Sized, O: MergeObserver + ?Sized> Walk<'a, R, O> {
                 Err(e) => Err((e, old)),
             },
         }
+    }
+
+    /// Whether a symmetric merge of `new` into the mapping `old` would drop
+    /// one of old's keys ([`Precedence::Drop`]): entries removed from the
+    /// middle cannot be undone in place, so such merges take the copying path.
+    fn drops_old_key(&mut self, old: &Node, new: &Node) -> bool {
+        let (Some(om), Some(nm)) = (old.as_map(), new.as_map()) else {
+            return false;
+        };
+        nm.iter().any(|(k, v)| {
+            let Some(old_v) = om.get(k) else {
+                return false;
+            };
+            self.enter(|| PathSeg::Key(k.clone()));
+            let p = self.rules.precedence(&self.path, Some(old_v), v);
+            self.leave();
+            p == Precedence::Drop
+        })
+    }
+
+    /// [`Walk::dict_symmetric`] on a map owned here (none of its keys
+    /// dropped): entries edited in place, with an undo log. Same charges,
+    /// events and result; a layer merged into a large accumulator costs its
+    /// own keys, not the accumulator's (thousands of layers stay linear).
+    fn dict_symmetric_owned(&mut self, mut old: Node, new: &Node, depth: Depth) -> Owned {
+        let om_len = old.as_map().map_or(0, Map::len);
+        let Some(nm) = new.as_map() else {
+            return Err((MergeError::type_error("not a mapping"), old));
+        };
+        if let Err(e) = self.charge(om_len.saturating_add(nm.len())) {
+            return Err((e, old));
+        }
+        let Some(entries) = map_in_place(&mut old) else {
+            // Shared after all (an observer kept it): the copying merge,
+            // charged above as it charges.
+            let copied = old
+                .as_map()
+                .map(|om| self.dict_symmetric_entries(&old, om, nm, depth));
+            return match copied {
+                Some(Ok(m)) => Ok((m, Undo::Restore(old))),
+                Some(Err(e)) => Err((e, old)),
+                None => Err((MergeError::type_error("not a mapping"), old)),
+            };
+        };
+        let hole = self.hole();
+        let len = entries.len();
+        let mut undo: Vec<(usize, Undo)> = Vec::new();
+        for (k, v) in nm.iter() {
+            self.enter(|| PathSeg::Key(k.clone()));
+            let found = entries.get_index_of(k);
+            let old_v = found.and_then(|i| entries.get_index(i)).map(|e| e.1);
+            let precedence = self.rules.precedence(&self.path, old_v, v);
+            match (found, precedence) {
+                (None, Precedence::Merge | Precedence::New) => {
+                    self.emit(Decision::Added, None, Some(v));
+                    insert(entries, k.clone(), v.clone());
+                }
+                (None, Precedence::Old | Precedence::Drop) => {
+                    self.emit(Decision::Deleted, None, Some(v));
+                }
+                (Some(i), Precedence::Old) => {
+                    self.emit(
+                        Decision::KeptOld(KeepReason::Outranked),
+                        entries.get_index(i).map(|e| e.1),
+                        Some(v),
+                    );
+                }
+                (Some(i), Precedence::New) => {
+                    if let Some((_, slot)) = entries.get_index_mut(i) {
+                        self.emit(Decision::Replaced, Some(slot), Some(v));
+                        let prev = std::mem::replace(slot, v.clone());
+                        undo.push((i, Undo::Restore(prev)));
+                    }
+                }
+                (Some(i), Precedence::Merge) => {
+                    if let Some((_, slot)) = entries.get_index_mut(i) {
+                        self.emit(Decision::Recursed, Some(slot), Some(v));
+                        let prev = std::mem::replace(slot, hole.clone());
+                        match self.merge_owned(prev, NewSide::Lent(v), depth.deeper(DICT_LEVEL)) {
+                            Ok((merged, u)) => {
+                                self.rules.merged(v, &merged);
+                                *slot = merged;
+                                undo.push((i, u));
+                            }
+                            Err((e, prev)) => {
+                                *slot = prev;
+                                let e = e.under(&PathSeg::Key(k.clone()));
+                                rollback_entries(entries, len, undo);
+                                return Err((e, old));
+                            }
+                        }
+                    }
+                }
+                // `drops_old_key` sent merges that drop an old key to the
+                // copying path; should a table answer otherwise now, its
+                // old value stays (nothing removed in place).
+                (Some(i), Precedence::Drop) => {
+                    self.emit(
+                        Decision::KeptOld(KeepReason::Outranked),
+                        entries.get_index(i).map(|e| e.1),
+                        Some(v),
+                    );
+                }
+            }
+            self.leave();
+        }
+        Ok((old, Undo::Dict { len, slots: undo }))
     }
 
     /// `list(append)` on a list owned here: extended in place.

@@ -68,6 +68,13 @@ impl PriorityLedger {
             return;
         }
         let p = self.priority(new);
+        // A neutral priority is what an unrecorded node has: not recorded
+        // (unless this node was, with another), so the merged value is not
+        // held here too, and the next layer can merge into it in place. (A
+        // recorded node is held, so no new node can have its id.)
+        if p == Priority::neutral() && !self.merged.borrow().contains_key(&merged.id()) {
+            return;
+        }
         self.merged
             .borrow_mut()
             .insert(merged.id(), (merged.clone(), p));

@@ -55,9 +55,11 @@ pub trait Rules {
         Precedence::Merge
     }
 
-    /// Symmetric dialects: `old` and `new` merged to `merged` (so a dialect
-    /// can carry what it knows about them, e.g. their priority, over to it).
-    fn merged(&self, _old: &Node, _new: &Node, _merged: &Node) {}
+    /// Symmetric dialects: `new` and the old value, of equal precedence,
+    /// merged to `merged` (so a dialect can carry what it knows about them,
+    /// e.g. their priority, over to it). `merged` may be the old value
+    /// itself, edited in place.
+    fn merged(&self, _new: &Node, _merged: &Node) {}
 
     /// Whether two values agree ([`super::Strategy::Unify`], de-duplication).
     /// Default: Python's `==`.

@@ -3,7 +3,7 @@
 use super::{Directive, KeyedRules, ListRule, identity_of, keyed_eq, rule_for};
 use crate::merge::{
     DuplicateIdentity, Limits, MAX_LEVELS, MergeObserver, Path, PathSeg, PriorityLedger,
-    SymmetricError, TagLookup, fingerprint, merge_with,
+    SymmetricError, TagLookup, fingerprint, merge_owned_with, merge_with,
 };
 use crate::source::SourceId;
 use crate::yaml::value::{Entries, Key, Map, Node, Seq, Value, py_repr};
@@ -202,8 +202,10 @@ pub fn merge_fragments(
         observer,
     )
     .map_err(SymmetricError::Merge)?;
+    // Merged in place: each fragment costs its own keys, not the config so far.
     for f in it {
-        acc = merge_with(&rules, &acc, f, &limits, observer).map_err(SymmetricError::Merge)?;
+        acc = merge_owned_with(&rules, acc, f, &limits, observer)
+            .map_err(|(e, _)| SymmetricError::Merge(e))?;
     }
     if let Some(c) = marks.ledger.surviving(&acc).into_iter().next() {
         return Err(SymmetricError::NonMergeable(c));

@@ -103,7 +103,7 @@ impl Rules for KeyedRules<'_> {
         }
     }
 
-    fn merged(&self, _old: &Node, new: &Node, merged: &Node) {
+    fn merged(&self, new: &Node, merged: &Node) {
         self.ledger.record_merged(new, merged);
     }
 

@@ -3,7 +3,7 @@
 use super::{NickelRules, nickel_number};
 use crate::merge::SymmetricError;
 use crate::merge::{
-    Limits, MAX_LEVELS, MergeObserver, Priority, PriorityLedger, TagLookup, merge_with,
+    Limits, MAX_LEVELS, MergeObserver, Priority, PriorityLedger, TagLookup, merge_owned_with,
 };
 use crate::yaml::value::{Entries, Int, Map, Node, Seq, Value};
 use std::collections::HashSet;
@@ -123,8 +123,10 @@ pub fn merge_layers(
         return Ok(Node::synthetic(Value::Map(Map::new(Entries::default()))));
     };
     let mut acc = first.clone();
+    // Merged in place: each layer costs its own keys, not the record so far.
     for l in it {
-        acc = merge_with(&rules, &acc, l, &limits, observer).map_err(SymmetricError::Merge)?;
+        acc = merge_owned_with(&rules, acc, l, &limits, observer)
+            .map_err(|(e, _)| SymmetricError::Merge(e))?;
     }
     if let Some(c) = ledger.surviving(&acc).into_iter().next() {
         return Err(SymmetricError::NonMergeable(c));

@@ -49,7 +49,7 @@ impl Rules for NickelRules<'_> {
         old.map_or(Precedence::Merge, |o| self.ledger.precedence(o, new))
     }
 
-    fn merged(&self, _old: &Node, new: &Node, merged: &Node) {
+    fn merged(&self, new: &Node, merged: &Node) {
         self.ledger.record_merged(new, merged);
     }
 
