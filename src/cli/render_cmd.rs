@@ -7,7 +7,7 @@ use cloudfold::userdata::{
     FoldText, Folded, Limits, PartOutcome, Preload, ProcessError, RenderError, Renderer,
     UserDataOptions,
 };
-use cloudfold::yaml::typed_json::{TypedJsonError, to_typed_json};
+use cloudfold::yaml::typed_json::{TypedJsonError, to_typed_json_pretty};
 
 /// Build library options from the shared flags.
 pub fn options(p: &PayloadArgs) -> Result<UserDataOptions, String> {
@@ -116,18 +116,17 @@ pub fn run(a: &RenderArgs) -> Result<Exit, String> {
         RenderFormat::CloudInit => std::mem::take(&mut folded.cloud_config_txt),
         RenderFormat::Yaml => std::mem::take(&mut folded.readable),
         RenderFormat::Json => {
-            let j = match &folded.config {
-                Some(c) => match to_typed_json(c, limits.walk_limits()) {
-                    Ok(j) => j,
+            let mut s = match &folded.config {
+                Some(c) => match to_typed_json_pretty(c, limits.walk_limits()) {
+                    Ok(s) => s,
                     Err(e @ TypedJsonError::Budget(_)) => {
                         eprintln!("error: the merged config: {e}");
                         return Ok(Exit::Limit);
                     }
                     Err(e) => return Err(e.to_string()),
                 },
-                None => serde_json::Value::Null,
+                None => "null".to_owned(),
             };
-            let mut s = serde_json::to_string_pretty(&j).map_err(|e| e.to_string())?;
             s.push('\n');
             s
         }

@@ -72,6 +72,111 @@ pub fn to_typed_json(node: &Node, limits: WalkLimits) -> Result<J, TypedJsonErro
     enc.encode(node)
 }
 
+/// [`to_typed_json`] written as pretty JSON text (`serde_json::to_string_pretty`
+/// of it, byte for byte), serialized as the value is walked rather than
+/// built as a JSON value first: a large merged config's value tree cost
+/// more than writing its text.
+pub fn to_typed_json_pretty(node: &Node, limits: WalkLimits) -> Result<String, TypedJsonError> {
+    let walk = Streamed {
+        enc: std::cell::RefCell::new(Encoder {
+            limits,
+            visited: 0,
+            path: Vec::new(),
+        }),
+        failed: std::cell::RefCell::new(None),
+    };
+    match serde_json::to_string_pretty(&Streaming { node, walk: &walk }) {
+        Ok(text) => Ok(text),
+        Err(e) => Err(walk
+            .failed
+            .into_inner()
+            .unwrap_or_else(|| TypedJsonError::Invalid(e.to_string()))),
+    }
+}
+
+/// The walk state [`to_typed_json_pretty`] shares between the nodes it
+/// serializes, and the error that stopped it.
+struct Streamed {
+    enc: std::cell::RefCell<Encoder>,
+    failed: std::cell::RefCell<Option<TypedJsonError>>,
+}
+
+impl Streamed {
+    /// `r`'s value, or the serializer's error with `r`'s error kept.
+    fn check<T, E: serde::ser::Error>(&self, r: Result<T, TypedJsonError>) -> Result<T, E> {
+        r.map_err(|e| {
+            let msg = e.to_string();
+            *self.failed.borrow_mut() = Some(e);
+            E::custom(msg)
+        })
+    }
+}
+
+/// One node of a [`to_typed_json_pretty`] walk.
+struct Streaming<'a> {
+    node: &'a Node,
+    walk: &'a Streamed,
+}
+
+impl serde::Serialize for Streaming<'_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::{SerializeMap, SerializeSeq};
+        let walk = self.walk;
+        let node = self.node;
+        let child = |node| Streaming { node, walk };
+        match node.value() {
+            Value::Seq(items) => {
+                walk.check(walk.enc.borrow_mut().enter(node))?;
+                let mut seq = s.serialize_seq(Some(items.len()))?;
+                for n in items.iter() {
+                    seq.serialize_element(&child(n))?;
+                }
+                walk.enc.borrow_mut().path.pop();
+                seq.end()
+            }
+            // Only string keys are streamed: other keys are encoded, and two
+            // of them may encode alike (NaNs), which a JSON object keeps once.
+            Value::Map(m)
+                if m.keys()
+                    .all(|k| matches!(k.value(), Value::Str(s) if s.as_str().is_some())) =>
+            {
+                walk.check(walk.enc.borrow_mut().enter(node))?;
+                let mut map = s.serialize_map(Some(m.len()))?;
+                for (k, v) in m.iter() {
+                    match k.as_str() {
+                        Some(k) if k.starts_with('$') => {
+                            map.serialize_entry(&format!("$str:{k}"), &child(v))?;
+                        }
+                        Some(k) => map.serialize_entry(k, &child(v))?,
+                        None => map.serialize_entry(
+                            &walk.check::<String, S::Error>(walk.enc.borrow_mut().encode_key(k))?,
+                            &child(v),
+                        )?,
+                    }
+                }
+                walk.enc.borrow_mut().path.pop();
+                map.end()
+            }
+            // Tuples, sets, other mappings: encoded as `to_typed_json` does
+            // (rare in a config).
+            Value::Tuple(_) | Value::Set(_) | Value::Map(_) => {
+                let j = walk.check::<J, S::Error>(walk.enc.borrow_mut().encode(node))?;
+                j.serialize(s)
+            }
+            v => {
+                walk.check(walk.enc.borrow_mut().visit())?;
+                match v {
+                    Value::Str(text) => match text.as_str() {
+                        Some(t) => s.serialize_str(t),
+                        None => scalar_to_json(v).serialize(s),
+                    },
+                    _ => scalar_to_json(v).serialize(s),
+                }
+            }
+        }
+    }
+}
+
 struct Encoder {
     limits: WalkLimits,
     visited: usize,
@@ -91,6 +196,15 @@ impl Encoder {
             return Err(TypedJsonError::Recursive);
         }
         self.path.push(node.id());
+        Ok(())
+    }
+
+    /// A scalar visited: counted against the budget.
+    fn visit(&mut self) -> Result<(), TypedJsonError> {
+        self.visited += 1;
+        if self.visited > self.limits.max_nodes {
+            return Err(TypedJsonError::Budget(self.limits.max_nodes));
+        }
         Ok(())
     }
 
@@ -130,10 +244,7 @@ impl Encoder {
                 J::Object(out)
             }
             v => {
-                self.visited += 1;
-                if self.visited > self.limits.max_nodes {
-                    return Err(TypedJsonError::Budget(self.limits.max_nodes));
-                }
+                self.visit()?;
                 scalar_to_json(v)
             }
         };
