@@ -22,7 +22,7 @@ pub fn merge(layers: &[Layer]) -> DialectOutcome {
             }
         })
         .collect();
-    match merge_fragments(&roots, &LayerTags(layers), &mut NoObserver) {
+    match merge_fragments(&roots, &LayerTags::new(layers), &mut NoObserver) {
         Ok(n) => DialectOutcome::merged(n),
         Err(e) => DialectOutcome::failed(vec![e.to_diagnostic(
             &|id| layer_name(layers, id),

@@ -5,16 +5,33 @@ use crate::merge::dialect::{DialectOutcome, Layer};
 use crate::merge::{NoObserver, TagLookup};
 use crate::source::SourceId;
 use crate::yaml::value::Node;
+use std::collections::HashMap;
 
-/// The tags of all layers (each node belongs to exactly one).
-pub(crate) struct LayerTags<'a>(pub(crate) &'a [Layer]);
+/// The tags of all layers (each node belongs to exactly one), found by the
+/// node's source: a fold asks for the tag of every value it merges, and a
+/// scan of all layers per value made thousands of layers quadratic.
+pub(crate) struct LayerTags<'a> {
+    layers: &'a [Layer],
+    by_source: HashMap<SourceId, Vec<usize>>,
+}
+
+impl<'a> LayerTags<'a> {
+    /// The tags of `layers`.
+    pub(crate) fn new(layers: &'a [Layer]) -> Self {
+        let mut by_source: HashMap<SourceId, Vec<usize>> = HashMap::new();
+        for (i, l) in layers.iter().enumerate() {
+            by_source.entry(l.source).or_default().push(i);
+        }
+        LayerTags { layers, by_source }
+    }
+}
 
 impl TagLookup for LayerTags<'_> {
     fn tag_of(&self, node: &Node) -> Option<&str> {
-        let src = node.span().source;
-        self.0
+        self.by_source
+            .get(&node.span().source)?
             .iter()
-            .filter(|l| l.source == src)
+            .filter_map(|&i| self.layers.get(i))
             .find_map(|l| l.tags.tag(node))
     }
 }
@@ -31,7 +48,7 @@ pub(crate) fn layer_name(layers: &[Layer], id: SourceId) -> String {
 /// `!priority:N`, `!force` tags on mapping values).
 pub fn merge(layers: &[Layer]) -> DialectOutcome {
     let roots: Vec<Node> = layers.iter().map(|l| l.root.clone()).collect();
-    match merge_layers(&roots, &LayerTags(layers), &mut NoObserver) {
+    match merge_layers(&roots, &LayerTags::new(layers), &mut NoObserver) {
         Ok(n) => DialectOutcome::merged(n),
         Err(e) => DialectOutcome::failed(vec![e.to_diagnostic(
             &|id| layer_name(layers, id),
