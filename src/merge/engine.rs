@@ -698,10 +698,10 @@ impl<'a, R: Rules + ?Sized, O: MergeObserver + ?Sized> Walk<'a, R, O> {
             {
                 self.dict_owned(&s, old, new, depth)
             }
-            (Some(Strategy::Dict(s)), Value::Map(_), Value::Map(_))
+            (Some(Strategy::Dict(s)), Value::Map(_), Value::Map(nm))
                 if s.mode == DictMode::Symmetric && !self.drops_old_key(&old, new.node()) =>
             {
-                self.dict_symmetric_owned(old, new.node(), depth)
+                self.dict_symmetric_owned(old, nm, depth)
             }
             (Some(Strategy::List(s)), Value::Seq(_), _) if s.mode == ListMode::Append => {
                 self.append_owned(old, new)
@@ -735,11 +735,8 @@ impl<'a, R: Rules + ?Sized, O: MergeObserver + ?Sized> Walk<'a, R, O> {
     /// dropped): entries edited in place, with an undo log. Same charges,
     /// events and result; a layer merged into a large accumulator costs its
     /// own keys, not the accumulator's (thousands of layers stay linear).
-    fn dict_symmetric_owned(&mut self, mut old: Node, new: &Node, depth: Depth) -> Owned {
+    fn dict_symmetric_owned(&mut self, mut old: Node, nm: &Map, depth: Depth) -> Owned {
         let om_len = old.as_map().map_or(0, Map::len);
-        let Some(nm) = new.as_map() else {
-            return Err((MergeError::type_error("not a mapping"), old));
-        };
         if let Err(e) = self.charge(om_len.saturating_add(nm.len())) {
             return Err((e, old));
         }

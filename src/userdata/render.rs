@@ -314,17 +314,19 @@ fn fold_processed(
     }
     // The helper, done loading, writes half of a large dump.
     preloader.settle();
-    let (mut cloud_config_txt, mut readable) = (String::new(), String::new());
-    let written = match text {
-        FoldText::CloudConfigTxt => handler
-            .cloud_config_txt_aside(Some(&preloader))
-            .map(|t| cloud_config_txt = t),
-        FoldText::Readable => handler
-            .readable_aside(Some(&preloader))
-            .map(|t| readable = t),
-        FoldText::Nothing => Ok(()),
+    let dumped =
+        |r: Result<String, crate::yaml::DumpError>| r.map_err(|e| RenderError::Dump(e.to_string()));
+    let (cloud_config_txt, readable) = match text {
+        FoldText::CloudConfigTxt => (
+            dumped(handler.cloud_config_txt_aside(Some(&preloader)))?,
+            String::new(),
+        ),
+        FoldText::Readable => (
+            String::new(),
+            dumped(handler.readable_aside(Some(&preloader)))?,
+        ),
+        FoldText::Nothing => (String::new(), String::new()),
     };
-    written.map_err(|e| RenderError::Dump(e.to_string()))?;
     drop(preloader);
     let (config, file_names, error_file_names) = handler.into_results();
     Ok(Folded {

@@ -136,23 +136,11 @@ impl serde::Serialize for Streaming<'_> {
             }
             // Only string keys are streamed: other keys are encoded, and two
             // of them may encode alike (NaNs), which a JSON object keeps once.
-            Value::Map(m)
-                if m.keys()
-                    .all(|k| matches!(k.value(), Value::Str(s) if s.as_str().is_some())) =>
-            {
+            Value::Map(m) if m.keys().all(|k| k.as_str().is_some()) => {
                 walk.check(walk.enc.borrow_mut().enter(node))?;
                 let mut map = s.serialize_map(Some(m.len()))?;
-                for (k, v) in m.iter() {
-                    match k.as_str() {
-                        Some(k) if k.starts_with('$') => {
-                            map.serialize_entry(&format!("$str:{k}"), &child(v))?;
-                        }
-                        Some(k) => map.serialize_entry(k, &child(v))?,
-                        None => map.serialize_entry(
-                            &walk.check::<String, S::Error>(walk.enc.borrow_mut().encode_key(k))?,
-                            &child(v),
-                        )?,
-                    }
+                for (k, v) in m.iter().filter_map(|(k, v)| Some((k.as_str()?, v))) {
+                    map.serialize_entry(&str_key(k), &child(v))?;
                 }
                 walk.enc.borrow_mut().path.pop();
                 map.end()
@@ -258,8 +246,7 @@ impl Encoder {
     fn encode_key(&mut self, k: &Node) -> Result<String, TypedJsonError> {
         Ok(match k.value() {
             Value::Str(s) => match s.as_str() {
-                Some(s) if s.starts_with('$') => format!("$str:{s}"),
-                Some(s) => s.to_owned(),
+                Some(s) => str_key(s).into_owned(),
                 None => format!("$json:{}", canonical(&scalar_to_json(k.value()))),
             },
             Value::Null => "$null".into(),
@@ -271,6 +258,16 @@ impl Encoder {
             Value::DateTime(d) => format!("$datetime:{}", d.isoformat('T')),
             _ => format!("$json:{}", canonical(&self.encode(k)?)),
         })
+    }
+}
+
+/// A `str` key as typed JSON writes it: itself, or `$str:` before one that
+/// starts with `$` (the markers' prefix).
+fn str_key(s: &str) -> std::borrow::Cow<'_, str> {
+    if s.starts_with('$') {
+        format!("$str:{s}").into()
+    } else {
+        s.into()
     }
 }
 
