@@ -21,7 +21,12 @@ import os
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-ORACLE = os.path.normpath(os.path.join(HERE, "..", "..", "shared", "oracle", "ci_oracle.py"))
+SHARED = os.environ.get("CLOUDFOLD_SHARED") or os.path.join(HERE, "..", "..", "shared")
+ORACLE = os.path.normpath(os.path.join(SHARED, "oracle", "ci_oracle.py"))
+# The oracle builds and removes a ~30-directory tree per payload; on this machine's
+# disk that is ~110 ms of rmdir/mkdir per payload, in tmpfs ~1 ms (50 payloads:
+# 7.5 s -> 2.0 s). Only where /dev/shm is a writable directory, and TMPDIR unset.
+SCRATCH = "/dev/shm"
 
 
 def load_oracle():
@@ -51,6 +56,9 @@ def main():
     ap.add_argument("--release", default="bookworm")
     opts = ap.parse_args()
     oracle = load_oracle()
+    if "TMPDIR" not in os.environ and os.path.isdir(SCRATCH) and os.access(SCRATCH, os.W_OK):
+        import tempfile
+        tempfile.tempdir = SCRATCH
     # Let the oracle's own logging capture run; keep stdout for our JSON lines only.
     out = sys.stdout
     sys.stdout = io.StringIO()
