@@ -21,7 +21,29 @@ export CI=true
 : "${CLOUDFOLD_ORACLE_CASES:=20000}"
 export CLOUDFOLD_ORACLE_CASES
 
-run() { printf -- '--- %s\n' "$*"; "$@"; }
+# Each command's wall time, printed as a table at the end (also on failure): for sizing
+# the differentials against CI's 60 minutes.
+RUN_NAMES=() RUN_SECS=() RUN_T=$SECONDS
+run() {
+  local label="" prev="" a
+  for a in "$@"; do
+    if [ "$prev" = --test ]; then label+="$a "; fi
+    prev=$a
+  done
+  RUN_NAMES+=("${label:-$*}") RUN_T=$SECONDS
+  printf -- '--- %s\n' "$*"
+  "$@"
+  RUN_SECS+=("$((SECONDS - RUN_T))")
+}
+run_table() {
+  local rc=$? i
+  if [ "${#RUN_NAMES[@]}" -gt "${#RUN_SECS[@]}" ]; then RUN_SECS+=("$((SECONDS - RUN_T))"); fi
+  printf '\n--- conformance: each command'"'"'s wall time (exit %s)\n' "$rc"
+  for i in "${!RUN_SECS[@]}"; do
+    printf '%5d:%02d  %s\n' "$((RUN_SECS[i] / 60))" "$((RUN_SECS[i] % 60))" "${RUN_NAMES[i]}"
+  done
+}
+trap run_table EXIT
 # The test binaries named by "$@" (--test NAME ...), optimized, with their output shown.
 ci_test() { run cargo test --locked --profile ci "$@" -- --nocapture; }
 
