@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Write the validate fixtures (fixtures/validate/<code>.txt, one input per diagnostic code)
-and their golden trycmd cases (fixtures/cli/validate-<code>.toml and -json.toml).
+and their golden trycmd cases (fixtures/cli/validate-<code>.toml, -json.toml, -github.toml
+and -sarif.toml; the last two take the exit code recorded for the first).
 
 The inputs are hand-written here; the expected outputs are recorded from cloudfold itself
 (add `status.code = N` for a non-zero exit, create empty .stdout/.stderr files, then
@@ -118,6 +119,12 @@ case("merge-list-truncated", mime(cc("#cloud-config\nruncmd: [a]\n", "base.yaml"
 case("merge-value-ignored", mime(cc("#cloud-config\nruncmd: [a]\n", "base.yaml"),
                                   cc("#cloud-config\nmerge_how: dict(no_replace)+list(append)\nruncmd: [b]\n",
                                      "extra.yaml")))
+# A part another agent reads (EKS nodeadm), written here after nodeadm's documented NodeConfig
+case("part-other-agent", mime((["Content-Type: application/node.eks.aws"],
+                               "---\napiVersion: node.eks.aws/v1alpha1\nkind: NodeConfig\nspec:\n"
+                               "  cluster:\n    name: example\n    apiServerEndpoint: https://example.com\n"),
+                              (["Content-Type: text/x-shellscript"], "#!/bin/sh\necho hello\n"),
+                              boundary="//"))
 # Encodings
 plain = b"#cloud-config\nruncmd: [ls]\n"
 case("encoding-base64-payload", base64.b64encode(plain) + b"\n")
@@ -146,12 +153,17 @@ def main():
         name = code + (".gz" if data[:2] == b"\x1f\x8b" else ".txt")
         with open(os.path.join(FIX, name), "wb") as f:
             f.write(data)
-        for suffix, fmt in (("", []), ("-json", ["--format", "json"])):
+        human = os.path.join(CLI, "validate-%s.toml" % code)
+        for suffix, fmt in (("", []), ("-json", ["--format", "json"]),
+                            ("-github", ["--format", "github"]), ("-sarif", ["--format", "sarif"])):
             path = os.path.join(CLI, "validate-%s%s.toml" % (code, suffix))
             if os.path.exists(path):  # keep its recorded `status.code`
                 continue
+            status = ""
+            if fmt and fmt[1] in ("github", "sarif") and os.path.exists(human):
+                status = "".join(l for l in open(human) if l.startswith("status.code"))
             with open(path, "w") as f:
-                f.write(toml(["validate", name] + extra + fmt))
+                f.write(toml(["validate", name] + extra + fmt) + status)
 
 
 if __name__ == "__main__":

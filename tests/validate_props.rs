@@ -26,6 +26,7 @@ fn check(payload: &[u8], launch_index: Option<i64>) {
         input_name: "user-data".into(),
         size_limit: Some(SizeLimit::platform(Platform::Ec2)),
         schema: None,
+        cloud_init_only: false,
     };
     let r = validate(payload, &opts, &NoIncludes);
     let human = HumanRenderer::new().render_all(&r.diagnostics, &r.sources);

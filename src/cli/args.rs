@@ -303,6 +303,11 @@ pub enum ValidateFormat {
     Human,
     /// One JSON document: summary, parts, diagnostics (see README, "validate").
     Json,
+    /// GitHub Actions annotations: one `::error`/`::warning`/`::notice` workflow command per
+    /// diagnostic, at the payload file's own line.
+    Github,
+    /// SARIF 2.1.0 (GitHub code scanning and other SARIF viewers).
+    Sarif,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -329,10 +334,15 @@ pub enum ColorChoice {
 pub struct ValidateArgs {
     #[command(flatten)]
     pub payload: PayloadArgs,
+    /// More payloads to check, each on its own (the exit code is the worst one's).
+    #[arg(value_name = "MORE")]
+    pub more_inputs: Vec<PathBuf>,
     /// Output format.
     #[arg(long, value_enum, default_value_t = ValidateFormat::Human)]
     pub format: ValidateFormat,
-    /// Treat warnings as errors (exit 3 when there are warnings but no errors).
+    /// Treat warnings as errors (exit 3 when there are warnings but no errors), and parts
+    /// another agent reads (EKS nodeadm's application/node.eks.aws) as cloud-init sees
+    /// them: part-unknown-type errors, not part-other-agent notes.
     #[arg(long)]
     pub strict: bool,
     /// Check the size against this cloud's documented user-data limit.

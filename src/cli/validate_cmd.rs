@@ -1,14 +1,18 @@
-//! `cloudfold validate`: every problem cloud-init would have with a payload, rendered for people or as JSON.
+//! `cloudfold validate`: every problem cloud-init would have with one or more payloads, for people, as JSON, as GitHub annotations or as SARIF.
 
 use super::args::{ColorChoice, Platform as PlatformArg, ValidateArgs, ValidateFormat};
 use super::exit::Exit;
 use super::input::{LocalIncludes, read_input};
 use super::render_cmd::options;
-use cloudfold::diagnostic::{HumanRenderer, JsonRenderer, Severity};
+use cloudfold::diagnostic::{
+    GithubRenderer, HumanRenderer, JsonRenderer, SarifInput, SarifRenderer, Severity,
+};
 use cloudfold::userdata::PartOutcome;
-use cloudfold::validate::{JsonSchema, Platform, Report, SizeLimit, ValidateOptions, validate};
+use cloudfold::validate::{
+    JsonSchema, Platform, RULES, Report, SizeLimit, ValidateOptions, validate,
+};
 use serde_json::json;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 fn platform(p: PlatformArg) -> Platform {
     match p {
@@ -52,14 +56,39 @@ fn outcome(o: &PartOutcome) -> &'static str {
     }
 }
 
+/// How bad an exit code is, to report the worst over several payloads.
+fn rank(e: Exit) -> u8 {
+    match e {
+        Exit::Ok => 0,
+        Exit::Strict => 1,
+        Exit::Invalid => 2,
+        Exit::Aborted => 3,
+        Exit::Limit => 4,
+        Exit::Usage => 5,
+        Exit::Internal => 6,
+    }
+}
+
+/// A payload path as a repository names it (annotations and SARIF match files
+/// by their path from the repository root): `./` prefixes dropped.
+fn repo_path(p: &Path) -> String {
+    let mut s = p.display().to_string();
+    while let Some(rest) = s.strip_prefix("./") {
+        s = rest.trim_start_matches('/').to_owned();
+    }
+    s
+}
+
+/// One payload checked: its name, its path for annotations (`None`: stdin), the report.
+struct Checked {
+    name: String,
+    path: Option<String>,
+    report: Report,
+    code: Exit,
+}
+
 pub fn run(a: &ValidateArgs) -> Result<Exit, String> {
     let userdata = options(&a.payload)?;
-    let input = read_input(a.payload.input.as_deref(), a.payload.max_input_size)?;
-    let input_name = match a.payload.input.as_deref() {
-        None => "<stdin>".to_owned(),
-        Some(p) if p.as_os_str() == "-" => "<stdin>".to_owned(),
-        Some(p) => p.display().to_string(),
-    };
     let size_limit = match (a.platform, a.max_size) {
         (Some(p), _) => Some(SizeLimit::platform(platform(p))),
         (None, Some(n)) => Some(SizeLimit::bytes(n)),
@@ -80,77 +109,155 @@ pub fn run(a: &ValidateArgs) -> Result<Exit, String> {
             Some(JsonSchema::parse(&text).map_err(|e| format!("{}: {e}", path.display()))?)
         }
     };
-    let opts = ValidateOptions {
+    let mut inputs: Vec<Option<&Path>> = vec![a.payload.input.as_deref()];
+    inputs.extend(a.more_inputs.iter().map(|p| Some(p.as_path())));
+    if inputs.len() > 1 && a.format == ValidateFormat::Json {
+        return Err("--format json checks one payload; use --format sarif for several".into());
+    }
+    let mut opts = ValidateOptions {
         userdata,
-        input_name,
+        input_name: String::new(),
         size_limit,
         schema,
+        cloud_init_only: a.strict,
     };
     let includes = LocalIncludes {
         dir: a.payload.include_dir.clone(),
     };
-    let report = validate(&input, &opts, &includes);
-    let code = decide(&report, a.strict);
+    let mut checked = Vec::with_capacity(inputs.len());
+    let mut worst = Exit::Ok;
+    for input in inputs {
+        let path = input.filter(|p| p.as_os_str() != "-");
+        let bytes = match read_input(input, a.payload.max_input_size) {
+            Ok(b) => b,
+            // One unreadable file among several does not hide the others' problems.
+            Err(e) if a.more_inputs.is_empty() => return Err(e),
+            Err(e) => {
+                eprintln!("error: {e}");
+                worst = Exit::Usage;
+                continue;
+            }
+        };
+        opts.input_name = path.map_or_else(|| "<stdin>".to_owned(), |p| p.display().to_string());
+        let report = validate(&bytes, &opts, &includes);
+        let code = decide(&report, a.strict);
+        if rank(code) > rank(worst) {
+            worst = code;
+        }
+        checked.push(Checked {
+            name: opts.input_name.clone(),
+            path: path.map(repo_path),
+            report,
+            code,
+        });
+    }
+    let out = match a.format {
+        ValidateFormat::Human => {
+            let r = HumanRenderer::new().with_color(a.color == ColorChoice::Always);
+            let several = checked.len() > 1;
+            let mut out = String::new();
+            for c in &checked {
+                out.push_str(&human(&r, c, several));
+            }
+            out
+        }
+        ValidateFormat::Json => checked.first().map(json).transpose()?.unwrap_or_default(),
+        ValidateFormat::Github => checked
+            .iter()
+            .map(|c| {
+                GithubRenderer::new(c.path.clone())
+                    .render_all(&c.report.diagnostics, &c.report.sources)
+            })
+            .collect(),
+        ValidateFormat::Sarif => {
+            let inputs: Vec<SarifInput<'_>> = checked
+                .iter()
+                .map(|c| SarifInput {
+                    path: c.path.as_deref(),
+                    diagnostics: &c.report.diagnostics,
+                    sources: &c.report.sources,
+                })
+                .collect();
+            let log =
+                SarifRenderer::new("cloudfold", env!("CARGO_PKG_VERSION"), RULES).to_value(&inputs);
+            let mut s = serde_json::to_string_pretty(&log).map_err(|e| e.to_string())?;
+            s.push('\n');
+            s
+        }
+    };
+    super::stdout::write_stdout(out.as_bytes())?;
+    Ok(worst)
+}
+
+/// The human report of one payload: diagnostics, then the verdict (naming the
+/// payload when there are several).
+fn human(r: &HumanRenderer, c: &Checked, several: bool) -> String {
+    let report = &c.report;
     let (errors, warnings, notes) = (
         report.count(Severity::Error),
         report.count(Severity::Warning),
         report.count(Severity::Note),
     );
     let parts = report.folded.as_ref().map_or(0, |f| f.parts.len());
-    match a.format {
-        ValidateFormat::Human => {
-            let r = HumanRenderer::new().with_color(a.color == ColorChoice::Always);
-            let mut out = r.render_all(&report.diagnostics, &report.sources);
-            if !out.is_empty() {
-                out.push('\n');
-            }
-            let counts = format!(
-                "{}, {}, {}",
-                plural(errors, "error"),
-                plural(warnings, "warning"),
-                plural(notes, "note")
-            );
-            let verdict = match code {
-                Exit::Ok => format!("valid: {} ({counts})", plural(parts, "part")),
-                Exit::Aborted | Exit::Limit => {
-                    format!("invalid: cloud-init would abort all user-data processing ({counts})")
-                }
-                Exit::Strict => format!("invalid with --strict: {counts}"),
-                _ => format!("invalid: {counts}"),
-            };
-            out.push_str(&verdict);
-            out.push('\n');
-            super::stdout::write_stdout(out.as_bytes())?;
-        }
-        ValidateFormat::Json => {
-            let part_list: Vec<_> = report
-                .folded
-                .iter()
-                .flat_map(|f| f.parts.iter())
-                .map(|p| {
-                    json!({
-                        "part": p.number,
-                        "part_name": p.filename(),
-                        "content_type": p.content_type(),
-                        "outcome": outcome(&p.outcome),
-                        "size": p.size,
-                    })
-                })
-                .collect();
-            let doc = json!({
-                "valid": code == Exit::Ok,
-                "exit_code": code as u8,
-                "aborted": report.aborted(),
-                "summary": {"errors": errors, "warnings": warnings, "notes": notes},
-                "parts": part_list,
-                "diagnostics": JsonRenderer::new().to_array(&report.diagnostics, &report.sources),
-            });
-            let mut s = serde_json::to_string_pretty(&doc).map_err(|e| e.to_string())?;
-            s.push('\n');
-            super::stdout::write_stdout(s.as_bytes())?;
-        }
+    let mut out = r.render_all(&report.diagnostics, &report.sources);
+    if !out.is_empty() {
+        out.push('\n');
     }
-    Ok(code)
+    let counts = format!(
+        "{}, {}, {}",
+        plural(errors, "error"),
+        plural(warnings, "warning"),
+        plural(notes, "note")
+    );
+    let verdict = match c.code {
+        Exit::Ok => format!("valid: {} ({counts})", plural(parts, "part")),
+        Exit::Aborted | Exit::Limit => {
+            format!("invalid: cloud-init would abort all user-data processing ({counts})")
+        }
+        Exit::Strict => format!("invalid with --strict: {counts}"),
+        _ => format!("invalid: {counts}"),
+    };
+    if several {
+        out.push_str(&c.name);
+        out.push_str(": ");
+    }
+    out.push_str(&verdict);
+    out.push('\n');
+    out
+}
+
+/// The JSON document of one payload.
+fn json(c: &Checked) -> Result<String, String> {
+    let report = &c.report;
+    let part_list: Vec<_> = report
+        .folded
+        .iter()
+        .flat_map(|f| f.parts.iter())
+        .map(|p| {
+            json!({
+                "part": p.number,
+                "part_name": p.filename(),
+                "content_type": p.content_type(),
+                "outcome": outcome(&p.outcome),
+                "size": p.size,
+            })
+        })
+        .collect();
+    let doc = json!({
+        "valid": c.code == Exit::Ok,
+        "exit_code": c.code as u8,
+        "aborted": report.aborted(),
+        "summary": {
+            "errors": report.count(Severity::Error),
+            "warnings": report.count(Severity::Warning),
+            "notes": report.count(Severity::Note),
+        },
+        "parts": part_list,
+        "diagnostics": JsonRenderer::new().to_array(&report.diagnostics, &report.sources),
+    });
+    let mut s = serde_json::to_string_pretty(&doc).map_err(|e| e.to_string())?;
+    s.push('\n');
+    Ok(s)
 }
 
 const SCHEMA: &str = "cloudinit/config/schemas/schema-cloud-config-v1.json";

@@ -65,6 +65,21 @@ impl Diagnostic {
         self
     }
 
+    /// The message, then each note and the help on lines of their own
+    /// (`note: …`, `help: …`): the whole text for formats with one message field.
+    pub fn message_with_notes(&self) -> String {
+        let mut out = self.message.clone();
+        for note in &self.notes {
+            out.push_str("\nnote: ");
+            out.push_str(note);
+        }
+        if let Some(help) = &self.help {
+            out.push_str("\nhelp: ");
+            out.push_str(help);
+        }
+        out
+    }
+
     /// All labels, primary first.
     pub fn labels(&self) -> impl Iterator<Item = &Label> {
         self.primary.iter().chain(self.secondary.iter())

@@ -4,7 +4,11 @@
 //! (code, severity, message via `Display`, optional help) and turns each into a
 //! [`Diagnostic`] with [`Diagnostic::new`], adding [`Label`]s that point into named
 //! source texts (a [`SourceMap`] of [`SourceFile`]s). The CLI renders them with
-//! [`HumanRenderer`] (rustc/Butane style, via `annotate-snippets`) or [`JsonRenderer`].
+//! [`HumanRenderer`] (rustc/Butane style, via `annotate-snippets`), [`JsonRenderer`],
+//! [`GithubRenderer`] (GitHub Actions annotations) or [`SarifRenderer`] (SARIF 2.1.0).
+//! The last two point at the lines of the input file as the user wrote it: each
+//! source's [`Placement`] says where its text is in that file, and a [`FileLocator`]
+//! maps spans there.
 //!
 //! # Codes
 //!
@@ -20,18 +24,28 @@
 #[allow(clippy::module_inception)]
 mod diagnostic;
 mod diagnostic_kind;
+mod file_locator;
+mod github_renderer;
 mod human_renderer;
 mod json_renderer;
 mod label;
+mod placement;
+mod rule;
+mod sarif_renderer;
 mod severity;
 mod source_file;
 mod source_map;
 
 pub use diagnostic::Diagnostic;
 pub use diagnostic_kind::DiagnosticKind;
+pub use file_locator::{FileLocator, FileRegion, Unplaced};
+pub use github_renderer::{GithubRenderer, escape_data, escape_property};
 pub use human_renderer::HumanRenderer;
 pub use json_renderer::JsonRenderer;
 pub use label::Label;
+pub use placement::Placement;
+pub use rule::Rule;
+pub use sarif_renderer::{SarifInput, SarifRenderer};
 pub use severity::Severity;
 pub use source_file::SourceFile;
 pub use source_map::SourceMap;

@@ -1,4 +1,6 @@
-//! `SourceFile`: one named source text a diagnostic can quote (a part, a file).
+//! `SourceFile`: one named source text a diagnostic can quote (a part, a file), and where it is in the input file.
+
+use super::Placement;
 
 /// A named source text.
 ///
@@ -15,6 +17,8 @@ pub struct SourceFile {
     pub filename: Option<String>,
     /// The text.
     pub text: String,
+    /// Where the text is in the input file (for annotations on the file's lines).
+    pub placement: Placement,
 }
 
 impl SourceFile {
@@ -25,6 +29,7 @@ impl SourceFile {
             part: None,
             filename: None,
             text: text.into(),
+            placement: Placement::Unknown,
         }
     }
 
@@ -36,6 +41,13 @@ impl SourceFile {
             part: Some(number),
             filename: Some(filename),
             text: text.into(),
+            placement: Placement::Unknown,
         }
+    }
+
+    /// The same source, placed in the input file.
+    pub fn placed(mut self, placement: Placement) -> Self {
+        self.placement = placement;
+        self
     }
 }

@@ -14,6 +14,7 @@ mod include;
 mod launch_index;
 mod leaf;
 mod mime_leaves;
+mod other_agent;
 mod part_type;
 mod preloader;
 mod processor;
@@ -35,6 +36,7 @@ pub use include::{IncludeLine, include_urls, py_splitlines};
 pub use launch_index::{filter_launch_index, selects};
 pub use leaf::{Body, HeaderValue, Leaf, Origin, Payload};
 pub use mime_leaves::format_attachment;
+pub use other_agent::{OTHER_AGENTS, OtherAgent, other_agent};
 pub use part_type::{PartType, known_types, py_is_space, type_from_starts_with};
 pub use preloader::Preload;
 pub use processor::{

@@ -8,12 +8,19 @@ use crate::diagnostic::{Diagnostic, Label};
 use crate::merge::PyException;
 use crate::merge::cloud_init::{MergeSpec, SpecName, Version, extract_payload_mergers};
 use crate::source::{LineIndex, Span};
-use crate::userdata::{PartOutcome, PartRejection, PartReport};
+use crate::userdata::{PartOutcome, PartRejection, PartReport, other_agent};
 
 const MERGERS: &[&str] = &["dict", "list", "str"];
 
 /// The diagnostics for one part's outcome (none when it merged or will run).
-pub fn part_diagnostics(report: &PartReport, ps: &PartSource, version: Version) -> Vec<Diagnostic> {
+/// `cloud_init_only`: a part another agent reads is reported as cloud-init sees
+/// it (`part-unknown-type`), not as a note (`--strict`).
+pub fn part_diagnostics(
+    report: &PartReport,
+    ps: &PartSource,
+    version: Version,
+    cloud_init_only: bool,
+) -> Vec<Diagnostic> {
     let n = report.number;
     let whole = Label::new(first_line(ps.source, &LineIndex::new(&ps.text)));
     let logs = |detail: Option<&str>| {
@@ -41,12 +48,26 @@ pub fn part_diagnostics(report: &PartReport, ps: &PartSource, version: Version) 
                     report.content_type()
                 )
             };
-            Diagnostic::new(&PartKind::UnknownType {
-                part: n,
-                content_type: report.content_type().to_owned(),
-            })
-            .with_primary(whole)
-            .with_note(format!("cloud-init logs: {what}: ..."))
+            let logs = format!("cloud-init logs: {what}: ...");
+            match other_agent(report.content_type()) {
+                Some(agent) if !cloud_init_only => Diagnostic::new(&PartKind::OtherAgent {
+                    part: n,
+                    content_type: report.content_type().to_owned(),
+                    agent: agent.agent,
+                })
+                .with_primary(whole)
+                .with_note(format!(
+                    "{} reads it on {}; cloudfold does not check its content",
+                    agent.agent, agent.images
+                ))
+                .with_note(logs),
+                _ => Diagnostic::new(&PartKind::UnknownType {
+                    part: n,
+                    content_type: report.content_type().to_owned(),
+                })
+                .with_primary(whole)
+                .with_note(logs),
+            }
         }
         PartOutcome::Rejected(r) => match r {
             PartRejection::Yaml(e) => {

@@ -46,6 +46,18 @@ pub enum PartKind {
         /// The dispatched type.
         content_type: String,
     },
+    /// `part-other-agent` (note): a part another agent on the image reads, whose type
+    /// cloud-init has no handler for: it ignores it, as intended — e.g. a MIME part
+    /// `Content-Type: application/node.eks.aws` (EKS `nodeadm`'s `NodeConfig`).
+    /// With `--strict` it is reported as cloud-init sees it, `part-unknown-type`.
+    OtherAgent {
+        /// Part number.
+        part: usize,
+        /// The dispatched type.
+        content_type: String,
+        /// The program that reads it (`nodeadm`).
+        agent: &'static str,
+    },
     /// `part-json-invalid` (error): a `#cloud-config-jsonp` part that is not JSON
     /// (`#cloud-config-jsonp\n[{"op": "add",}]`).
     JsonInvalid {
@@ -117,6 +129,14 @@ impl fmt::Display for PartKind {
                 f,
                 "part {part} has content type {content_type}, which no handler takes: cloud-init ignores it"
             ),
+            PartKind::OtherAgent {
+                part,
+                content_type,
+                agent,
+            } => write!(
+                f,
+                "part {part} ({content_type}) is read by {agent}, not cloud-init: cloud-init ignores it"
+            ),
             PartKind::JsonInvalid { part, message } => {
                 write!(f, "part {part} is not valid JSON: {message}")
             }
@@ -148,6 +168,7 @@ impl DiagnosticKind for PartKind {
             PartKind::Empty { .. } => "part-empty",
             PartKind::NotMapping { .. } => "part-not-mapping",
             PartKind::UnknownType { .. } => "part-unknown-type",
+            PartKind::OtherAgent { .. } => "part-other-agent",
             PartKind::JsonInvalid { .. } => "part-json-invalid",
             PartKind::JsonPatchFailed { .. } => "part-json-patch-failed",
             PartKind::JinjaNotRendered { .. } => "part-jinja-not-rendered",
@@ -165,7 +186,7 @@ impl DiagnosticKind for PartKind {
             | PartKind::HandedAgain { .. }
             | PartKind::JinjaNotRendered { .. }
             | PartKind::IncludeNotFetched { .. } => Severity::Warning,
-            PartKind::FilteredByLaunchIndex { .. } => Severity::Note,
+            PartKind::FilteredByLaunchIndex { .. } | PartKind::OtherAgent { .. } => Severity::Note,
             _ => Severity::Error,
         }
     }

@@ -14,4 +14,8 @@ pub struct ValidateOptions {
     pub size_limit: Option<SizeLimit>,
     /// Check the merged config against this schema (cloud-init's `schema-cloud-config-v1.json`).
     pub schema: Option<JsonSchema>,
+    /// Report parts that another agent reads (EKS `nodeadm`'s `application/node.eks.aws`)
+    /// as cloud-init sees them, `part-unknown-type` errors, instead of
+    /// `part-other-agent` notes (`validate --strict`).
+    pub cloud_init_only: bool,
 }

@@ -8,9 +8,9 @@ use super::part_check::part_diagnostics;
 use super::size_check::size_diagnostics;
 use super::spans::{find, rest_of_line};
 use super::{AbortKind, JsonSchema, PartKind, PartSource, Report, SchemaKind, ValidateOptions};
-use crate::diagnostic::{Diagnostic, Label, SourceFile, SourceMap};
+use crate::diagnostic::{Diagnostic, Label, Placement, SourceFile, SourceMap};
 use crate::merge::cloud_init::Version;
-use crate::mime::Message;
+use crate::mime::{Message, TransferEncoding};
 use crate::source::{LineIndex, SourceId};
 use crate::userdata::{
     Fetched, IncludeResolver, Origin, PartType, ProcessError, Release, RenderError, WarningKind,
@@ -62,7 +62,13 @@ pub fn validate(payload: &[u8], opts: &ValidateOptions, includes: &dyn IncludeRe
     let mut head: Vec<Diagnostic> = Vec::new();
 
     // The document as the processor reads it: one gzip layer undone.
-    let data = gunzip(payload, limit).unwrap_or_else(|_| payload.to_vec());
+    let gunzipped = gunzip(payload, limit).ok();
+    // Where the document is in the file as written: the file itself, unless gzip'ed.
+    let doc_placement = match gunzipped {
+        None => Placement::File,
+        Some(_) => Placement::NotInFile("the payload file is gzip-compressed".into()),
+    };
+    let data = gunzipped.unwrap_or_else(|| payload.to_vec());
     let doc_text = String::from_utf8_lossy(&data).into_owned();
     let name = if opts.input_name.is_empty() {
         "user-data".to_owned()
@@ -115,7 +121,10 @@ pub fn validate(payload: &[u8], opts: &ValidateOptions, includes: &dyn IncludeRe
             head.push(
                 d.with_note("nothing is merged, no cloud-config.txt is written and no script runs"),
             );
-            sources.insert(DOCUMENT, SourceFile::new(name, doc_text));
+            sources.insert(
+                DOCUMENT,
+                SourceFile::new(name, doc_text).placed(doc_placement),
+            );
             if let Some(l) = opts.size_limit {
                 head.extend(size_diagnostics(payload, &[], l));
             }
@@ -126,7 +135,10 @@ pub fn validate(payload: &[u8], opts: &ValidateOptions, includes: &dyn IncludeRe
             };
         }
     };
-    sources.insert(DOCUMENT, SourceFile::new(name, doc_text.clone()));
+    sources.insert(
+        DOCUMENT,
+        SourceFile::new(name, doc_text.clone()).placed(doc_placement.clone()),
+    );
     for w in &folded.warnings {
         let message = format!("{}: {}", w.origin, w.message);
         head.push(match w.kind {
@@ -155,9 +167,14 @@ pub fn validate(payload: &[u8], opts: &ValidateOptions, includes: &dyn IncludeRe
         };
         let header_spec = report.merge_type_header().clone();
         let header_span = header_span(report.leaf.origin.clone(), &mime_parts, &doc_lines);
+        let placement = match doc_placement {
+            Placement::File => part_placement(report, &text, &doc_text, &mime_parts),
+            ref p => p.clone(),
+        };
         sources.insert(
             report.source,
-            SourceFile::part(report.number, report.filename().clone(), text.clone()),
+            SourceFile::part(report.number, report.filename().clone(), text.clone())
+                .placed(placement),
         );
         parts.push(PartSource {
             number: report.number,
@@ -172,7 +189,7 @@ pub fn validate(payload: &[u8], opts: &ValidateOptions, includes: &dyn IncludeRe
     let mut per_part: Vec<Vec<Diagnostic>> = vec![Vec::new(); parts.len()];
     for ((report, ps), out) in folded.parts.iter().zip(&parts).zip(per_part.iter_mut()) {
         out.extend(part_encoding(report, ps));
-        out.extend(part_diagnostics(report, ps, version));
+        out.extend(part_diagnostics(report, ps, version, opts.cloud_init_only));
         if matches!(report.part_type, PartType::CloudConfig) {
             out.extend(merge_lint(ps, version));
         }
@@ -201,6 +218,59 @@ pub fn validate(payload: &[u8], opts: &ValidateOptions, includes: &dyn IncludeRe
         diagnostics,
         sources,
         folded: Some(folded),
+    }
+}
+
+/// Where a part's text is in the payload file (the document, not gzip'ed): a
+/// slice of it when the bytes are there as cloud-init reads them, its lines when
+/// only the characters differ (an 8-bit body Python re-decodes), else why not.
+fn part_placement(
+    report: &crate::userdata::PartReport,
+    text: &str,
+    doc_text: &str,
+    mime_parts: &[&Message],
+) -> Placement {
+    let n = report.number;
+    let at = |offset: usize| {
+        doc_text
+            .get(offset..)
+            .is_some_and(|rest| rest.starts_with(text))
+    };
+    match &report.leaf.origin {
+        Origin::Whole if at(0) => Placement::Slice { offset: 0 },
+        Origin::Whole => Placement::Lines { first_line: 0 },
+        Origin::Mime { index, body_line } => {
+            let Some(msg) = mime_parts.get(*index) else {
+                return Placement::Lines {
+                    first_line: *body_line,
+                };
+            };
+            let offset = msg.body_start().index;
+            match msg.transfer_encoding() {
+                _ if at(offset) => Placement::Slice { offset },
+                TransferEncoding::Identity => Placement::Lines {
+                    first_line: *body_line,
+                },
+                TransferEncoding::Base64 => {
+                    Placement::NotInFile(format!("part {n} is base64-encoded in the file"))
+                }
+                TransferEncoding::QuotedPrintable => Placement::NotInFile(format!(
+                    "part {n} is quoted-printable-encoded in the file"
+                )),
+                TransferEncoding::Uuencode => {
+                    Placement::NotInFile(format!("part {n} is uuencoded in the file"))
+                }
+            }
+        }
+        Origin::Gunzipped(_) => {
+            Placement::NotInFile(format!("part {n} is gzip-compressed in the file"))
+        }
+        Origin::ArchiveEntry { .. } => Placement::NotInFile(format!(
+            "part {n} is an entry of a #cloud-config-archive part"
+        )),
+        Origin::Include { url, .. } => {
+            Placement::NotInFile(format!("part {n} was included from {url}"))
+        }
     }
 }
 
