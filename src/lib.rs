@@ -9,6 +9,7 @@ pub mod build;
 mod byte_scan;
 pub mod diagnostic;
 pub mod explain;
+pub mod jinja;
 pub mod merge;
 pub mod mime;
 mod run_aside;

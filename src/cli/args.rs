@@ -82,6 +82,20 @@ pub struct PayloadArgs {
     /// reached (JSON output; an alias bomb stops here).
     #[arg(long, value_name = "N", default_value_t = DEFAULT_MAX_ALIAS_EXPANSION)]
     pub max_alias_expansion: usize,
+    /// Render `## template: jinja` parts with this instance data (JSON, as cloud-init writes
+    /// /run/cloud-init/instance-data-sensitive.json; `sudo cloud-init query --all` prints it).
+    /// Without it, cloud-init's behaviour when the file is absent: jinja parts are dropped.
+    #[arg(long, value_name = "FILE")]
+    pub instance_data: Option<PathBuf>,
+    /// Most steps (MiniJinja fuel) one template render may take.
+    #[arg(long, value_name = "N", default_value_t = cloudfold::jinja::JinjaLimits::default().max_steps)]
+    pub max_template_steps: u64,
+    /// Deepest nesting (macro calls, expressions) in one template render.
+    #[arg(long, value_name = "N", default_value_t = cloudfold::jinja::JinjaLimits::default().max_depth)]
+    pub max_template_depth: usize,
+    /// Most bytes one template render may produce.
+    #[arg(long, value_name = "BYTES", default_value_t = cloudfold::jinja::JinjaLimits::default().max_output)]
+    pub max_template_output: usize,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]

@@ -13,7 +13,10 @@ fn action(p: &PartReport) -> String {
         PartOutcome::WouldRun => {
             format!("runs ({})", p.part_type.handler_name().unwrap_or("handler"))
         }
-        PartOutcome::JinjaNotRendered => "jinja template (not rendered by cloudfold)".into(),
+        PartOutcome::JinjaDropped => format!(
+            "jinja template dropped: {}",
+            super::render_cmd::jinja_reason(p)
+        ),
         PartOutcome::Unhandled => "ignored: unhandled content type".into(),
         PartOutcome::Empty => "ignored: empty".into(),
     }

@@ -24,7 +24,44 @@ pub fn options(p: &PayloadArgs) -> Result<UserDataOptions, String> {
             ..Limits::default()
         },
         preload: Preload::Auto,
+        instance_data: match &p.instance_data {
+            None => None,
+            Some(path) => Some(std::sync::Arc::new(load_instance_data(path)?)),
+        },
+        jinja_limits: cloudfold::jinja::JinjaLimits {
+            max_steps: p.max_template_steps,
+            max_depth: p.max_template_depth,
+            max_output: p.max_template_output,
+        },
     })
+}
+
+/// Read and convert an instance-data file (a file cloud-init could not load
+/// is an error here: every jinja part would be dropped).
+pub fn load_instance_data(
+    path: &std::path::Path,
+) -> Result<cloudfold::jinja::InstanceData, String> {
+    let bytes =
+        std::fs::read(path).map_err(|e| format!("--instance-data {}: {e}", path.display()))?;
+    cloudfold::jinja::InstanceData::from_json(&bytes).map_err(|e| {
+        format!(
+            "--instance-data {}: {e} (cloud-init: JinjaLoadError \"Loading Jinja instance data failed\"; every jinja part would be dropped)",
+            path.display()
+        )
+    })
+}
+
+/// What to say about a jinja part that reached no handler.
+pub fn jinja_reason(p: &cloudfold::userdata::PartReport) -> String {
+    use cloudfold::jinja::JinjaRender;
+    match p.jinja.as_deref() {
+        Some(JinjaRender::Dropped { why, .. }) => why.describe(),
+        Some(JinjaRender::Unsupported(m)) => format!(
+            "cloudfold cannot reproduce this template's result exactly: {m}; the part is left out"
+        ),
+        Some(JinjaRender::Limit(m)) => format!("{m}; the part is left out"),
+        _ => "a jinja template".to_owned(),
+    }
 }
 
 /// Read, fold, report: the common front of `render` and `parts`; the fold
@@ -73,12 +110,31 @@ pub fn print_warnings(f: &Folded) -> usize {
         n += 1;
     }
     for p in &f.parts {
+        if let Some(cloudfold::jinja::JinjaRender::Rendered { missing, .. }) = p.jinja.as_deref()
+            && !missing.is_empty()
+        {
+            eprintln!(
+                "warning: part {} ({}): cloud-init: Could not render jinja template variables in file '{}': {}",
+                p.number,
+                p.filename(),
+                p.filename(),
+                missing
+                    .iter()
+                    .map(|m| format!("'{m}'"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            );
+            n += 1;
+        }
+    }
+    for p in &f.parts {
         let what = match &p.outcome {
             PartOutcome::Rejected(r) => format!("cloud-init skips this cloud-config part: {r}"),
-            PartOutcome::Unhandled => format!("cloud-init ignores this part: unhandled content type {}", p.content_type()),
-            PartOutcome::JinjaNotRendered => {
-                "a jinja template: cloud-init renders it with instance data; cloudfold does not render templates yet, so it is left out".to_owned()
-            }
+            PartOutcome::Unhandled => format!(
+                "cloud-init ignores this part: unhandled content type {}",
+                p.content_type()
+            ),
+            PartOutcome::JinjaDropped => jinja_reason(p),
             _ => continue,
         };
         eprintln!("warning: part {} ({}): {what}", p.number, p.filename());

@@ -50,7 +50,7 @@ fn outcome(o: &PartOutcome) -> &'static str {
         PartOutcome::Merged => "merged",
         PartOutcome::Rejected(_) => "rejected",
         PartOutcome::WouldRun => "runs",
-        PartOutcome::JinjaNotRendered => "jinja-not-rendered",
+        PartOutcome::JinjaDropped => "jinja-dropped",
         PartOutcome::Unhandled => "ignored",
         PartOutcome::Empty => "empty",
     }

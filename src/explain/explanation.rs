@@ -367,9 +367,14 @@ fn build(
                 PartOutcome::Merged => PartStatus::Merged,
                 PartOutcome::Rejected(r) => PartStatus::Dropped(r.to_string()),
                 PartOutcome::WouldRun => PartStatus::WouldRun,
-                PartOutcome::JinjaNotRendered => PartStatus::Ignored(
-                    "a jinja template: cloudfold does not render templates".to_owned(),
-                ),
+                PartOutcome::JinjaDropped => PartStatus::Ignored(match p.jinja.as_deref() {
+                    Some(crate::jinja::JinjaRender::Dropped { why, .. }) => why.describe(),
+                    Some(crate::jinja::JinjaRender::Unsupported(m)) => {
+                        format!("a jinja template cloudfold cannot reproduce exactly: {m}")
+                    }
+                    Some(crate::jinja::JinjaRender::Limit(m)) => m.clone(),
+                    _ => "a jinja template".to_owned(),
+                }),
                 PartOutcome::Unhandled => {
                     PartStatus::Ignored(format!("unhandled content type {}", p.content_type()))
                 }

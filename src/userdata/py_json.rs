@@ -37,12 +37,33 @@ pub fn parse_py_json_wtf8(
     source: SourceId,
     max_depth: usize,
 ) -> Result<Node, JsonSyntaxError> {
+    parse_with(text, source, max_depth, true)
+}
+
+/// Python's plain `json.loads(text)` (as `util.load_json` calls it for
+/// instance data): a key given several times keeps its first position and
+/// its last value, as a `dict` assignment does.
+pub fn parse_py_json_plain(
+    text: &[u8],
+    source: SourceId,
+    max_depth: usize,
+) -> Result<Node, JsonSyntaxError> {
+    parse_with(text, source, max_depth, false)
+}
+
+fn parse_with(
+    text: &[u8],
+    source: SourceId,
+    max_depth: usize,
+    multidict: bool,
+) -> Result<Node, JsonSyntaxError> {
     let mut p = JsonParser {
         s: text,
         pos: 0,
         source,
         max_depth,
         depth: 0,
+        multidict,
     };
     if text.starts_with("\u{FEFF}".as_bytes()) {
         return Err(p.err_at("Unexpected UTF-8 BOM (decode using utf-8-sig)", 0));
@@ -70,6 +91,8 @@ struct JsonParser<'a> {
     source: SourceId,
     max_depth: usize,
     depth: usize,
+    /// jsonpatch's `multidict` hook (repeated keys collect a list).
+    multidict: bool,
 }
 
 impl JsonParser<'_> {
@@ -377,7 +400,9 @@ impl JsonParser<'_> {
         }
         let mut entries = Entries::default();
         for (k, mut vs) in pairs {
-            let v = if vs.len() == 1 {
+            let v = if !self.multidict {
+                vs.pop().unwrap_or_else(|| Node::synthetic(Value::Null))
+            } else if vs.len() == 1 {
                 vs.pop().unwrap_or_else(|| Node::synthetic(Value::Null))
             } else {
                 Node::new(Value::Seq(Seq::new(vs)), k.span())
@@ -409,6 +434,11 @@ mod tests {
             r#"[1.5,0,100000.0,{"$bigint":"123456789012345678901234567890"}]"#
         );
         assert_eq!(j(r#""\ud83d\ude00""#), "\"\u{1F600}\"");
+        let plain = parse_py_json_plain(br#"{"a": 1, "b": 0, "a": 2}"#, SourceId(0), 10).unwrap();
+        assert_eq!(
+            canonical(&to_typed_json(&plain, WalkLimits::default()).unwrap()),
+            r#"{"a":2,"b":0}"#
+        );
         assert!(parse_py_json("[1,]", SourceId(0), 10).is_err());
         assert!(parse_py_json("01", SourceId(0), 10).is_err());
         assert!(

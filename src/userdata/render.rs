@@ -4,13 +4,16 @@ use super::accumulated_message::HandlerWalk;
 use super::cloud_config_handler::{CloudConfigHandler, PartRejection, Preloaded};
 use super::fold_observer::FoldObserver;
 use super::fold_text::FoldText;
-use super::leaf::{HeaderValue, Leaf, Origin};
+use super::leaf::{Body, HeaderValue, Leaf, Origin};
 use super::part_type::PartType;
 use super::preloader::Preloader;
 use super::processor::{
     IncludeResolver, ProcessError, ProcessWarning, Processed, WarningKind, process_cow,
 };
 use super::user_data_options::UserDataOptions;
+use crate::jinja::{
+    CloudInitLog, Engine, JinjaContext, JinjaDrop, JinjaRender, cloud_init_logs, render_part,
+};
 use crate::merge::NoObserver;
 use crate::source::SourceId;
 use crate::yaml::Node;
@@ -27,9 +30,10 @@ pub enum PartOutcome {
     Rejected(PartRejection),
     /// A script, boothook or part-handler: cloud-init would run it; cloudfold lists it.
     WouldRun,
-    /// A `## template: jinja` part: cloud-init renders it with instance data;
-    /// cloudfold does not render templates yet.
-    JinjaNotRendered,
+    /// A `## template: jinja` part that reaches no sub-handler (no instance
+    /// data, a template error, an empty render, an unhandled rendered type) or
+    /// whose result cloudfold cannot reproduce: [`PartReport::jinja`] says why.
+    JinjaDropped,
     /// An unknown type: cloud-init ignores it with a warning.
     Unhandled,
     /// An empty part of an unknown type (cloud-init logs it at debug level only).
@@ -54,6 +58,22 @@ pub struct PartReport {
     /// 1 the first time handlers get this part; 2… each time an enclosing
     /// message/rfc822 part hands it to them again.
     pub occurrence: usize,
+    /// A jinja part's render (its rendered text, or why it was dropped).
+    pub jinja: Option<Arc<JinjaRender>>,
+}
+
+impl PartReport {
+    /// The warnings cloud-init logs for this part's template (none for other parts).
+    pub fn jinja_logs(&self, release: super::user_data_options::Release) -> Vec<CloudInitLog> {
+        match &self.jinja {
+            Some(r) => cloud_init_logs(
+                r,
+                &self.filename(),
+                release == super::user_data_options::Release::V25_1,
+            ),
+            None => Vec::new(),
+        }
+    }
 }
 
 impl PartReport {
@@ -272,11 +292,13 @@ fn fold_processed(
     let mut handler = CloudConfigHandler::new(opts);
     preloader.begin(&walk.parts);
     let mut parts = Vec::with_capacity(walk.parts.len());
+    let mut engine: Option<Engine> = None;
     for (i, handled) in walk.parts.iter().enumerate() {
         let leaf = &handled.leaf;
         let source = SourceId(i as u32);
         let part_type = PartType::of(&leaf.content_type);
         let (size, truthy) = leaf.payload_size();
+        let mut jinja = None;
         let outcome = match part_type {
             PartType::CloudConfig | PartType::JsonPatch => {
                 observer.begin_part(source);
@@ -294,7 +316,37 @@ fn fold_processed(
                 observer.end_part(source, outcome == PartOutcome::Merged);
                 outcome
             }
-            PartType::Jinja => PartOutcome::JinjaNotRendered,
+            PartType::Jinja => {
+                let engine = engine
+                    .get_or_insert_with(|| Engine::new(opts.release.jinja(), opts.jinja_limits));
+                let r = render_jinja_leaf(leaf, opts, engine);
+                let outcome = match &r {
+                    JinjaRender::Rendered { text, subtype, .. }
+                        if subtype.starts_with("text/cloud-config") =>
+                    {
+                        // The cloud-config handler gets the rendered text with
+                        // the part's own headers, type (text/jinja2) and name.
+                        let mut rendered = (**leaf).clone();
+                        rendered.body = Body::Bytes(text.as_bytes().to_vec().into());
+                        observer.begin_part(source);
+                        let outcome = match handler.handle_preloaded(
+                            &rendered,
+                            source,
+                            observer,
+                            Preloaded::default(),
+                        ) {
+                            Ok(()) => PartOutcome::Merged,
+                            Err(e) => PartOutcome::Rejected(e),
+                        };
+                        observer.end_part(source, outcome == PartOutcome::Merged);
+                        outcome
+                    }
+                    JinjaRender::Rendered { .. } => PartOutcome::WouldRun,
+                    _ => PartOutcome::JinjaDropped,
+                };
+                jinja = Some(Arc::new(r));
+                outcome
+            }
             PartType::Script
             | PartType::ScriptPerFrequency
             | PartType::Boothook
@@ -310,6 +362,7 @@ fn fold_processed(
             source,
             leaf: Arc::clone(leaf),
             occurrence: handled.occurrence,
+            jinja,
         });
     }
     // The helper, done loading, writes half of a large dump.
@@ -339,6 +392,31 @@ fn fold_processed(
         file_names,
         error_file_names,
     })
+}
+
+/// `JinjaTemplatePartHandler.handle_part` on one leaf.
+fn render_jinja_leaf(leaf: &Leaf, opts: &UserDataOptions, engine: &Engine) -> JinjaRender {
+    let ctx = JinjaContext {
+        data: opts.instance_data.as_deref(),
+        v25: opts.release == super::user_data_options::Release::V25_1,
+        engine,
+    };
+    match &leaf.body {
+        Body::Bytes(b) => match b.as_str() {
+            Some(text) => render_part(text, &ctx),
+            None => JinjaRender::Unsupported(
+                "a jinja part that is not valid UTF-8 (Python decodes it with surrogate escapes)"
+                    .to_owned(),
+            ),
+        },
+        // `detect_template(None)`: AttributeError, through run_part.
+        Body::None => JinjaRender::Dropped {
+            why: JinjaDrop::Raised(
+                "AttributeError: 'NoneType' object has no attribute 'find'".to_owned(),
+            ),
+            missing: Vec::new(),
+        },
+    }
 }
 
 /// What cloud-init does silently with message/rfc822 parts, said once per

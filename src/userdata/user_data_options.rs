@@ -14,6 +14,14 @@ pub enum Release {
 }
 
 impl Release {
+    /// The Jinja2 Debian ships with this release.
+    pub fn jinja(self) -> crate::jinja::JinjaVersion {
+        match self {
+            Release::V22_4 => crate::jinja::JinjaVersion::V3_1_2,
+            Release::V25_1 => crate::jinja::JinjaVersion::V3_1_6,
+        }
+    }
+
     /// `22.4` / `25.1`.
     pub fn as_str(self) -> &'static str {
         match self {
@@ -119,4 +127,9 @@ pub struct UserDataOptions {
     /// When cloud-config parts are loaded on a helper thread (the result is
     /// the same either way).
     pub preload: Preload,
+    /// The instance data jinja parts are rendered with (`None`: cloud-init's
+    /// `instance-data-sensitive.json` is absent, and they are dropped).
+    pub instance_data: Option<std::sync::Arc<crate::jinja::InstanceData>>,
+    /// Bounds on each template render.
+    pub jinja_limits: crate::jinja::JinjaLimits,
 }

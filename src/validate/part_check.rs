@@ -36,8 +36,16 @@ pub fn part_diagnostics(
     };
     let d = match &report.outcome {
         PartOutcome::Merged | PartOutcome::WouldRun | PartOutcome::Empty => return Vec::new(),
-        PartOutcome::JinjaNotRendered => {
-            Diagnostic::new(&PartKind::JinjaNotRendered { part: n }).with_primary(whole)
+        PartOutcome::JinjaDropped => {
+            let reason = match report.jinja.as_deref() {
+                Some(crate::jinja::JinjaRender::Dropped { why, .. }) => why.describe(),
+                Some(crate::jinja::JinjaRender::Unsupported(m)) => {
+                    format!("cloudfold cannot reproduce its result exactly ({m})")
+                }
+                Some(crate::jinja::JinjaRender::Limit(m)) => m.clone(),
+                _ => "a jinja template".to_owned(),
+            };
+            Diagnostic::new(&PartKind::JinjaDropped { part: n, reason }).with_primary(whole)
         }
         PartOutcome::Unhandled => {
             let what = if report.content_type() == "text/x-not-multipart" {

@@ -74,12 +74,15 @@ pub enum PartKind {
         /// The jsonpatch exception and message.
         message: String,
     },
-    /// `part-jinja-not-rendered` (warning): a `## template: jinja` part; cloud-init
-    /// renders it with the instance's data, which cloudfold does not have, so its
-    /// result is not checked (and it is dropped if a variable is undefined at boot).
-    JinjaNotRendered {
+    /// `part-jinja-not-rendered` (warning): a `## template: jinja` part that reaches no
+    /// handler: no `--instance-data` (cloud-init's `JinjaLoadError`), a template error,
+    /// an empty render, or a rendered first line no sub-handler takes
+    /// (`## template: jinja\n#cloud-config\n` without instance data).
+    JinjaDropped {
         /// Part number.
         part: usize,
+        /// Why (cloud-init's reason, in words).
+        reason: String,
     },
     /// `include-not-fetched` (warning): an `#include` URL (`#include\nhttps://example.com/x`);
     /// cloudfold never fetches, so what it holds is not checked. At boot a failed fetch
@@ -143,10 +146,12 @@ impl fmt::Display for PartKind {
             PartKind::JsonPatchFailed { part, message } => {
                 write!(f, "the JSON patch of part {part} does not apply: {message}")
             }
-            PartKind::JinjaNotRendered { part } => write!(
-                f,
-                "part {part} is a jinja template: cloud-init renders it with instance data at boot; cloudfold cannot check the result offline"
-            ),
+            PartKind::JinjaDropped { part, reason } => {
+                write!(
+                    f,
+                    "part {part} is a jinja template that is dropped: {reason}"
+                )
+            }
             PartKind::IncludeNotFetched { url, reason } => {
                 write!(f, "#include {url} is not checked: {reason}")
             }
@@ -171,7 +176,7 @@ impl DiagnosticKind for PartKind {
             PartKind::OtherAgent { .. } => "part-other-agent",
             PartKind::JsonInvalid { .. } => "part-json-invalid",
             PartKind::JsonPatchFailed { .. } => "part-json-patch-failed",
-            PartKind::JinjaNotRendered { .. } => "part-jinja-not-rendered",
+            PartKind::JinjaDropped { .. } => "part-jinja-not-rendered",
             PartKind::IncludeNotFetched { .. } => "include-not-fetched",
             PartKind::ArchiveIgnored { .. } => "archive-ignored",
             PartKind::HandedAgain { .. } => "part-handed-again",
@@ -184,7 +189,7 @@ impl DiagnosticKind for PartKind {
             PartKind::Empty { .. }
             | PartKind::ArchiveIgnored { .. }
             | PartKind::HandedAgain { .. }
-            | PartKind::JinjaNotRendered { .. }
+            | PartKind::JinjaDropped { .. }
             | PartKind::IncludeNotFetched { .. } => Severity::Warning,
             PartKind::FilteredByLaunchIndex { .. } | PartKind::OtherAgent { .. } => Severity::Note,
             _ => Severity::Error,

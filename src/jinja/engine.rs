@@ -1,0 +1,280 @@
+//! `Engine`: MiniJinja configured to be Jinja2 3.1 as cloud-init calls it (`trim_blocks`, `do`, no loop controls).
+
+use super::JinjaVersion;
+use super::py_error::{FaultScope, PyExc, RenderFault, py_err, raise, unsupported};
+use super::py_format::py_str;
+use super::py_object::{Missing, PyDict, PyRange};
+use minijinja::value::{Object, ObjectRepr, Rest, Value};
+use minijinja::{Environment, Error, ErrorKind, State};
+use std::sync::Arc;
+
+/// Jinja2's default globals.
+pub const GLOBALS: [&str; 6] = ["range", "dict", "lipsum", "cycler", "joiner", "namespace"];
+
+/// Bounds on one render (Jinja2 has none; a hostile template would run
+/// forever or fill memory).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct JinjaLimits {
+    /// MiniJinja fuel: instructions executed, roughly. `--max-template-steps`.
+    pub max_steps: u64,
+    /// Nesting of macro calls, includes and expressions. `--max-template-depth`.
+    pub max_depth: usize,
+    /// Bytes one render may produce. `--max-template-output`.
+    pub max_output: usize,
+}
+
+impl Default for JinjaLimits {
+    fn default() -> Self {
+        JinjaLimits {
+            max_steps: 50_000_000,
+            max_depth: 200,
+            max_output: 64 << 20,
+        }
+    }
+}
+
+/// Why a render did not produce text.
+#[derive(Debug, Clone, PartialEq)]
+pub enum RenderError {
+    /// `TemplateSyntaxError` (or `TemplateAssertionError`): Jinja2's message
+    /// as cloudfold words it, and the 1-based line in the template text.
+    Syntax {
+        /// The message.
+        message: String,
+        /// Line in the rendered text (header not counted).
+        line: usize,
+    },
+    /// An exception while rendering, or something cloudfold cannot reproduce.
+    Fault(RenderFault),
+    /// One of cloudfold's limits.
+    Limit(String),
+}
+
+/// The configured environment for one Jinja2 version.
+pub struct Engine {
+    env: Environment<'static>,
+    limits: JinjaLimits,
+}
+
+impl std::fmt::Debug for Engine {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Engine")
+            .field("limits", &self.limits)
+            .finish_non_exhaustive()
+    }
+}
+
+/// The template context: the converted instance data; a name it lacks is a
+/// [`Missing`] (unless a global has it).
+#[derive(Debug)]
+struct Root(Value);
+
+impl Object for Root {
+    fn repr(self: &Arc<Self>) -> ObjectRepr {
+        ObjectRepr::Plain
+    }
+
+    fn get_value(self: &Arc<Self>, key: &Value) -> Option<Value> {
+        self.get_value_by_str(key.as_str()?)
+    }
+
+    fn get_value_by_str(self: &Arc<Self>, key: &str) -> Option<Value> {
+        if let Some(d) = self.0.downcast_object_ref::<PyDict>()
+            && let Some(v) = d.get_str(key)
+        {
+            return Some(v.clone());
+        }
+        if GLOBALS.contains(&key) {
+            return None;
+        }
+        Some(Missing::name(key))
+    }
+}
+
+fn py_range(args: &[Value]) -> Result<Value, Error> {
+    let a = super::args::Args::new("range", args);
+    if args.iter().any(Value::is_kwargs) {
+        return py_err(PyExc::TypeError, "range() takes no keyword arguments");
+    }
+    let mut ints = Vec::new();
+    for v in args {
+        match super::py_ops::as_int(v).and_then(|i| i64::try_from(i).ok()) {
+            Some(i) => ints.push(i),
+            None => {
+                if let Some(m) = Missing::of(v) {
+                    return py_err(PyExc::UndefinedError, m.message());
+                }
+                return py_err(
+                    PyExc::TypeError,
+                    format!(
+                        "'{}' object cannot be interpreted as an integer",
+                        super::py_ops::type_name(v)
+                    ),
+                );
+            }
+        }
+    }
+    let (start, stop, step) = match ints.as_slice() {
+        [stop] => (0, *stop, 1),
+        [start, stop] => (*start, *stop, 1),
+        [start, stop, step] => (*start, *stop, *step),
+        [] => {
+            return py_err(
+                PyExc::TypeError,
+                "range expected at least 1 argument, got 0",
+            );
+        }
+        _ => {
+            return py_err(
+                PyExc::TypeError,
+                format!("range expected at most 3 arguments, got {}", a.len()),
+            );
+        }
+    };
+    if step == 0 {
+        return py_err(PyExc::ValueError, "range() arg 3 must not be zero");
+    }
+    Ok(Value::from_object(PyRange { start, stop, step }))
+}
+
+fn py_dict(args: &[Value]) -> Result<Value, Error> {
+    let mut pairs = Vec::new();
+    for v in args {
+        if v.is_kwargs() {
+            pairs.extend(super::py_ops::pairs(v));
+        } else {
+            return unsupported("dict() with positional arguments");
+        }
+    }
+    Ok(PyDict::from_pairs(pairs).into_value())
+}
+
+impl Engine {
+    /// The environment for `version`, bounded by `limits`.
+    pub fn new(version: JinjaVersion, limits: JinjaLimits) -> Self {
+        let mut env = Environment::empty();
+        let mut syntax = minijinja::syntax::SyntaxConfig::builder();
+        syntax.trim_blocks(true);
+        if let Ok(s) = syntax.build() {
+            env.set_syntax(s);
+        }
+        env.set_fuel(Some(limits.max_steps));
+        env.set_recursion_limit(limits.max_depth);
+        env.set_formatter(|out, _state, value| match py_str(value) {
+            Ok(s) => out
+                .write_str(&s)
+                .map_err(|_| Error::from(ErrorKind::WriteFailure)),
+            Err(f) => Err(raise(f)),
+        });
+        env.set_unknown_method_callback(super::methods::unknown_method);
+        for name in super::filters::FILTERS {
+            env.add_filter(
+                name,
+                move |state: &State, value: Value, rest: Rest<Value>| {
+                    if super::py_error::faulted() {
+                        return Ok(Value::from(()));
+                    }
+                    super::filters::filter(state, name, value, &rest, version)
+                },
+            );
+        }
+        for name in super::jtests::TESTS {
+            env.add_test(
+                name,
+                move |state: &State, value: Value, rest: Rest<Value>| {
+                    super::jtests::test(state, name, &value, &rest, version)
+                },
+            );
+        }
+        env.add_function("range", |args: Rest<Value>| py_range(&args));
+        env.add_function("dict", |args: Rest<Value>| py_dict(&args));
+        env.add_function("namespace", minijinja::functions::namespace);
+        env.add_function("lipsum", |_args: Rest<Value>| -> Result<Value, Error> {
+            unsupported("lipsum() (its text is random)")
+        });
+        env.add_function("cycler", |_args: Rest<Value>| -> Result<Value, Error> {
+            unsupported("cycler()")
+        });
+        env.add_function("joiner", |_args: Rest<Value>| -> Result<Value, Error> {
+            unsupported("joiner()")
+        });
+        Engine { env, limits }
+    }
+
+    /// Render `content` (CRLF already normalised, header removed) with `vars`.
+    pub fn render(&self, content: &str, vars: &Value) -> Result<String, RenderError> {
+        let scope = FaultScope::begin();
+        let tmpl = match self.env.template_from_str(content) {
+            Ok(t) => t,
+            Err(e) => return Err(syntax_error(&e)),
+        };
+        let ctx = Value::from_object(Root(vars.clone()));
+        let result = tmpl.render(ctx);
+        if let Some(fault) = scope.take() {
+            return Err(RenderError::Fault(fault));
+        }
+        match result {
+            Ok(s) if s.len() > self.limits.max_output => Err(RenderError::Limit(format!(
+                "the template's output exceeds {} bytes (--max-template-output)",
+                self.limits.max_output
+            ))),
+            Ok(s) => Ok(s),
+            Err(e) => Err(map_error(&e, self.limits)),
+        }
+    }
+}
+
+fn syntax_error(e: &Error) -> RenderError {
+    let message = e.detail().unwrap_or("syntax error").to_owned();
+    RenderError::Syntax {
+        message,
+        line: e.line().unwrap_or(1),
+    }
+}
+
+fn map_error(e: &Error, limits: JinjaLimits) -> RenderError {
+    match e.kind() {
+        ErrorKind::OutOfFuel => RenderError::Limit(format!(
+            "the template ran more than {} steps (--max-template-steps)",
+            limits.max_steps
+        )),
+        ErrorKind::SyntaxError => syntax_error(e),
+        ErrorKind::UnknownFilter | ErrorKind::UnknownTest => {
+            // Jinja2 checks filter and test names when compiling.
+            let what = if e.kind() == ErrorKind::UnknownFilter {
+                "filter"
+            } else {
+                "test"
+            };
+            let name = e
+                .detail()
+                .and_then(|d| d.rsplit(' ').next())
+                .unwrap_or("")
+                .trim_matches(|c| c == '\'' || c == '"')
+                .to_owned();
+            RenderError::Syntax {
+                message: format!("No {what} named '{name}'."),
+                line: e.line().unwrap_or(1),
+            }
+        }
+        ErrorKind::TemplateNotFound | ErrorKind::BadInclude => RenderError::Fault(
+            RenderFault::type_error("no loader for this environment specified"),
+        ),
+        ErrorKind::UnknownFunction => RenderError::Fault(RenderFault::undefined(format!(
+            "{} is undefined",
+            e.detail().unwrap_or("a function")
+        ))),
+        _ => {
+            let detail = e.detail().unwrap_or("").to_owned();
+            if detail.contains("recursion") || detail.contains("too deeply") {
+                return RenderError::Limit(format!(
+                    "the template nests deeper than {} levels (--max-template-depth)",
+                    limits.max_depth
+                ));
+            }
+            RenderError::Fault(RenderFault::unsupported(format!(
+                "the template fails in MiniJinja where Jinja2's exact error is not reproduced: {e}"
+            )))
+        }
+    }
+}

@@ -1,0 +1,1549 @@
+//! Jinja2 3.1's 54 filters, each as `jinja2/filters.py` defines it (Python semantics, Python's error texts).
+//!
+//! A filter whose Python result cloudfold cannot reproduce (`random`,
+//! `urlize`, `wordwrap`, `pprint` of a value wider than a line…) raises an
+//! "unsupported" fault naming it, so the part is reported, never guessed.
+
+use super::JinjaVersion;
+use super::args::Args;
+use super::methods::{py_capitalize, py_pad, py_replace, text_of};
+use super::py_error::{PyExc, py_err, unsupported};
+use super::py_format::{float_text, py_repr, py_str};
+use super::py_object::{Missing, PyDict, PyList, PyRange, PySeq, SeqKind, py_tuple};
+use super::py_ops::{as_f64, as_int, py_cmp, py_eq, type_name};
+use minijinja::value::{Value, ValueKind};
+use minijinja::{Error, State};
+
+/// The names of Jinja2 3.1's default filters.
+pub const FILTERS: [&str; 54] = [
+    "abs",
+    "attr",
+    "batch",
+    "capitalize",
+    "center",
+    "count",
+    "d",
+    "default",
+    "dictsort",
+    "e",
+    "escape",
+    "filesizeformat",
+    "first",
+    "float",
+    "forceescape",
+    "format",
+    "groupby",
+    "indent",
+    "int",
+    "join",
+    "last",
+    "length",
+    "list",
+    "lower",
+    "items",
+    "map",
+    "min",
+    "max",
+    "pprint",
+    "random",
+    "reject",
+    "rejectattr",
+    "replace",
+    "reverse",
+    "round",
+    "safe",
+    "select",
+    "selectattr",
+    "slice",
+    "sort",
+    "string",
+    "striptags",
+    "sum",
+    "title",
+    "trim",
+    "truncate",
+    "unique",
+    "upper",
+    "urlencode",
+    "urlize",
+    "wordcount",
+    "wordwrap",
+    "xmlattr",
+    "tojson",
+];
+
+/// The items of an iterable value, as Python's `iter()` gives them.
+pub(crate) fn iterate(v: &Value) -> Result<Vec<Value>, Error> {
+    if Missing::of(v).is_some() || v.is_undefined() {
+        return Ok(Vec::new());
+    }
+    match v.kind() {
+        ValueKind::String => Ok(v
+            .as_str()
+            .unwrap_or_default()
+            .chars()
+            .map(Value::from)
+            .collect()),
+        ValueKind::Seq | ValueKind::Map | ValueKind::Iterable => {
+            if let Some(r) = v.downcast_object_ref::<PyRange>()
+                && r.len() > 10_000_000
+            {
+                return unsupported_limit(
+                    "a range of more than 10,000,000 items made into a sequence",
+                );
+            }
+            Ok(v.try_iter().map(Iterator::collect).unwrap_or_default())
+        }
+        _ => py_err(
+            PyExc::TypeError,
+            format!("'{}' object is not iterable", type_name(v)),
+        ),
+    }
+}
+
+fn unsupported_limit<T>(what: &str) -> Result<T, Error> {
+    unsupported(format!("{what} (cloudfold's limit)"))
+}
+
+/// `soft_str`: `str(x)` (a Markup stays Markup).
+fn soft(v: &Value) -> Result<String, Error> {
+    text_of(v)
+}
+
+/// Python `len(x)`.
+pub(crate) fn py_len(v: &Value) -> Result<usize, Error> {
+    if Missing::of(v).is_some() {
+        return Ok(0);
+    }
+    if let Some(s) = v.downcast_object_ref::<PySeq>()
+        && !s.has_len()
+    {
+        return py_err(
+            PyExc::TypeError,
+            format!("object of type '{}' has no len()", s.type_name()),
+        );
+    }
+    match v.kind() {
+        ValueKind::String => Ok(v.as_str().unwrap_or_default().chars().count()),
+        ValueKind::Seq | ValueKind::Map | ValueKind::Iterable => Ok(v.len().unwrap_or(0)),
+        _ => py_err(
+            PyExc::TypeError,
+            format!("object of type '{}' has no len()", type_name(v)),
+        ),
+    }
+}
+
+/// `ignore_case`.
+fn ignore_case(v: Value) -> Value {
+    match v.as_str() {
+        Some(s) if v.kind() == ValueKind::String => Value::from(s.to_lowercase()),
+        _ => v,
+    }
+}
+
+/// `environment.getitem(obj, key)`: the item, else the undefined.
+pub(crate) fn getitem(obj: &Value, key: &Value) -> Value {
+    obj.get_item(key).unwrap_or_default()
+}
+
+/// `make_attrgetter`'s path: `"a.b"` and `"0"` parts.
+fn attr_path(item: &Value, attribute: &Value, default: Option<&Value>) -> Value {
+    let parts: Vec<Value> = match attribute.as_str() {
+        Some(s) if attribute.kind() == ValueKind::String => s
+            .split('.')
+            .map(|p| {
+                if !p.is_empty() && p.chars().all(|c| c.is_ascii_digit()) {
+                    p.parse::<i64>()
+                        .map(Value::from)
+                        .unwrap_or_else(|_| Value::from(p))
+                } else {
+                    Value::from(p)
+                }
+            })
+            .collect(),
+        _ => vec![attribute.clone()],
+    };
+    let mut cur = item.clone();
+    for p in parts {
+        cur = match (p.as_str(), cur.as_object()) {
+            (Some(name), Some(_)) if p.kind() == ValueKind::String => {
+                cur.get_attr(name).unwrap_or_default()
+            }
+            _ => getitem(&cur, &p),
+        };
+        if let Some(d) = default
+            && Missing::is_undefined(&cur)
+        {
+            cur = d.clone();
+            break;
+        }
+    }
+    cur
+}
+
+fn truthy(v: &Value) -> bool {
+    v.is_true()
+}
+
+fn sort_values(items: &mut [(Value, Value)], reverse: bool) -> Result<(), Error> {
+    let mut fault = None;
+    items.sort_by(|a, b| match py_cmp(&a.0, &b.0) {
+        Ok(o) => {
+            if reverse {
+                o.reverse()
+            } else {
+                o
+            }
+        }
+        Err(f) => {
+            fault.get_or_insert(f);
+            std::cmp::Ordering::Equal
+        }
+    });
+    match fault {
+        Some(f) => Err(super::py_error::raise(f)),
+        None => Ok(()),
+    }
+}
+
+/// Call a filter by name (for `map('upper')`).
+fn call_filter(
+    state: &State<'_, '_>,
+    name: &str,
+    value: Value,
+    args: &[Value],
+    version: JinjaVersion,
+) -> Result<Value, Error> {
+    filter(state, name, value, args, version)
+}
+
+/// Run the Jinja2 filter `name` on `value` with `args`.
+pub(crate) fn filter(
+    state: &State<'_, '_>,
+    name: &str,
+    value: Value,
+    args: &[Value],
+    version: JinjaVersion,
+) -> Result<Value, Error> {
+    let a = Args::new(name, args);
+    let p = |params: &[(&str, bool)]| a.bind(params);
+    match name {
+        "abs" => {
+            a.none()?;
+            match value.kind() {
+                ValueKind::Number | ValueKind::Bool => match as_int(&value) {
+                    Some(i) => Ok(Value::from(i.abs())),
+                    None => Ok(Value::from(as_f64(&value).unwrap_or(0.0).abs())),
+                },
+                _ => py_err(
+                    PyExc::TypeError,
+                    format!("bad operand type for abs(): '{}'", type_name(&value)),
+                ),
+            }
+        }
+        "attr" => {
+            let v = p(&[("name", true)])?;
+            let name = v.into_iter().next().flatten().unwrap_or_default();
+            match name.as_str() {
+                Some(n) if value.as_object().is_some() => Ok(value.get_attr(n).unwrap_or_default()),
+                _ => Ok(Missing::attr(
+                    &name,
+                    &format!("{} object", type_name(&value)),
+                )),
+            }
+        }
+        "batch" => {
+            let v = p(&[("linecount", true), ("fill_with", false)])?;
+            let n = v
+                .first()
+                .cloned()
+                .flatten()
+                .and_then(|x| as_int(&x))
+                .unwrap_or(0);
+            let fill = v.get(1).cloned().flatten().filter(|f| !f.is_none());
+            let n = usize::try_from(n).unwrap_or(0);
+            let mut out = Vec::new();
+            let mut tmp = Vec::new();
+            for item in iterate(&value)? {
+                if tmp.len() == n {
+                    out.push(PyList::value(std::mem::take(&mut tmp)));
+                }
+                tmp.push(item);
+            }
+            if !tmp.is_empty() {
+                if let Some(f) = fill {
+                    while tmp.len() < n {
+                        tmp.push(f.clone());
+                    }
+                }
+                out.push(PyList::value(tmp));
+            }
+            Ok(PySeq::value(SeqKind::Generator, out))
+        }
+        "capitalize" => {
+            a.none()?;
+            Ok(Value::from(py_capitalize(&soft(&value)?)))
+        }
+        "center" => {
+            let v = p(&[("width", false)])?;
+            let w = v
+                .first()
+                .cloned()
+                .flatten()
+                .map_or(Some(80), |w| as_int(&w));
+            let Some(w) = w else {
+                return py_err(
+                    PyExc::TypeError,
+                    "'str' object cannot be interpreted as an integer",
+                );
+            };
+            Ok(Value::from(py_pad(
+                &soft(&value)?,
+                usize::try_from(w).unwrap_or(0),
+                ' ',
+                "center",
+            )))
+        }
+        "count" | "length" => {
+            a.none()?;
+            Ok(Value::from(py_len(&value)?))
+        }
+        "d" | "default" => {
+            let v = p(&[("default_value", false), ("boolean", false)])?;
+            let default = v.first().cloned().flatten().unwrap_or(Value::from(""));
+            let boolean = v.get(1).cloned().flatten().is_some_and(|b| b.is_true());
+            if Missing::is_undefined(&value) || (boolean && !truthy(&value)) {
+                Ok(default)
+            } else {
+                Ok(value)
+            }
+        }
+        "dictsort" => {
+            let v = p(&[("case_sensitive", false), ("by", false), ("reverse", false)])?;
+            let cs = v.first().cloned().flatten().is_some_and(|b| b.is_true());
+            let by = v.get(1).cloned().flatten();
+            let reverse = v.get(2).cloned().flatten().is_some_and(|b| b.is_true());
+            let pos = match by.as_ref().and_then(|b| b.as_str()) {
+                None | Some("key") => 0,
+                Some("value") => 1,
+                Some(_) => {
+                    return py_err(
+                        PyExc::TemplateRuntimeError,
+                        "You can only sort by either \"key\" or \"value\"",
+                    );
+                }
+            };
+            let pairs = dict_pairs(&value)?;
+            let mut keyed: Vec<(Value, Value)> = pairs
+                .into_iter()
+                .map(|(k, val)| {
+                    let key = if pos == 0 { k.clone() } else { val.clone() };
+                    let key = if cs { key } else { ignore_case(key) };
+                    (key, py_tuple(vec![k, val]))
+                })
+                .collect();
+            sort_values(&mut keyed, reverse)?;
+            Ok(PyList::value(keyed.into_iter().map(|(_, t)| t).collect()))
+        }
+        "e" | "escape" | "forceescape" => {
+            a.none()?;
+            if name != "forceescape" && value.is_safe() {
+                return Ok(value);
+            }
+            Ok(Value::from_safe_string(html_escape(&soft(&value)?)))
+        }
+        "filesizeformat" => {
+            let v = p(&[("binary", false)])?;
+            let binary = v.first().cloned().flatten().is_some_and(|b| b.is_true());
+            let bytes = py_float(&value)?;
+            Ok(Value::from(filesizeformat(bytes, binary)))
+        }
+        "first" => {
+            a.none()?;
+            if let Some(l) = value.downcast_object_ref::<PyList>() {
+                return Ok(l
+                    .items
+                    .first()
+                    .cloned()
+                    .unwrap_or_else(|| Missing::hint("No first item, sequence was empty.")));
+            }
+            Ok(iterate(&value)?
+                .into_iter()
+                .next()
+                .unwrap_or_else(|| Missing::hint("No first item, sequence was empty.")))
+        }
+        "last" => {
+            a.none()?;
+            if value.kind() == ValueKind::Iterable
+                && value.downcast_object_ref::<PyRange>().is_none()
+            {
+                if value.downcast_object_ref::<PyDict>().is_some() {
+                    return py_err(PyExc::TypeError, "'dict' object is not reversible");
+                }
+                if let Some(s) = value.downcast_object_ref::<PySeq>()
+                    && !s.has_len()
+                {
+                    return py_err(
+                        PyExc::TypeError,
+                        format!("'{}' object is not reversible", s.type_name()),
+                    );
+                }
+            }
+            Ok(iterate(&value)?
+                .into_iter()
+                .last()
+                .unwrap_or_else(|| Missing::hint("No last item, sequence was empty.")))
+        }
+        "float" => {
+            let v = p(&[("default", false)])?;
+            let default = v.first().cloned().flatten().unwrap_or(Value::from(0.0));
+            match try_float(&value) {
+                Ok(Some(f)) => Ok(Value::from(f)),
+                Ok(None) => Ok(default),
+                Err(e) => Err(e),
+            }
+        }
+        "format" => {
+            let pos: Vec<Value> = args.iter().filter(|x| !x.is_kwargs()).cloned().collect();
+            if pos.len() != args.len() {
+                return unsupported("the format filter with keyword arguments");
+            }
+            percent_format(&soft(&value)?, &pos)
+        }
+        "groupby" => unsupported("the groupby filter"),
+        "indent" => {
+            let v = p(&[("width", false), ("first", false), ("blank", false)])?;
+            let width = v.first().cloned().flatten();
+            let first = v.get(1).cloned().flatten().is_some_and(|b| b.is_true());
+            let blank = v.get(2).cloned().flatten().is_some_and(|b| b.is_true());
+            let indention = match &width {
+                None => "    ".to_owned(),
+                Some(w) if w.kind() == ValueKind::String => {
+                    w.as_str().unwrap_or_default().to_owned()
+                }
+                Some(w) => match as_int(w) {
+                    Some(n) => " ".repeat(usize::try_from(n).unwrap_or(0).min(1 << 20)),
+                    None => {
+                        return py_err(
+                            PyExc::TypeError,
+                            format!(
+                                "can't multiply sequence by non-int of type '{}'",
+                                type_name(w)
+                            ),
+                        );
+                    }
+                },
+            };
+            let s = soft(&value)? + "\n";
+            let lines = py_splitlines(&s);
+            let mut rv = if blank {
+                lines.join(&format!("\n{indention}"))
+            } else {
+                let mut it = lines.into_iter();
+                let mut rv = it.next().unwrap_or_default();
+                let rest: Vec<String> = it
+                    .map(|l| {
+                        if l.is_empty() {
+                            l
+                        } else {
+                            format!("{indention}{l}")
+                        }
+                    })
+                    .collect();
+                if !rest.is_empty() {
+                    rv.push('\n');
+                    rv.push_str(&rest.join("\n"));
+                }
+                rv
+            };
+            if first {
+                rv = format!("{indention}{rv}");
+            }
+            Ok(Value::from(rv))
+        }
+        "int" => {
+            let v = p(&[("default", false), ("base", false)])?;
+            let default = v.first().cloned().flatten().unwrap_or(Value::from(0));
+            let base = v
+                .get(1)
+                .cloned()
+                .flatten()
+                .and_then(|b| as_int(&b))
+                .unwrap_or(10);
+            do_int(&value, default, base, version)
+        }
+        "items" => {
+            a.none()?;
+            if Missing::is_undefined(&value) {
+                return Ok(PySeq::value(SeqKind::Generator, Vec::new()));
+            }
+            if !is_mapping(&value) {
+                return py_err(PyExc::TypeError, "Can only get item pairs from a mapping.");
+            }
+            Ok(PySeq::value(
+                SeqKind::Generator,
+                dict_pairs(&value)?
+                    .into_iter()
+                    .map(|(k, v)| py_tuple(vec![k, v]))
+                    .collect(),
+            ))
+        }
+        "join" => {
+            let v = p(&[("d", false), ("attribute", false)])?;
+            let d = match v.first().cloned().flatten() {
+                Some(d) => soft(&d)?,
+                None => String::new(),
+            };
+            let attribute = v.get(1).cloned().flatten();
+            let mut out = String::new();
+            for (i, item) in iterate(&value)?.into_iter().enumerate() {
+                let item = match &attribute {
+                    Some(at) => attr_path(&item, at, None),
+                    None => item,
+                };
+                if i > 0 {
+                    out.push_str(&d);
+                }
+                out.push_str(&soft(&item)?);
+            }
+            Ok(Value::from(out))
+        }
+        "list" => {
+            a.none()?;
+            Ok(PyList::value(iterate(&value)?))
+        }
+        "lower" => {
+            a.none()?;
+            Ok(Value::from(soft(&value)?.to_lowercase()))
+        }
+        "upper" => {
+            a.none()?;
+            Ok(Value::from(soft(&value)?.to_uppercase()))
+        }
+        "map" => {
+            if Missing::is_undefined(&value) || !truthy(&value) {
+                return Ok(PySeq::value(SeqKind::Generator, Vec::new()));
+            }
+            let pos: Vec<Value> = args.iter().filter(|x| !x.is_kwargs()).cloned().collect();
+            let kw = Args::new("map", args);
+            let items = iterate(&value)?;
+            if pos.is_empty() {
+                let v = kw.bind(&[("attribute", true), ("default", false)])?;
+                let at = v.first().cloned().flatten().unwrap_or_default();
+                let default = v.get(1).cloned().flatten().unwrap_or(Value::from(()));
+                return Ok(PySeq::value(
+                    SeqKind::Generator,
+                    items
+                        .iter()
+                        .map(|i| attr_path(i, &at, Some(&default)))
+                        .collect(),
+                ));
+            }
+            let Some(fname) = pos.first().and_then(|f| f.as_str()).map(str::to_owned) else {
+                return unsupported("map with a filter name that is not a string");
+            };
+            if !FILTERS.contains(&fname.as_str()) {
+                return py_err(
+                    PyExc::TemplateRuntimeError,
+                    format!("No filter named '{fname}'."),
+                );
+            }
+            let rest: Vec<Value> = args.iter().skip(1).cloned().collect();
+            let mut out = Vec::with_capacity(items.len());
+            for item in items {
+                out.push(call_filter(state, &fname, item, &rest, version)?);
+            }
+            Ok(PySeq::value(SeqKind::Generator, out))
+        }
+        "min" | "max" => {
+            let v = p(&[("case_sensitive", false), ("attribute", false)])?;
+            let cs = v.first().cloned().flatten().is_some_and(|b| b.is_true());
+            let at = v.get(1).cloned().flatten();
+            let items = iterate(&value)?;
+            if items.is_empty() {
+                return Ok(Missing::hint("No aggregated item, sequence was empty."));
+            }
+            let mut best: Option<(Value, Value)> = None;
+            for item in items {
+                let key = match &at {
+                    Some(at) => attr_path(&item, at, None),
+                    None => item.clone(),
+                };
+                let key = if cs { key } else { ignore_case(key) };
+                best = Some(match best {
+                    None => (key, item),
+                    Some((bk, bi)) => {
+                        let o = py_cmp(&key, &bk).map_err(super::py_error::raise)?;
+                        let better = if name == "min" {
+                            o == std::cmp::Ordering::Less
+                        } else {
+                            o == std::cmp::Ordering::Greater
+                        };
+                        if better { (key, item) } else { (bk, bi) }
+                    }
+                });
+            }
+            Ok(best.map(|(_, i)| i).unwrap_or_default())
+        }
+        "pprint" => {
+            a.none()?;
+            let r = py_repr(&value).map_err(super::py_error::raise)?;
+            if r.chars().count() <= 80
+                || !matches!(
+                    value.kind(),
+                    ValueKind::Seq | ValueKind::Map | ValueKind::Iterable
+                )
+            {
+                Ok(Value::from(r))
+            } else {
+                unsupported("pprint of a container wider than 80 characters (pprint wraps it)")
+            }
+        }
+        "random" => unsupported("the random filter (its result is random)"),
+        "reject" | "select" | "rejectattr" | "selectattr" => {
+            select_or_reject(state, name, &value, args, version)
+        }
+        "replace" => {
+            let v = p(&[("old", true), ("new", true), ("count", false)])?;
+            let old = soft(&v.first().cloned().flatten().unwrap_or_default())?;
+            let new = soft(&v.get(1).cloned().flatten().unwrap_or_default())?;
+            let count = match v.get(2).cloned().flatten() {
+                None => -1,
+                Some(c) if c.is_none() => -1,
+                Some(c) => match as_int(&c) {
+                    Some(c) => i64::try_from(c).unwrap_or(-1),
+                    None => {
+                        return py_err(
+                            PyExc::TypeError,
+                            format!(
+                                "'{}' object cannot be interpreted as an integer",
+                                type_name(&c)
+                            ),
+                        );
+                    }
+                },
+            };
+            let s = soft(&value)?;
+            let count = if count < 0 {
+                usize::MAX
+            } else {
+                usize::try_from(count).unwrap_or(0)
+            };
+            Ok(Value::from(py_replace(&s, &old, &new, count)))
+        }
+        "reverse" => {
+            a.none()?;
+            if value.kind() == ValueKind::String {
+                return Ok(Value::from(
+                    value
+                        .as_str()
+                        .unwrap_or_default()
+                        .chars()
+                        .rev()
+                        .collect::<String>(),
+                ));
+            }
+            let mut items = iterate(&value)?;
+            items.reverse();
+            Ok(PySeq::value(SeqKind::ReverseIterator, items))
+        }
+        "round" => {
+            let v = p(&[("precision", false), ("method", false)])?;
+            let prec = v
+                .first()
+                .cloned()
+                .flatten()
+                .and_then(|x| as_int(&x))
+                .unwrap_or(0);
+            let method = v.get(1).cloned().flatten();
+            let method = method.as_ref().and_then(|m| m.as_str()).unwrap_or("common");
+            if !matches!(method, "common" | "ceil" | "floor") {
+                return py_err(
+                    PyExc::TemplateRuntimeError,
+                    "method must be common, ceil or floor",
+                );
+            }
+            do_round(&value, prec, method)
+        }
+        "safe" => {
+            a.none()?;
+            Ok(Value::from_safe_string(soft(&value)?))
+        }
+        "slice" => {
+            let v = p(&[("slices", true), ("fill_with", false)])?;
+            let n = v
+                .first()
+                .cloned()
+                .flatten()
+                .and_then(|x| as_int(&x))
+                .unwrap_or(0);
+            let fill = v.get(1).cloned().flatten().filter(|f| !f.is_none());
+            let seq = iterate(&value)?;
+            let Ok(slices) = usize::try_from(n) else {
+                return Ok(PySeq::value(SeqKind::Generator, Vec::new()));
+            };
+            if slices == 0 {
+                return py_err(
+                    PyExc::ZeroDivisionError,
+                    "integer division or modulo by zero",
+                );
+            }
+            let (per, extra) = (seq.len() / slices, seq.len() % slices);
+            let mut out = Vec::new();
+            let mut offset = 0;
+            for i in 0..slices.min(1 << 20) {
+                let start = offset + i * per;
+                if i < extra {
+                    offset += 1;
+                }
+                let end = offset + (i + 1) * per;
+                let mut tmp: Vec<Value> = seq
+                    .get(start..end)
+                    .map(<[Value]>::to_vec)
+                    .unwrap_or_default();
+                if let Some(f) = &fill
+                    && i >= extra
+                {
+                    tmp.push(f.clone());
+                }
+                out.push(PyList::value(tmp));
+            }
+            Ok(PySeq::value(SeqKind::Generator, out))
+        }
+        "sort" => {
+            let v = p(&[
+                ("reverse", false),
+                ("case_sensitive", false),
+                ("attribute", false),
+            ])?;
+            let reverse = v.first().cloned().flatten().is_some_and(|b| b.is_true());
+            let cs = v.get(1).cloned().flatten().is_some_and(|b| b.is_true());
+            let at = v.get(2).cloned().flatten();
+            let mut keyed: Vec<(Value, Value)> = Vec::new();
+            for item in iterate(&value)? {
+                let key = match &at {
+                    Some(at)
+                        if at.kind() == ValueKind::String
+                            && at.as_str().is_some_and(|s| s.contains(',')) =>
+                    {
+                        return unsupported("sort by several attributes");
+                    }
+                    Some(at) => attr_path(&item, at, None),
+                    None => item.clone(),
+                };
+                keyed.push((if cs { key } else { ignore_case(key) }, item));
+            }
+            sort_values(&mut keyed, reverse)?;
+            Ok(PyList::value(keyed.into_iter().map(|(_, i)| i).collect()))
+        }
+        "string" => {
+            a.none()?;
+            if value.is_safe() {
+                return Ok(value);
+            }
+            Ok(Value::from(soft(&value)?))
+        }
+        "striptags" => unsupported("the striptags filter"),
+        "sum" => {
+            let v = p(&[("attribute", false), ("start", false)])?;
+            let at = v.first().cloned().flatten();
+            let start = v.get(1).cloned().flatten().unwrap_or(Value::from(0));
+            let mut acc = start;
+            for item in iterate(&value)? {
+                let item = match &at {
+                    Some(at) => attr_path(&item, at, None),
+                    None => item,
+                };
+                acc = py_add(&acc, &item)?;
+            }
+            Ok(acc)
+        }
+        "title" => {
+            a.none()?;
+            Ok(Value::from(jinja_title(&soft(&value)?)))
+        }
+        "trim" => {
+            let v = p(&[("chars", false)])?;
+            let s = soft(&value)?;
+            let chars = v.first().cloned().flatten().filter(|c| !c.is_none());
+            let out = match chars {
+                Some(c) => {
+                    let set = c.as_str().unwrap_or_default().to_owned();
+                    s.trim_matches(|ch| set.contains(ch)).to_owned()
+                }
+                None => s.trim_matches(crate::userdata::py_is_space).to_owned(),
+            };
+            Ok(Value::from(out))
+        }
+        "truncate" => {
+            let v = p(&[
+                ("length", false),
+                ("killwords", false),
+                ("end", false),
+                ("leeway", false),
+            ])?;
+            let length = v
+                .first()
+                .cloned()
+                .flatten()
+                .and_then(|x| as_int(&x))
+                .unwrap_or(255);
+            let killwords = v.get(1).cloned().flatten().is_some_and(|b| b.is_true());
+            let end = match v.get(2).cloned().flatten() {
+                Some(e) => soft(&e)?,
+                None => "...".to_owned(),
+            };
+            let leeway = v
+                .get(3)
+                .cloned()
+                .flatten()
+                .filter(|x| !x.is_none())
+                .and_then(|x| as_int(&x))
+                .unwrap_or(5);
+            let end_len = end.chars().count() as i128;
+            if length < end_len {
+                return py_err(
+                    PyExc::LookupError,
+                    format!("expected length >= {end_len}, got {length}"),
+                );
+            }
+            let s = soft(&value)?;
+            let n = s.chars().count() as i128;
+            if n <= length + leeway {
+                return Ok(Value::from(s));
+            }
+            let keep: String = s
+                .chars()
+                .take(usize::try_from(length - end_len).unwrap_or(0))
+                .collect();
+            if killwords {
+                return Ok(Value::from(keep + &end));
+            }
+            let cut = match keep.rfind(' ') {
+                Some(i) => keep[..i].to_owned(),
+                None => keep,
+            };
+            Ok(Value::from(cut + &end))
+        }
+        "unique" => {
+            let v = p(&[("case_sensitive", false), ("attribute", false)])?;
+            let cs = v.first().cloned().flatten().is_some_and(|b| b.is_true());
+            let at = v.get(1).cloned().flatten();
+            let mut seen: Vec<Value> = Vec::new();
+            let mut out = Vec::new();
+            for item in iterate(&value)? {
+                let key = match &at {
+                    Some(at) => attr_path(&item, at, None),
+                    None => item.clone(),
+                };
+                let key = if cs { key } else { ignore_case(key) };
+                if matches!(
+                    key.kind(),
+                    ValueKind::Seq | ValueKind::Map | ValueKind::Iterable
+                ) && !key.is_tuple()
+                {
+                    return py_err(
+                        PyExc::TypeError,
+                        format!("unhashable type: '{}'", type_name(&key)),
+                    );
+                }
+                if !seen.iter().any(|s| py_eq(s, &key)) {
+                    seen.push(key);
+                    out.push(item);
+                }
+            }
+            Ok(PySeq::value(SeqKind::Generator, out))
+        }
+        "urlencode" => {
+            a.none()?;
+            if value.kind() == ValueKind::String {
+                return Ok(Value::from(url_quote(
+                    value.as_str().unwrap_or_default(),
+                    false,
+                )));
+            }
+            unsupported("urlencode of a non-string")
+        }
+        "urlize" => unsupported("the urlize filter"),
+        "wordcount" => {
+            a.none()?;
+            let s = soft(&value)?;
+            let mut n = 0;
+            let mut in_word = false;
+            for c in s.chars() {
+                let w = c.is_alphanumeric() || c == '_';
+                if w && !in_word {
+                    n += 1;
+                }
+                in_word = w;
+            }
+            Ok(Value::from(n))
+        }
+        "wordwrap" => unsupported("the wordwrap filter (Python's textwrap)"),
+        "xmlattr" => xmlattr(&value, &a, version),
+        "tojson" => {
+            let v = p(&[("indent", false)])?;
+            if v.first().cloned().flatten().is_some_and(|i| !i.is_none()) {
+                return unsupported("tojson with indent");
+            }
+            super::tojson::tojson(&value)
+        }
+        _ => py_err(
+            PyExc::TemplateRuntimeError,
+            format!("No filter named '{name}'."),
+        ),
+    }
+}
+
+fn is_mapping(v: &Value) -> bool {
+    v.downcast_object_ref::<PyDict>().is_some() || v.kind() == ValueKind::Map
+}
+
+fn dict_pairs(v: &Value) -> Result<Vec<(Value, Value)>, Error> {
+    if let Some(d) = v.downcast_object_ref::<PyDict>() {
+        return Ok(d
+            .entries
+            .iter()
+            .map(|(k, v)| (k.0.clone(), v.clone()))
+            .collect());
+    }
+    if v.kind() == ValueKind::Map {
+        return Ok(super::py_ops::pairs(v).into_iter().collect());
+    }
+    py_err(
+        PyExc::LookupError,
+        format!("'{}' object has no attribute 'items'", type_name(v)),
+    )
+}
+
+fn select_or_reject(
+    state: &State<'_, '_>,
+    name: &str,
+    value: &Value,
+    args: &[Value],
+    version: JinjaVersion,
+) -> Result<Value, Error> {
+    if Missing::is_undefined(value) || !truthy(value) {
+        return Ok(PySeq::value(SeqKind::Generator, Vec::new()));
+    }
+    let pos: Vec<Value> = args.iter().filter(|x| !x.is_kwargs()).cloned().collect();
+    if pos.len() != args.len() {
+        return unsupported(format!("{name} with keyword arguments"));
+    }
+    let lookup_attr = name.ends_with("attr");
+    let (attr, rest) = if lookup_attr {
+        match pos.split_first() {
+            Some((a, r)) => (Some(a.clone()), r.to_vec()),
+            None => {
+                return py_err(
+                    PyExc::TemplateRuntimeError,
+                    "Missing parameter for attribute name",
+                );
+            }
+        }
+    } else {
+        (None, pos)
+    };
+    let test = rest.split_first().map(|(t, r)| {
+        (
+            t.as_str().map(str::to_owned).unwrap_or_default(),
+            r.to_vec(),
+        )
+    });
+    if let Some((t, _)) = &test
+        && !super::jtests::TESTS.contains(&t.as_str())
+    {
+        return py_err(PyExc::TemplateRuntimeError, format!("No test named '{t}'."));
+    }
+    let keep_true = name.starts_with("select");
+    let mut out = Vec::new();
+    for item in iterate(value)? {
+        let x = match &attr {
+            Some(at) => attr_path(&item, at, None),
+            None => item.clone(),
+        };
+        let ok = match &test {
+            Some((t, targs)) => super::jtests::test(state, t, &x, targs, version)?,
+            None => truthy(&x),
+        };
+        if ok == keep_true {
+            out.push(item);
+        }
+    }
+    Ok(PySeq::value(SeqKind::Generator, out))
+}
+
+/// Python `a + b` for `sum`.
+fn py_add(a: &Value, b: &Value) -> Result<Value, Error> {
+    match (as_int(a), as_int(b)) {
+        (Some(x), Some(y)) => match x.checked_add(y) {
+            Some(z) => Ok(Value::from(z)),
+            None => unsupported("an integer sum beyond 128 bits"),
+        },
+        _ => match (as_f64(a), as_f64(b)) {
+            (Some(x), Some(y)) => Ok(Value::from(x + y)),
+            _ => py_err(
+                PyExc::TypeError,
+                format!(
+                    "unsupported operand type(s) for +: '{}' and '{}'",
+                    type_name(a),
+                    type_name(b)
+                ),
+            ),
+        },
+    }
+}
+
+/// Python `float(x)`: `Ok(None)` where Python raises `TypeError`/`ValueError`.
+fn try_float(v: &Value) -> Result<Option<f64>, Error> {
+    match v.kind() {
+        ValueKind::Number | ValueKind::Bool => Ok(as_f64(v)),
+        ValueKind::String => Ok(parse_py_float(v.as_str().unwrap_or_default())),
+        _ => {
+            if Missing::of(v).is_some() {
+                // `Undefined.__float__` raises UndefinedError.
+                let m = Missing::of(v).map(Missing::message).unwrap_or_default();
+                return py_err(PyExc::UndefinedError, m);
+            }
+            Ok(None)
+        }
+    }
+}
+
+fn py_float(v: &Value) -> Result<f64, Error> {
+    match try_float(v)? {
+        Some(f) => Ok(f),
+        None => match v.kind() {
+            ValueKind::String => py_err(
+                PyExc::ValueError,
+                format!(
+                    "could not convert string to float: {}",
+                    py_repr(v).unwrap_or_default()
+                ),
+            ),
+            _ => py_err(
+                PyExc::TypeError,
+                format!(
+                    "float() argument must be a string or a real number, not '{}'",
+                    type_name(v)
+                ),
+            ),
+        },
+    }
+}
+
+/// Python's `float(str)`.
+pub(crate) fn parse_py_float(s: &str) -> Option<f64> {
+    let t = s.trim_matches(crate::userdata::py_is_space);
+    let lower = t.to_ascii_lowercase();
+    let body = lower.trim_start_matches(['+', '-']);
+    let neg = lower.starts_with('-');
+    match body {
+        "inf" | "infinity" => {
+            return Some(if neg {
+                f64::NEG_INFINITY
+            } else {
+                f64::INFINITY
+            });
+        }
+        "nan" => return Some(f64::NAN),
+        _ => {}
+    }
+    // Digits, one dot, an exponent; underscores only between digits.
+    let ok_chars = t
+        .chars()
+        .all(|c| c.is_ascii_digit() || matches!(c, '.' | 'e' | 'E' | '+' | '-' | '_'));
+    if !ok_chars || t.is_empty() || t.contains("__") || t.starts_with('_') || t.ends_with('_') {
+        return None;
+    }
+    let bytes = t.as_bytes();
+    for (i, &b) in bytes.iter().enumerate() {
+        if b == b'_' {
+            let prev = i
+                .checked_sub(1)
+                .and_then(|j| bytes.get(j))
+                .copied()
+                .unwrap_or(b' ');
+            let next = bytes.get(i + 1).copied().unwrap_or(b' ');
+            if !prev.is_ascii_digit() || !next.is_ascii_digit() {
+                return None;
+            }
+        }
+    }
+    let clean: String = t.chars().filter(|&c| c != '_').collect();
+    if clean.ends_with(['e', 'E', '+', '-']) || clean == "." {
+        return None;
+    }
+    clean.parse::<f64>().ok()
+}
+
+/// Python's `int(str, base)`; `None` where Python raises `ValueError`.
+pub(crate) fn parse_py_int(s: &str, base: i128) -> Option<num_bigint::BigInt> {
+    let t = s.trim_matches(crate::userdata::py_is_space);
+    let (neg, body) = match t.as_bytes().first() {
+        Some(b'-') => (true, &t[1..]),
+        Some(b'+') => (false, &t[1..]),
+        _ => (false, t),
+    };
+    let lower = body.to_ascii_lowercase();
+    let (radix, digits) = match base {
+        0 => {
+            if let Some(r) = lower.strip_prefix("0x") {
+                (16, r.trim_start_matches('_'))
+            } else if let Some(r) = lower.strip_prefix("0o") {
+                (8, r.trim_start_matches('_'))
+            } else if let Some(r) = lower.strip_prefix("0b") {
+                (2, r.trim_start_matches('_'))
+            } else {
+                if lower.len() > 1
+                    && lower.starts_with('0')
+                    && lower.chars().any(|c| c != '0' && c != '_')
+                {
+                    return None;
+                }
+                (10, lower.as_str())
+            }
+        }
+        16 => (
+            16,
+            lower
+                .strip_prefix("0x")
+                .map_or(lower.as_str(), |r| r.trim_start_matches('_')),
+        ),
+        8 => (
+            8,
+            lower
+                .strip_prefix("0o")
+                .map_or(lower.as_str(), |r| r.trim_start_matches('_')),
+        ),
+        2 => (
+            2,
+            lower
+                .strip_prefix("0b")
+                .map_or(lower.as_str(), |r| r.trim_start_matches('_')),
+        ),
+        b if (2..=36).contains(&b) => (u32::try_from(b).ok()?, lower.as_str()),
+        _ => return None,
+    };
+    if digits.is_empty()
+        || digits.starts_with('_')
+        || digits.ends_with('_')
+        || digits.contains("__")
+    {
+        return None;
+    }
+    let clean: String = digits.chars().filter(|&c| c != '_').collect();
+    if !clean.chars().all(|c| c.is_ascii_alphanumeric()) {
+        return None;
+    }
+    let v = num_bigint::BigInt::parse_bytes(clean.as_bytes(), radix)?;
+    Some(if neg { -v } else { v })
+}
+
+fn big_value(b: num_bigint::BigInt) -> Value {
+    use num_traits::ToPrimitive;
+    match b.to_i128() {
+        Some(i) => Value::from(i),
+        None => Value::from_object(super::py_object::BigInt(b)),
+    }
+}
+
+/// `do_int`, with 3.1.2's `OverflowError` for `int(float('1e500'))`.
+fn do_int(
+    value: &Value,
+    default: Value,
+    base: i128,
+    version: JinjaVersion,
+) -> Result<Value, Error> {
+    match value.kind() {
+        ValueKind::String => {
+            let s = value.as_str().unwrap_or_default();
+            if let Some(i) = parse_py_int(s, base) {
+                return Ok(big_value(i));
+            }
+            // int(float(value))
+            match parse_py_float(s) {
+                Some(f) if f.is_finite() => {
+                    Ok(big_value(crate::yaml::value::float_trunc_to_big(f)))
+                }
+                Some(f) if f.is_infinite() => match version {
+                    JinjaVersion::V3_1_2 => py_err(
+                        PyExc::OverflowError,
+                        "cannot convert float infinity to integer",
+                    ),
+                    JinjaVersion::V3_1_6 => Ok(default),
+                },
+                // NaN: ValueError, caught.
+                _ => Ok(default),
+            }
+        }
+        ValueKind::Bool => Ok(Value::from(i64::from(value.is_true()))),
+        ValueKind::Number => {
+            if value.is_integer() {
+                return Ok(value.clone());
+            }
+            let f = as_f64(value).unwrap_or(0.0);
+            if f.is_finite() {
+                Ok(big_value(crate::yaml::value::float_trunc_to_big(f)))
+            } else if f.is_nan() {
+                Ok(default)
+            } else {
+                match version {
+                    JinjaVersion::V3_1_2 => py_err(
+                        PyExc::OverflowError,
+                        "cannot convert float infinity to integer",
+                    ),
+                    JinjaVersion::V3_1_6 => Ok(default),
+                }
+            }
+        }
+        _ => {
+            if let Some(m) = Missing::of(value) {
+                return py_err(PyExc::UndefinedError, m.message());
+            }
+            if value
+                .downcast_object_ref::<super::py_object::BigInt>()
+                .is_some()
+            {
+                return Ok(value.clone());
+            }
+            Ok(default)
+        }
+    }
+}
+
+fn do_round(value: &Value, prec: i128, method: &str) -> Result<Value, Error> {
+    let Some(f) = as_f64(value) else {
+        if let Some(m) = Missing::of(value) {
+            return py_err(PyExc::UndefinedError, m.message());
+        }
+        return py_err(
+            PyExc::TypeError,
+            format!("type {} doesn't define __round__ method", type_name(value)),
+        );
+    };
+    if method == "common" {
+        if let Some(i) = as_int(value) {
+            if prec >= 0 {
+                return Ok(Value::from(i));
+            }
+            return unsupported("round of an integer to negative precision");
+        }
+        if !(-20..=20).contains(&prec) {
+            return unsupported("round to more than 20 digits");
+        }
+        // Python rounds the exact binary value half-to-even.
+        let p = i32::try_from(prec).unwrap_or(0);
+        let text = if p >= 0 {
+            format!("{:.*}", usize::try_from(p).unwrap_or(0), f)
+        } else {
+            return unsupported("round of a float to negative precision");
+        };
+        return Ok(Value::from(text.parse::<f64>().unwrap_or(f)));
+    }
+    let scale = 10f64.powi(i32::try_from(prec).unwrap_or(0));
+    let r = if method == "ceil" {
+        (f * scale).ceil()
+    } else {
+        (f * scale).floor()
+    };
+    Ok(Value::from(r / scale))
+}
+
+/// `markupsafe.escape`.
+pub(crate) fn html_escape(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&#34;"),
+            '\'' => out.push_str("&#39;"),
+            _ => out.push(c),
+        }
+    }
+    out
+}
+
+fn filesizeformat(bytes: f64, binary: bool) -> String {
+    let base: f64 = if binary { 1024.0 } else { 1000.0 };
+    let prefixes: [&str; 8] = if binary {
+        ["KiB", "MiB", "GiB", "TiB", "PiB", "EiB", "ZiB", "YiB"]
+    } else {
+        ["kB", "MB", "GB", "TB", "PB", "EB", "ZB", "YB"]
+    };
+    if bytes == 1.0 {
+        return "1 Byte".to_owned();
+    }
+    if bytes < base {
+        let i = crate::yaml::value::float_trunc_to_big(bytes);
+        return format!("{i} Bytes");
+    }
+    let mut unit = base;
+    let mut prefix = "";
+    for (i, p) in prefixes.iter().enumerate() {
+        unit = base.powi(i32::try_from(i + 2).unwrap_or(0));
+        prefix = p;
+        if bytes < unit {
+            return format!("{:.1} {p}", base * bytes / unit);
+        }
+    }
+    format!("{:.1} {prefix}", base * bytes / unit)
+}
+
+/// Jinja2's `do_title`: words begin after `-`, whitespace, `(`, `{`, `[`, `<`.
+fn jinja_title(s: &str) -> String {
+    let sep = |c: char| matches!(c, '-' | '(' | '{' | '[' | '<') || crate::userdata::py_is_space(c);
+    let mut out = String::with_capacity(s.len());
+    let mut at_start = true;
+    for c in s.chars() {
+        if sep(c) {
+            out.push(c);
+            at_start = true;
+        } else if at_start {
+            out.extend(c.to_uppercase());
+            at_start = false;
+        } else {
+            out.extend(c.to_lowercase());
+        }
+    }
+    out
+}
+
+/// Python's `str.splitlines()`.
+pub(crate) fn py_splitlines(s: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut cur = String::new();
+    let mut chars = s.chars().peekable();
+    while let Some(c) = chars.next() {
+        if matches!(
+            c,
+            '\n' | '\r'
+                | '\u{b}'
+                | '\u{c}'
+                | '\u{1c}'
+                | '\u{1d}'
+                | '\u{1e}'
+                | '\u{85}'
+                | '\u{2028}'
+                | '\u{2029}'
+        ) {
+            if c == '\r' && chars.peek() == Some(&'\n') {
+                chars.next();
+            }
+            out.push(std::mem::take(&mut cur));
+        } else {
+            cur.push(c);
+        }
+    }
+    if !cur.is_empty() {
+        out.push(cur);
+    }
+    out
+}
+
+/// `urllib.parse.quote` as Jinja2's `url_quote` calls it (safe `/`).
+fn url_quote(s: &str, for_qs: bool) -> String {
+    let mut out = String::new();
+    for b in s.as_bytes() {
+        let c = *b as char;
+        if c.is_ascii_alphanumeric() || "_.-~".contains(c) || (!for_qs && c == '/') {
+            out.push(c);
+        } else if for_qs && c == ' ' {
+            out.push('+');
+        } else {
+            out.push_str(&format!("%{b:02X}"));
+        }
+    }
+    out
+}
+
+fn xmlattr(value: &Value, a: &Args<'_>, version: JinjaVersion) -> Result<Value, Error> {
+    let v = a.bind(&[("autospace", false)])?;
+    let autospace = v.first().cloned().flatten().is_none_or(|b| b.is_true());
+    let mut items = Vec::new();
+    for (k, val) in dict_pairs(value)? {
+        if val.is_none() || Missing::is_undefined(&val) {
+            continue;
+        }
+        let key = soft(&k)?;
+        let bad = match version {
+            JinjaVersion::V3_1_2 => key.contains(char::is_whitespace),
+            JinjaVersion::V3_1_6 => key
+                .chars()
+                .any(|c| c.is_ascii_whitespace() || matches!(c, '/' | '>' | '=')),
+        };
+        if bad {
+            return py_err(
+                PyExc::ValueError,
+                format!(
+                    "Invalid character in attribute name: {}",
+                    py_repr(&k).unwrap_or_default()
+                ),
+            );
+        }
+        items.push(format!(
+            "{}=\"{}\"",
+            html_escape(&key),
+            html_escape(&soft(&val)?)
+        ));
+    }
+    let mut rv = items.join(" ");
+    if autospace && !rv.is_empty() {
+        rv.insert(0, ' ');
+    }
+    Ok(Value::from(rv))
+}
+
+/// Python's `str % args` for the conversions templates use (`%s %r %d %i
+/// %f %x %o %%`, flags, width, precision); anything else is unsupported.
+fn percent_format(fmt: &str, args: &[Value]) -> Result<Value, Error> {
+    let mut out = String::new();
+    let mut chars = fmt.chars().peekable();
+    let mut next = 0;
+    while let Some(c) = chars.next() {
+        if c != '%' {
+            out.push(c);
+            continue;
+        }
+        let mut flags = String::new();
+        while let Some(&f) = chars.peek() {
+            if "-+ #0".contains(f) {
+                flags.push(f);
+                chars.next();
+            } else {
+                break;
+            }
+        }
+        let mut width = String::new();
+        while let Some(&d) = chars.peek() {
+            if d.is_ascii_digit() {
+                width.push(d);
+                chars.next();
+            } else {
+                break;
+            }
+        }
+        let mut prec: Option<usize> = None;
+        if chars.peek() == Some(&'.') {
+            chars.next();
+            let mut p = String::new();
+            while let Some(&d) = chars.peek() {
+                if d.is_ascii_digit() {
+                    p.push(d);
+                    chars.next();
+                } else {
+                    break;
+                }
+            }
+            prec = Some(p.parse().unwrap_or(0));
+        }
+        let Some(conv) = chars.next() else {
+            return py_err(PyExc::ValueError, "incomplete format");
+        };
+        if conv == '%' && flags.is_empty() && width.is_empty() && prec.is_none() {
+            out.push('%');
+            continue;
+        }
+        let Some(arg) = args.get(next) else {
+            return py_err(PyExc::TypeError, "not enough arguments for format string");
+        };
+        next += 1;
+        let body = match conv {
+            's' => {
+                let s = soft(arg)?;
+                match prec {
+                    Some(p) => s.chars().take(p).collect(),
+                    None => s,
+                }
+            }
+            'r' => py_repr(arg).map_err(super::py_error::raise)?,
+            'd' | 'i' | 'x' | 'X' | 'o' => {
+                let i = match as_int(arg) {
+                    Some(i) => i,
+                    None => match as_f64(arg) {
+                        Some(f) if f.is_finite() => f.trunc() as i128,
+                        _ => {
+                            return py_err(
+                                PyExc::TypeError,
+                                format!(
+                                    "%{conv} format: a real number is required, not {}",
+                                    type_name(arg)
+                                ),
+                            );
+                        }
+                    },
+                };
+                let digits = match conv {
+                    'x' => format!("{:x}", i.unsigned_abs()),
+                    'X' => format!("{:X}", i.unsigned_abs()),
+                    'o' => format!("{:o}", i.unsigned_abs()),
+                    _ => i.unsigned_abs().to_string(),
+                };
+                let sign = if i < 0 {
+                    "-"
+                } else if flags.contains('+') {
+                    "+"
+                } else if flags.contains(' ') {
+                    " "
+                } else {
+                    ""
+                };
+                format!("{sign}{digits}")
+            }
+            'f' | 'F' => {
+                let Some(f) = as_f64(arg) else {
+                    return py_err(
+                        PyExc::TypeError,
+                        format!("must be real number, not {}", type_name(arg)),
+                    );
+                };
+                let p = prec.unwrap_or(6);
+                let s = format!("{:.*}", p, f.abs());
+                let sign = if f.is_sign_negative() && f != 0.0 {
+                    "-"
+                } else if flags.contains('+') {
+                    "+"
+                } else if flags.contains(' ') {
+                    " "
+                } else {
+                    ""
+                };
+                format!("{sign}{s}")
+            }
+            _ => return unsupported(format!("the %{conv} conversion of the format filter")),
+        };
+        let w: usize = width.parse().unwrap_or(0);
+        let n = body.chars().count();
+        if n < w {
+            let pad = w - n;
+            if flags.contains('-') {
+                out.push_str(&body);
+                out.push_str(&" ".repeat(pad));
+            } else if flags.contains('0') && conv != 's' && conv != 'r' {
+                let (sign, digits) = match body.chars().next() {
+                    Some(c @ ('-' | '+' | ' ')) => (c.to_string(), body[1..].to_owned()),
+                    _ => (String::new(), body.clone()),
+                };
+                out.push_str(&sign);
+                out.push_str(&"0".repeat(pad));
+                out.push_str(&digits);
+            } else {
+                out.push_str(&" ".repeat(pad));
+                out.push_str(&body);
+            }
+        } else {
+            out.push_str(&body);
+        }
+    }
+    if next < args.len() {
+        return py_err(
+            PyExc::TypeError,
+            "not all arguments converted during string formatting",
+        );
+    }
+    let _ = float_text;
+    let _ = py_str;
+    Ok(Value::from(out))
+}

@@ -1,0 +1,682 @@
+//! Python methods on template values (`s.split()`, `d.items()`, `l.index(x)`): Jinja2 calls the real ones.
+
+use super::args::Args;
+use super::py_error::{PyExc, py_err, unsupported};
+use super::py_format::py_str;
+use super::py_object::{DictKey, Missing, PyDict, PyList, PySeq, SeqKind};
+use super::py_ops::{py_eq, type_name};
+use crate::userdata::py_is_space as is_py_space;
+use minijinja::value::{Value, ValueKind};
+use minijinja::{Error, ErrorKind, State};
+use std::sync::Arc;
+
+/// Methods of `dict`.
+pub(crate) fn dict_method(
+    _state: &State<'_, '_>,
+    d: &Arc<PyDict>,
+    method: &str,
+    args: &[Value],
+) -> Result<Value, Error> {
+    let a = Args::new(method, args);
+    match method {
+        "items" => {
+            a.none()?;
+            Ok(PySeq::value(
+                SeqKind::DictItems,
+                d.entries
+                    .iter()
+                    .map(|(k, v)| super::py_object::py_tuple(vec![k.0.clone(), v.clone()]))
+                    .collect(),
+            ))
+        }
+        "keys" => {
+            a.none()?;
+            Ok(PySeq::value(
+                SeqKind::DictKeys,
+                d.entries.keys().map(|k| k.0.clone()).collect(),
+            ))
+        }
+        "values" => {
+            a.none()?;
+            Ok(PySeq::value(
+                SeqKind::DictValues,
+                d.entries.values().cloned().collect(),
+            ))
+        }
+        "get" => {
+            let (key, default) = a.two_opt()?;
+            Ok(d.entries
+                .get(&DictKey(key))
+                .cloned()
+                .unwrap_or_else(|| default.unwrap_or(Value::from(()))))
+        }
+        "copy" => {
+            a.none()?;
+            Ok(PyDict {
+                entries: d.entries.clone(),
+            }
+            .into_value())
+        }
+        _ => unsupported(format!(
+            "the dict method `{method}()` (cloudfold's values are immutable)"
+        )),
+    }
+}
+
+/// Methods of `list`.
+pub(crate) fn list_method(
+    _state: &State<'_, '_>,
+    items: &[Value],
+    method: &str,
+    args: &[Value],
+) -> Result<Value, Error> {
+    let a = Args::new(method, args);
+    match method {
+        "index" => {
+            let x = a.one()?;
+            match items.iter().position(|v| py_eq(v, &x)) {
+                Some(i) => Ok(Value::from(i)),
+                None => py_err(
+                    PyExc::ValueError,
+                    format!(
+                        "{} is not in list",
+                        super::py_format::py_repr(&x).unwrap_or_default()
+                    ),
+                ),
+            }
+        }
+        "count" => {
+            let x = a.one()?;
+            Ok(Value::from(items.iter().filter(|v| py_eq(v, &x)).count()))
+        }
+        "copy" => {
+            a.none()?;
+            Ok(PyList::value(items.to_vec()))
+        }
+        _ => unsupported(format!(
+            "the list method `{method}()` (cloudfold's values are immutable)"
+        )),
+    }
+}
+
+/// Methods of anything else MiniJinja holds natively (strings above all);
+/// MiniJinja's own lists and dicts (template literals) get the same methods
+/// as ours.
+pub(crate) fn unknown_method(
+    state: &mut State<'_, '_>,
+    value: &Value,
+    method: &str,
+    args: &[Value],
+) -> Result<Value, Error> {
+    match value.kind() {
+        ValueKind::String => str_method(value.as_str().unwrap_or_default(), method, args),
+        ValueKind::Map => {
+            let d = Arc::new(PyDict::from_pairs(super::py_ops::pairs(value)));
+            dict_method(state, &d, method, args)
+        }
+        ValueKind::Seq if !value.is_tuple() => {
+            let items: Vec<Value> = value.try_iter().into_iter().flatten().collect();
+            list_method(state, &items, method, args)
+        }
+        _ => {
+            if Missing::of(value).is_some() {
+                return Err(Error::from(ErrorKind::UnknownMethod));
+            }
+            py_err(
+                PyExc::LookupError,
+                format!("'{}' object has no attribute '{method}'", type_name(value)),
+            )
+        }
+    }
+}
+
+fn s(v: impl Into<String>) -> Value {
+    Value::from(v.into())
+}
+
+/// `str.split(sep=None, maxsplit=-1)` and `rsplit`.
+pub(crate) fn py_split(text: &str, sep: Option<&str>, maxsplit: i64, right: bool) -> Vec<String> {
+    let max = usize::try_from(maxsplit).unwrap_or(usize::MAX);
+    match sep {
+        Some(sep) => {
+            if right {
+                let mut parts: Vec<String> = text
+                    .rsplitn(max.saturating_add(1), sep)
+                    .map(str::to_owned)
+                    .collect();
+                parts.reverse();
+                parts
+            } else {
+                text.splitn(max.saturating_add(1), sep)
+                    .map(str::to_owned)
+                    .collect()
+            }
+        }
+        None => {
+            // Runs of whitespace; leading/trailing ignored; the remainder
+            // after maxsplit keeps its inner whitespace.
+            let mut out = Vec::new();
+            if right {
+                let mut rest = text.trim_end_matches(is_py_space);
+                while !rest.is_empty() {
+                    if out.len() == max {
+                        out.push(rest.to_owned());
+                        break;
+                    }
+                    match rest.rfind(is_py_space) {
+                        Some(i) => {
+                            let c = rest[i..].chars().next().map_or(1, char::len_utf8);
+                            out.push(rest[i + c..].to_owned());
+                            rest = rest[..i].trim_end_matches(is_py_space);
+                        }
+                        None => {
+                            out.push(rest.to_owned());
+                            break;
+                        }
+                    }
+                }
+                out.reverse();
+            } else {
+                let mut rest = text.trim_start_matches(is_py_space);
+                while !rest.is_empty() {
+                    if out.len() == max {
+                        out.push(rest.to_owned());
+                        break;
+                    }
+                    match rest.find(is_py_space) {
+                        Some(i) => {
+                            out.push(rest[..i].to_owned());
+                            rest = rest[i..].trim_start_matches(is_py_space);
+                        }
+                        None => {
+                            out.push(rest.to_owned());
+                            break;
+                        }
+                    }
+                }
+            }
+            out
+        }
+    }
+}
+
+/// Python's `str.title()`.
+pub(crate) fn py_title(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut prev_cased = false;
+    for c in text.chars() {
+        if prev_cased {
+            out.extend(c.to_lowercase());
+        } else {
+            out.extend(c.to_uppercase());
+        }
+        prev_cased = c.is_lowercase() || c.is_uppercase();
+    }
+    out
+}
+
+/// Python's `str.capitalize()`.
+pub(crate) fn py_capitalize(text: &str) -> String {
+    let mut chars = text.chars();
+    match chars.next() {
+        Some(first) => first
+            .to_uppercase()
+            .chain(chars.as_str().to_lowercase().chars())
+            .collect(),
+        None => String::new(),
+    }
+}
+
+fn strip_chars<'a>(text: &'a str, chars: Option<&str>, left: bool, right: bool) -> &'a str {
+    let pat = |c: char| match chars {
+        Some(set) => set.contains(c),
+        None => is_py_space(c),
+    };
+    let t = if left {
+        text.trim_start_matches(pat)
+    } else {
+        text
+    };
+    if right { t.trim_end_matches(pat) } else { t }
+}
+
+/// Char-index window `[start:end]` of Python slice arguments, as byte offsets.
+fn window(text: &str, start: Option<i64>, end: Option<i64>) -> Option<(usize, usize)> {
+    let n = text.chars().count() as i64;
+    let fix = |i: i64| if i < 0 { (i + n).max(0) } else { i.min(n) };
+    let (a, b) = (fix(start.unwrap_or(0)), fix(end.unwrap_or(n)));
+    if a > b {
+        return None;
+    }
+    let byte = |ci: i64| {
+        text.char_indices()
+            .nth(usize::try_from(ci).unwrap_or(0))
+            .map_or(text.len(), |(i, _)| i)
+    };
+    Some((byte(a), byte(b)))
+}
+
+fn char_index(text: &str, byte: usize) -> usize {
+    text.get(..byte).map_or(0, |t| t.chars().count())
+}
+
+fn opt_int(v: Option<Value>, what: &str) -> Result<Option<i64>, Error> {
+    match v {
+        None => Ok(None),
+        Some(v) if v.is_none() => Ok(None),
+        Some(v) => match super::py_ops::as_int(&v).and_then(|i| i64::try_from(i).ok()) {
+            Some(i) => Ok(Some(i)),
+            None => py_err(
+                PyExc::TypeError,
+                format!(
+                    "slice indices must be integers or None or have an __index__ method ({what})"
+                ),
+            ),
+        },
+    }
+}
+
+fn need_str(v: &Value, method: &str, pos: &str) -> Result<String, Error> {
+    match v.as_str() {
+        Some(t) if v.kind() == ValueKind::String => Ok(t.to_owned()),
+        _ => {
+            if Missing::of(v).is_some() || v.is_undefined() {
+                return unsupported(format!(
+                    "an undefined value as the argument of str.{method}()"
+                ));
+            }
+            py_err(
+                PyExc::TypeError,
+                format!("{pos} must be str, not {}", type_name(v)),
+            )
+        }
+    }
+}
+
+fn prefixes(v: &Value, method: &str) -> Result<Vec<String>, Error> {
+    if v.is_tuple() {
+        v.try_iter()
+            .into_iter()
+            .flatten()
+            .map(|p| match p.as_str() {
+                Some(t) if p.kind() == ValueKind::String => Ok(t.to_owned()),
+                _ => py_err(
+                    PyExc::TypeError,
+                    format!(
+                        "tuple for {method} must only contain str, not {}",
+                        type_name(&p)
+                    ),
+                ),
+            })
+            .collect()
+    } else if v.kind() == ValueKind::String {
+        Ok(vec![v.as_str().unwrap_or_default().to_owned()])
+    } else {
+        py_err(
+            PyExc::TypeError,
+            format!(
+                "{method} first arg must be str or a tuple of str, not {}",
+                type_name(v)
+            ),
+        )
+    }
+}
+
+/// A method of `str`.
+pub(crate) fn str_method(text: &str, method: &str, args: &[Value]) -> Result<Value, Error> {
+    let a = Args::new(method, args);
+    match method {
+        "upper" => {
+            a.none()?;
+            Ok(s(text.to_uppercase()))
+        }
+        "lower" => {
+            a.none()?;
+            Ok(s(text.to_lowercase()))
+        }
+        "casefold" => {
+            a.none()?;
+            Ok(s(text.to_lowercase()))
+        }
+        "title" => {
+            a.none()?;
+            Ok(s(py_title(text)))
+        }
+        "capitalize" => {
+            a.none()?;
+            Ok(s(py_capitalize(text)))
+        }
+        "swapcase" => {
+            a.none()?;
+            Ok(s(text
+                .chars()
+                .flat_map(|c| {
+                    if c.is_uppercase() {
+                        c.to_lowercase().collect::<Vec<_>>()
+                    } else {
+                        c.to_uppercase().collect()
+                    }
+                })
+                .collect::<String>()))
+        }
+        "strip" | "lstrip" | "rstrip" => {
+            let chars = a.opt_one()?;
+            let chars = match &chars {
+                Some(c) if !c.is_none() => Some(need_str(c, method, "strip arg")?),
+                _ => None,
+            };
+            let (l, r) = match method {
+                "strip" => (true, true),
+                "lstrip" => (true, false),
+                _ => (false, true),
+            };
+            Ok(s(strip_chars(text, chars.as_deref(), l, r)))
+        }
+        "split" | "rsplit" => {
+            let (sep, maxsplit) = a.named2("sep", "maxsplit")?;
+            let sep = match sep {
+                Some(v) if !v.is_none() => Some(need_str(&v, method, "must be str or None")?),
+                _ => None,
+            };
+            if sep.as_deref() == Some("") {
+                return py_err(PyExc::ValueError, "empty separator");
+            }
+            let maxsplit = opt_int(maxsplit, "maxsplit")?.unwrap_or(-1);
+            let parts = py_split(text, sep.as_deref(), maxsplit, method == "rsplit");
+            Ok(PyList::value(parts.into_iter().map(Value::from).collect()))
+        }
+        "splitlines" => {
+            let keep = a.opt_one()?.is_some_and(|v| v.is_true());
+            let mut out = Vec::new();
+            let mut start = 0;
+            let mut iter = text.char_indices().peekable();
+            while let Some((i, c)) = iter.next() {
+                let brk = matches!(
+                    c,
+                    '\n' | '\r'
+                        | '\u{b}'
+                        | '\u{c}'
+                        | '\u{1c}'
+                        | '\u{1d}'
+                        | '\u{1e}'
+                        | '\u{85}'
+                        | '\u{2028}'
+                        | '\u{2029}'
+                );
+                if brk {
+                    let mut end = i + c.len_utf8();
+                    if c == '\r' && iter.peek().is_some_and(|&(_, n)| n == '\n') {
+                        iter.next();
+                        end += 1;
+                    }
+                    out.push(Value::from(if keep {
+                        &text[start..end]
+                    } else {
+                        &text[start..i]
+                    }));
+                    start = end;
+                }
+            }
+            if start < text.len() {
+                out.push(Value::from(&text[start..]));
+            }
+            Ok(PyList::value(out))
+        }
+        "startswith" | "endswith" => {
+            let (p, start, end) = a.three_opt()?;
+            let ps = prefixes(&p, method)?;
+            let (start, end) = (opt_int(start, "start")?, opt_int(end, "end")?);
+            let Some((b0, b1)) = window(text, start, end) else {
+                return Ok(Value::from(false));
+            };
+            let w = &text[b0..b1];
+            Ok(Value::from(ps.iter().any(|p| {
+                if method == "startswith" {
+                    w.starts_with(p.as_str())
+                } else {
+                    w.ends_with(p.as_str())
+                }
+            })))
+        }
+        "replace" => {
+            let (old, new, count) = a.three_opt_req2()?;
+            let old = need_str(&old, method, "replace() argument 1")?;
+            let new = need_str(&new, method, "replace() argument 2")?;
+            let count = opt_int(count, "count")?.unwrap_or(-1);
+            let out = if count < 0 {
+                py_replace(text, &old, &new, usize::MAX)
+            } else {
+                py_replace(text, &old, &new, usize::try_from(count).unwrap_or(0))
+            };
+            Ok(s(out))
+        }
+        "find" | "rfind" | "index" | "rindex" | "count" => {
+            let (sub, start, end) = a.three_opt()?;
+            let sub = need_str(&sub, method, "must be str")?;
+            let (start, end) = (opt_int(start, "start")?, opt_int(end, "end")?);
+            let Some((b0, b1)) = window(text, start, end) else {
+                return match method {
+                    "count" => Ok(Value::from(0)),
+                    "index" | "rindex" => py_err(PyExc::ValueError, "substring not found"),
+                    _ => Ok(Value::from(-1)),
+                };
+            };
+            let w = &text[b0..b1];
+            if method == "count" {
+                let n = if sub.is_empty() {
+                    w.chars().count() + 1
+                } else {
+                    w.matches(sub.as_str()).count()
+                };
+                return Ok(Value::from(n));
+            }
+            let found = if method.starts_with('r') {
+                w.rfind(sub.as_str())
+            } else {
+                w.find(sub.as_str())
+            };
+            match found {
+                Some(i) => Ok(Value::from(char_index(text, b0 + i) as i64)),
+                None if method.ends_with("index") => {
+                    py_err(PyExc::ValueError, "substring not found")
+                }
+                None => Ok(Value::from(-1)),
+            }
+        }
+        "join" => {
+            let items = a.one()?;
+            let mut out = String::new();
+            for (i, item) in super::filters::iterate(&items)?.into_iter().enumerate() {
+                if item.kind() != ValueKind::String {
+                    return py_err(
+                        PyExc::TypeError,
+                        format!(
+                            "sequence item {i}: expected str instance, {} found",
+                            type_name(&item)
+                        ),
+                    );
+                }
+                if i > 0 {
+                    out.push_str(text);
+                }
+                out.push_str(item.as_str().unwrap_or_default());
+            }
+            Ok(s(out))
+        }
+        "center" | "ljust" | "rjust" => {
+            let (w, fill) = a.two_opt()?;
+            let Some(w) = super::py_ops::as_int(&w) else {
+                return py_err(
+                    PyExc::TypeError,
+                    format!(
+                        "'{}' object cannot be interpreted as an integer",
+                        type_name(&w)
+                    ),
+                );
+            };
+            let fill = match fill {
+                Some(f) => {
+                    let f = need_str(&f, method, "fill character")?;
+                    let mut cs = f.chars();
+                    match (cs.next(), cs.next()) {
+                        (Some(c), None) => c,
+                        _ => {
+                            return py_err(
+                                PyExc::TypeError,
+                                "The fill character must be exactly one character long",
+                            );
+                        }
+                    }
+                }
+                None => ' ',
+            };
+            Ok(s(py_pad(
+                text,
+                usize::try_from(w).unwrap_or(0),
+                fill,
+                method,
+            )))
+        }
+        "zfill" => {
+            let w = a.one()?;
+            let w = super::py_ops::as_int(&w)
+                .and_then(|w| usize::try_from(w).ok())
+                .unwrap_or(0);
+            let n = text.chars().count();
+            if n >= w {
+                return Ok(s(text));
+            }
+            let (sign, rest) = match text.chars().next() {
+                Some(c @ ('+' | '-')) => (c.to_string(), &text[1..]),
+                _ => (String::new(), text),
+            };
+            Ok(s(format!("{sign}{}{rest}", "0".repeat(w - n))))
+        }
+        "isdigit" | "isdecimal" | "isnumeric" => {
+            a.none()?;
+            Ok(Value::from(
+                !text.is_empty()
+                    && text.chars().all(|c| {
+                        c.is_ascii_digit()
+                            || (method != "isdecimal" && c.is_numeric() && !c.is_ascii())
+                    }),
+            ))
+        }
+        "isalpha" => {
+            a.none()?;
+            Ok(Value::from(
+                !text.is_empty() && text.chars().all(char::is_alphabetic),
+            ))
+        }
+        "isalnum" => {
+            a.none()?;
+            Ok(Value::from(
+                !text.is_empty() && text.chars().all(char::is_alphanumeric),
+            ))
+        }
+        "isspace" => {
+            a.none()?;
+            Ok(Value::from(
+                !text.is_empty() && text.chars().all(is_py_space),
+            ))
+        }
+        "islower" | "isupper" => {
+            a.none()?;
+            let cased: Vec<char> = text
+                .chars()
+                .filter(|c| c.is_lowercase() || c.is_uppercase())
+                .collect();
+            let ok = !cased.is_empty()
+                && cased.iter().all(|c| {
+                    if method == "islower" {
+                        c.is_lowercase()
+                    } else {
+                        c.is_uppercase()
+                    }
+                });
+            Ok(Value::from(ok))
+        }
+        "partition" | "rpartition" => {
+            let sep = need_str(&a.one()?, method, "must be str")?;
+            if sep.is_empty() {
+                return py_err(PyExc::ValueError, "empty separator");
+            }
+            let found = if method == "partition" {
+                text.find(&sep)
+            } else {
+                text.rfind(&sep)
+            };
+            let parts = match found {
+                Some(i) => vec![&text[..i], sep.as_str(), &text[i + sep.len()..]],
+                None if method == "partition" => vec![text, "", ""],
+                None => vec!["", "", text],
+            };
+            Ok(super::py_object::py_tuple(
+                parts.into_iter().map(Value::from).collect(),
+            ))
+        }
+        "removeprefix" => {
+            let p = need_str(&a.one()?, method, "must be str")?;
+            Ok(s(text.strip_prefix(p.as_str()).unwrap_or(text)))
+        }
+        "removesuffix" => {
+            let p = need_str(&a.one()?, method, "must be str")?;
+            Ok(s(text.strip_suffix(p.as_str()).unwrap_or(text)))
+        }
+        "format" | "format_map" | "encode" | "translate" | "maketrans" | "expandtabs"
+        | "istitle" | "isidentifier" | "isprintable" | "isascii" => {
+            unsupported(format!("the str method `{method}()`"))
+        }
+        _ => py_err(
+            PyExc::LookupError,
+            format!("'str' object has no attribute '{method}'"),
+        ),
+    }
+}
+
+/// `str.replace(old, new, count)`.
+pub(crate) fn py_replace(text: &str, old: &str, new: &str, count: usize) -> String {
+    if old.is_empty() {
+        // Python inserts `new` before every character and at the end.
+        let mut out = String::new();
+        let mut n = 0;
+        for c in text.chars() {
+            if n < count {
+                out.push_str(new);
+                n += 1;
+            }
+            out.push(c);
+        }
+        if n < count {
+            out.push_str(new);
+        }
+        return out;
+    }
+    text.replacen(old, new, count)
+}
+
+/// `str.center` / `ljust` / `rjust`.
+pub(crate) fn py_pad(text: &str, width: usize, fill: char, how: &str) -> String {
+    let n = text.chars().count();
+    if n >= width {
+        return text.to_owned();
+    }
+    let pad = width - n;
+    let (left, right) = match how {
+        "ljust" => (0, pad),
+        "rjust" => (pad, 0),
+        // CPython's centering: the extra space goes left when both the
+        // padding and the width are odd.
+        _ => {
+            let left = pad / 2 + (pad & width & 1);
+            (left, pad - left)
+        }
+    };
+    let f = fill.to_string();
+    format!("{}{text}{}", f.repeat(left), f.repeat(right))
+}
+
+/// `str(x)` for a method's or filter's use (an unprintable value is a fault).
+pub(crate) fn text_of(v: &Value) -> Result<String, Error> {
+    py_str(v).map_err(super::py_error::raise)
+}

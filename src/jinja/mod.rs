@@ -1,0 +1,51 @@
+//! `## template: jinja` parts: instance data, a Jinja2-exact engine on MiniJinja, and cloud-init's handler.
+//!
+//! The library entry point for any templated text (user-data parts, vendor
+//! data, templated `/etc/cloud` files): load the instance data once with
+//! [`InstanceData::from_json`], make an [`Engine`] for the release's Jinja2,
+//! then [`Engine::render`] a template body, or [`render_part`] a whole part
+//! as `JinjaTemplatePartHandler` does (header, newline rule, missing
+//! variables, sub-handler type) with [`cloud_init_logs`] for its warnings.
+//!
+//! ```
+//! use cloudfold::jinja::{Engine, InstanceData, JinjaLimits, JinjaVersion};
+//! let data = InstanceData::from_json(br#"{"v1": {"region": "eu-1"}}"#).unwrap();
+//! let engine = Engine::new(JinjaVersion::V3_1_6, JinjaLimits::default());
+//! assert_eq!(engine.render("{{ region }} {{ nope }}", data.vars()).unwrap(), "eu-1 CI_MISSING_JINJA_VAR/nope");
+//! ```
+
+mod args;
+mod engine;
+mod filters;
+mod instance_data;
+mod jinja_part;
+mod jtests;
+mod methods;
+mod py_error;
+mod py_format;
+mod py_object;
+mod py_ops;
+mod tojson;
+
+pub use engine::{Engine, GLOBALS, JinjaLimits, RenderError};
+pub use filters::FILTERS;
+pub use instance_data::{InstanceData, InstanceDataError, is_version_key, jinja_alias};
+pub use jinja_part::{
+    CloudInitLog, INSTANCE_DATA_PATH, JinjaContext, JinjaDrop, JinjaRender, cloud_init_logs,
+    detect_template, missing_vars, render_part, template_body,
+};
+pub use jtests::TESTS;
+pub use py_error::{PyExc, RenderFault};
+pub use py_format::{py_repr, py_str};
+
+/// `MISSING_JINJA_PREFIX`.
+pub const MISSING_JINJA_PREFIX: &str = "CI_MISSING_JINJA_VAR/";
+
+/// The Jinja2 release a cloud-init release runs with on Debian.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum JinjaVersion {
+    /// bookworm's python3-jinja2 3.1.2 (cloud-init 22.4).
+    V3_1_2,
+    /// trixie's python3-jinja2 3.1.6 (cloud-init 25.1).
+    V3_1_6,
+}

@@ -1,0 +1,694 @@
+//! `PyDict`, `PyList`, `Missing` and friends: Python containers and Jinja2's undefined values as MiniJinja objects.
+//!
+//! Instance data (and what cloudfold's filters return) is made of these, so a
+//! lookup that fails yields a [`Missing`] that knows its name — Jinja2's
+//! `UndefinedJinjaVariable`, printed `CI_MISSING_JINJA_VAR/<name>` — and
+//! Python's lookup order holds: `d.items` is the method, `d['items']` the key.
+
+use super::py_error::{RenderFault, note};
+use super::py_format::{py_repr, py_str_lossy};
+use minijinja::value::{Enumerator, Object, ObjectRepr, Value, ValueKind};
+use minijinja::{Error, State};
+use std::fmt;
+use std::sync::Arc;
+
+/// The methods Python's `dict` has (an attribute lookup finds these first).
+pub(crate) const DICT_METHODS: &[&str] = &[
+    "clear",
+    "copy",
+    "fromkeys",
+    "get",
+    "items",
+    "keys",
+    "pop",
+    "popitem",
+    "setdefault",
+    "update",
+    "values",
+];
+
+/// The methods Python's `list` has.
+pub(crate) const LIST_METHODS: &[&str] = &[
+    "append", "clear", "copy", "count", "extend", "index", "insert", "pop", "remove", "reverse",
+    "sort",
+];
+
+/// A Python `dict` (insertion-ordered; keys are Python values).
+#[derive(Debug, Default)]
+pub struct PyDict {
+    /// Entries in insertion order.
+    pub entries: indexmap::IndexMap<DictKey, Value>,
+}
+
+/// A dict key with Python's hashing and equality for the key types instance
+/// data and templates use (str, int, float, bool, None).
+#[derive(Debug, Clone)]
+pub struct DictKey(pub Value);
+
+impl PartialEq for DictKey {
+    fn eq(&self, other: &Self) -> bool {
+        super::py_ops::py_eq(&self.0, &other.0)
+    }
+}
+impl Eq for DictKey {}
+
+impl std::hash::Hash for DictKey {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        // Numbers that compare equal (1, 1.0, True) hash equal, as in Python.
+        match self.0.kind() {
+            ValueKind::Number | ValueKind::Bool => {
+                if let Some(f) = super::py_ops::as_f64(&self.0) {
+                    if f.fract() == 0.0 && f.abs() < 9.0e15 {
+                        0u8.hash(state);
+                        (f as i64).hash(state);
+                    } else {
+                        1u8.hash(state);
+                        f.to_bits().hash(state);
+                    }
+                }
+            }
+            ValueKind::String => {
+                2u8.hash(state);
+                self.0.as_str().hash(state);
+            }
+            ValueKind::None => 3u8.hash(state),
+            _ => 4u8.hash(state),
+        }
+    }
+}
+
+impl PyDict {
+    /// A dict of these entries (later keys replace earlier ones, keeping
+    /// the first position, as `d[k] = v` does).
+    pub fn from_pairs(pairs: impl IntoIterator<Item = (Value, Value)>) -> Self {
+        let mut entries = indexmap::IndexMap::new();
+        for (k, v) in pairs {
+            entries.insert(DictKey(k), v);
+        }
+        PyDict { entries }
+    }
+
+    /// As a template value.
+    pub fn into_value(self) -> Value {
+        Value::from_object(self)
+    }
+
+    /// The value under a string key.
+    pub fn get_str(&self, key: &str) -> Option<&Value> {
+        self.entries.get(&DictKey(Value::from(key)))
+    }
+}
+
+impl Object for PyDict {
+    // Iterable: iteration and `in` go over the keys (as Python's do), and
+    // every item lookup reaches `get_value`, which can answer "missing".
+    fn repr(self: &Arc<Self>) -> ObjectRepr {
+        ObjectRepr::Iterable
+    }
+
+    fn get_value(self: &Arc<Self>, key: &Value) -> Option<Value> {
+        // `d[k]`: the key first, then (for a str) the attribute.
+        if let Some(v) = self.entries.get(&DictKey(key.clone())) {
+            return Some(v.clone());
+        }
+        if let Some(name) = key.as_str()
+            && DICT_METHODS.contains(&name)
+        {
+            return Some(BoundMethod::value("dict", name));
+        }
+        Some(Missing::attr(key, "dict object"))
+    }
+
+    fn get_value_by_str(self: &Arc<Self>, key: &str) -> Option<Value> {
+        // `d.k`: the attribute first (a method), then the key.
+        if DICT_METHODS.contains(&key) {
+            return Some(BoundMethod::value("dict", key));
+        }
+        match self.get_str(key) {
+            Some(v) => Some(v.clone()),
+            None => Some(Missing::attr(&Value::from(key), "dict object")),
+        }
+    }
+
+    fn enumerate(self: &Arc<Self>) -> Enumerator {
+        Enumerator::Values(self.entries.keys().map(|k| k.0.clone()).collect())
+    }
+
+    fn enumerator_len(self: &Arc<Self>) -> Option<usize> {
+        Some(self.entries.len())
+    }
+
+    fn is_true(self: &Arc<Self>) -> bool {
+        !self.entries.is_empty()
+    }
+
+    fn call_method(
+        self: &Arc<Self>,
+        state: &mut State<'_, '_>,
+        method: &str,
+        args: &[Value],
+    ) -> Result<Value, Error> {
+        super::methods::dict_method(state, self, method, args)
+    }
+
+    fn custom_cmp(
+        self: &Arc<Self>,
+        other: &minijinja::value::DynObject,
+    ) -> Option<std::cmp::Ordering> {
+        let other = other.downcast_ref::<PyDict>()?;
+        let eq = self.entries.len() == other.entries.len()
+            && self.entries.iter().all(|(k, v)| {
+                other
+                    .entries
+                    .get(k)
+                    .is_some_and(|w| super::py_ops::py_eq(v, w))
+            });
+        // Dicts are only equal or not (Python raises on `<`): unequal dicts
+        // are told apart by size so MiniJinja gets an order.
+        Some(if eq {
+            std::cmp::Ordering::Equal
+        } else {
+            self.entries
+                .len()
+                .cmp(&other.entries.len())
+                .then(std::cmp::Ordering::Less)
+        })
+    }
+
+    fn render(self: &Arc<Self>, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&py_str_lossy(&Value::from_dyn_object(self.clone())))
+    }
+}
+
+/// A Python `list`.
+#[derive(Debug, Default)]
+pub struct PyList {
+    /// The items.
+    pub items: Vec<Value>,
+}
+
+impl PyList {
+    /// As a template value.
+    pub fn value(items: Vec<Value>) -> Value {
+        Value::from_object(PyList { items })
+    }
+}
+
+impl Object for PyList {
+    fn repr(self: &Arc<Self>) -> ObjectRepr {
+        ObjectRepr::Seq
+    }
+
+    fn get_value(self: &Arc<Self>, key: &Value) -> Option<Value> {
+        if key.kind() == ValueKind::Number && key.is_integer() {
+            if let Some(i) = key.as_i64()
+                && let Ok(i) = usize::try_from(i)
+                && let Some(v) = self.items.get(i)
+            {
+                return Some(v.clone());
+            }
+            return Some(Missing::attr(key, "list object"));
+        }
+        if let Some(name) = key.as_str()
+            && LIST_METHODS.contains(&name)
+        {
+            return Some(BoundMethod::value("list", name));
+        }
+        Some(Missing::attr(key, "list object"))
+    }
+
+    fn get_value_by_str(self: &Arc<Self>, key: &str) -> Option<Value> {
+        self.get_value(&Value::from(key))
+    }
+
+    fn enumerate(self: &Arc<Self>) -> Enumerator {
+        Enumerator::Seq(self.items.len())
+    }
+
+    fn enumerator_len(self: &Arc<Self>) -> Option<usize> {
+        Some(self.items.len())
+    }
+
+    fn is_true(self: &Arc<Self>) -> bool {
+        !self.items.is_empty()
+    }
+
+    fn call_method(
+        self: &Arc<Self>,
+        state: &mut State<'_, '_>,
+        method: &str,
+        args: &[Value],
+    ) -> Result<Value, Error> {
+        super::methods::list_method(state, &self.items, method, args)
+    }
+
+    fn custom_cmp(
+        self: &Arc<Self>,
+        other: &minijinja::value::DynObject,
+    ) -> Option<std::cmp::Ordering> {
+        let other = other.downcast_ref::<PyList>()?;
+        super::py_ops::py_cmp_seq(&self.items, &other.items)
+    }
+
+    fn render(self: &Arc<Self>, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&py_str_lossy(&Value::from_dyn_object(self.clone())))
+    }
+}
+
+/// What `_undefined_name` is: a str, or another key (`lst[5]` → 5).
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum UndefName {
+    /// No name (an undefined made from a hint).
+    None,
+    /// A key: its `str()` and `repr()`, and whether it is a `str`.
+    Key {
+        /// `str(name)`.
+        text: String,
+        /// `repr(name)`.
+        repr: String,
+        /// `isinstance(name, str)`.
+        is_str: bool,
+    },
+}
+
+/// How an undefined came about (what its `UndefinedError` says).
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum UndefOrigin {
+    /// A name not in the context: "'x' is undefined".
+    Name,
+    /// A failed lookup on an object of this type ("dict object").
+    Lookup(String),
+    /// Made with a hint (e.g. `first` of an empty sequence).
+    Hint(String),
+}
+
+/// Jinja2's undefined value as cloud-init subclasses it (`UndefinedJinjaVariable`).
+#[derive(Debug, Clone)]
+pub struct Missing {
+    pub(crate) name: UndefName,
+    pub(crate) origin: UndefOrigin,
+}
+
+impl Missing {
+    /// A name the context does not have.
+    pub fn name(name: &str) -> Value {
+        Value::from_object(Missing {
+            name: UndefName::Key {
+                text: name.to_owned(),
+                repr: super::py_format::py_repr_text(name),
+                is_str: true,
+            },
+            origin: UndefOrigin::Name,
+        })
+    }
+
+    /// A failed lookup of `key` in an object of `type_name` (`"dict object"`).
+    pub fn attr(key: &Value, type_name: &str) -> Value {
+        Value::from_object(Missing {
+            name: UndefName::Key {
+                text: py_str_lossy(key),
+                repr: py_repr(key).unwrap_or_default(),
+                is_str: key.kind() == ValueKind::String,
+            },
+            origin: UndefOrigin::Lookup(type_name.to_owned()),
+        })
+    }
+
+    /// An undefined with a hint and no name (printed `CI_MISSING_JINJA_VAR/None`).
+    pub fn hint(hint: impl Into<String>) -> Value {
+        Value::from_object(Missing {
+            name: UndefName::None,
+            origin: UndefOrigin::Hint(hint.into()),
+        })
+    }
+
+    /// `str(self)`: `CI_MISSING_JINJA_VAR/<name>`.
+    pub fn text(&self) -> String {
+        format!("{}{}", super::MISSING_JINJA_PREFIX, self.name_text())
+    }
+
+    /// `str(self._undefined_name)`.
+    pub fn name_text(&self) -> &str {
+        match &self.name {
+            UndefName::None => "None",
+            UndefName::Key { text, .. } => text,
+        }
+    }
+
+    /// The name as a variable name (for diagnostics), if it is a str.
+    #[allow(dead_code)]
+    pub fn var_name(&self) -> Option<&str> {
+        match &self.name {
+            UndefName::Key {
+                text, is_str: true, ..
+            } => Some(text),
+            _ => None,
+        }
+    }
+
+    /// Jinja2's `_undefined_message`.
+    pub fn message(&self) -> String {
+        match (&self.origin, &self.name) {
+            (UndefOrigin::Hint(h), _) => h.clone(),
+            (UndefOrigin::Name, UndefName::Key { repr, .. }) => format!("{repr} is undefined"),
+            (UndefOrigin::Name, UndefName::None) => "None is undefined".to_owned(),
+            (UndefOrigin::Lookup(t), UndefName::Key { repr, is_str, .. }) => {
+                if *is_str {
+                    format!(
+                        "{} has no attribute {repr}",
+                        super::py_format::py_repr_text(t)
+                    )
+                } else {
+                    format!("{t} has no element {repr}")
+                }
+            }
+            (UndefOrigin::Lookup(t), UndefName::None) => {
+                format!(
+                    "{} has no attribute None",
+                    super::py_format::py_repr_text(t)
+                )
+            }
+        }
+    }
+
+    /// Whether a value is one of these.
+    pub fn of(v: &Value) -> Option<&Missing> {
+        v.downcast_object_ref::<Missing>()
+    }
+
+    /// The value is undefined, as Jinja2's `is defined` sees it.
+    pub fn is_undefined(v: &Value) -> bool {
+        v.is_undefined() || Missing::of(v).is_some()
+    }
+}
+
+impl Object for Missing {
+    fn repr(self: &Arc<Self>) -> ObjectRepr {
+        ObjectRepr::Iterable
+    }
+
+    // Any attribute or item of an undefined raises `UndefinedError`; the
+    // render goes on with this value, the fault decides the part's fate.
+    fn get_value(self: &Arc<Self>, _key: &Value) -> Option<Value> {
+        note(RenderFault::undefined(self.message()));
+        Some(Value::from_dyn_object(self.clone()))
+    }
+
+    fn get_value_by_str(self: &Arc<Self>, key: &str) -> Option<Value> {
+        if key.starts_with("__") {
+            return None;
+        }
+        note(RenderFault::undefined(self.message()));
+        Some(Value::from_dyn_object(self.clone()))
+    }
+
+    fn enumerate(self: &Arc<Self>) -> Enumerator {
+        Enumerator::Empty
+    }
+
+    fn enumerator_len(self: &Arc<Self>) -> Option<usize> {
+        Some(0)
+    }
+
+    fn is_true(self: &Arc<Self>) -> bool {
+        false
+    }
+
+    fn call(self: &Arc<Self>, _state: &mut State<'_, '_>, _args: &[Value]) -> Result<Value, Error> {
+        super::py_error::py_err(super::py_error::PyExc::UndefinedError, self.message())
+    }
+
+    fn call_method(
+        self: &Arc<Self>,
+        _state: &mut State<'_, '_>,
+        _method: &str,
+        _args: &[Value],
+    ) -> Result<Value, Error> {
+        super::py_error::py_err(super::py_error::PyExc::UndefinedError, self.message())
+    }
+
+    fn custom_cmp(
+        self: &Arc<Self>,
+        other: &minijinja::value::DynObject,
+    ) -> Option<std::cmp::Ordering> {
+        // `Undefined.__eq__`: equal to any other undefined.
+        other
+            .downcast_ref::<Missing>()
+            .map(|_| std::cmp::Ordering::Equal)
+    }
+
+    fn render(self: &Arc<Self>, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.text())
+    }
+}
+
+/// A method looked up as an attribute without being called (`d.items`):
+/// Python prints it with its memory address.
+#[derive(Debug)]
+pub struct BoundMethod {
+    owner: &'static str,
+    name: String,
+}
+
+impl BoundMethod {
+    fn value(owner: &'static str, name: &str) -> Value {
+        Value::from_object(BoundMethod {
+            owner,
+            name: name.to_owned(),
+        })
+    }
+
+    /// What cloudfold says when it would have to print one.
+    pub fn unsupported(&self) -> String {
+        format!(
+            "`.{}` of a {} without calling it is a bound method, which Python prints with its memory address",
+            self.name, self.owner
+        )
+    }
+}
+
+impl Object for BoundMethod {
+    fn repr(self: &Arc<Self>) -> ObjectRepr {
+        ObjectRepr::Plain
+    }
+
+    fn is_true(self: &Arc<Self>) -> bool {
+        true
+    }
+
+    fn call(self: &Arc<Self>, _state: &mut State<'_, '_>, _args: &[Value]) -> Result<Value, Error> {
+        super::py_error::unsupported(format!(
+            "calling `.{}` of a {} through a variable",
+            self.name, self.owner
+        ))
+    }
+}
+
+/// What a view or lazy sequence is, for printing it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SeqKind {
+    /// `dict_keys([...])`.
+    DictKeys,
+    /// `dict_values([...])`.
+    DictValues,
+    /// `dict_items([...])`.
+    DictItems,
+    /// A generator (Python prints its address).
+    Generator,
+    /// A `list_reverseiterator` (same).
+    ReverseIterator,
+}
+
+impl SeqKind {
+    fn type_name(self) -> &'static str {
+        match self {
+            SeqKind::DictKeys => "dict_keys",
+            SeqKind::DictValues => "dict_values",
+            SeqKind::DictItems => "dict_items",
+            SeqKind::Generator => "generator",
+            SeqKind::ReverseIterator => "list_reverseiterator",
+        }
+    }
+}
+
+/// A dict view or a generator: iterable, not indexable.
+#[derive(Debug)]
+pub struct PySeq {
+    /// What it is.
+    pub kind: SeqKind,
+    /// Its items.
+    pub items: Vec<Value>,
+}
+
+impl PySeq {
+    /// As a template value.
+    pub fn value(kind: SeqKind, items: Vec<Value>) -> Value {
+        Value::from_object(PySeq { kind, items })
+    }
+
+    /// `len()` works on views, not on iterators.
+    pub fn has_len(&self) -> bool {
+        matches!(
+            self.kind,
+            SeqKind::DictKeys | SeqKind::DictValues | SeqKind::DictItems
+        )
+    }
+
+    /// Python's type name.
+    pub fn type_name(&self) -> &'static str {
+        self.kind.type_name()
+    }
+}
+
+impl Object for PySeq {
+    fn repr(self: &Arc<Self>) -> ObjectRepr {
+        ObjectRepr::Iterable
+    }
+
+    fn get_value(self: &Arc<Self>, key: &Value) -> Option<Value> {
+        // Not subscriptable: Jinja2's getitem falls back to an undefined.
+        Some(Missing::attr(
+            key,
+            &format!("{} object", self.kind.type_name()),
+        ))
+    }
+
+    fn get_value_by_str(self: &Arc<Self>, key: &str) -> Option<Value> {
+        Some(Missing::attr(
+            &Value::from(key),
+            &format!("{} object", self.kind.type_name()),
+        ))
+    }
+
+    fn enumerate(self: &Arc<Self>) -> Enumerator {
+        Enumerator::Values(self.items.clone())
+    }
+
+    fn enumerator_len(self: &Arc<Self>) -> Option<usize> {
+        Some(self.items.len())
+    }
+
+    fn is_true(self: &Arc<Self>) -> bool {
+        // Views are falsy when empty; generators are always true.
+        !self.has_len() || !self.items.is_empty()
+    }
+
+    fn render(self: &Arc<Self>, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&py_str_lossy(&Value::from_dyn_object(self.clone())))
+    }
+}
+
+/// Python's `range` object (lazy: `range(10**9)` costs nothing until iterated).
+#[derive(Debug, Clone, Copy)]
+pub struct PyRange {
+    /// First value.
+    pub start: i64,
+    /// End (exclusive).
+    pub stop: i64,
+    /// Step (never 0).
+    pub step: i64,
+}
+
+impl PyRange {
+    /// How many values.
+    pub fn len(&self) -> usize {
+        let (start, stop, step) = (
+            i128::from(self.start),
+            i128::from(self.stop),
+            i128::from(self.step),
+        );
+        let n = if step > 0 && start < stop {
+            (stop - start + step - 1) / step
+        } else if step < 0 && start > stop {
+            (start - stop - step - 1) / (-step)
+        } else {
+            0
+        };
+        usize::try_from(n).unwrap_or(usize::MAX)
+    }
+
+    /// Whether empty.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The `i`th value.
+    pub fn nth(&self, i: usize) -> Option<i64> {
+        if i >= self.len() {
+            return None;
+        }
+        let v = i128::from(self.start) + i128::try_from(i).ok()? * i128::from(self.step);
+        i64::try_from(v).ok()
+    }
+}
+
+impl Object for PyRange {
+    fn repr(self: &Arc<Self>) -> ObjectRepr {
+        ObjectRepr::Seq
+    }
+
+    fn get_value(self: &Arc<Self>, key: &Value) -> Option<Value> {
+        if key.is_integer()
+            && let Some(i) = key.as_i64()
+            && let Ok(i) = usize::try_from(i)
+            && let Some(v) = self.nth(i)
+        {
+            return Some(Value::from(v));
+        }
+        Some(Missing::attr(key, "range object"))
+    }
+
+    fn enumerate(self: &Arc<Self>) -> Enumerator {
+        let r = **self;
+        Enumerator::Iter(Box::new(
+            (0..r.len()).map_while(move |i| r.nth(i).map(Value::from)),
+        ))
+    }
+
+    fn enumerator_len(self: &Arc<Self>) -> Option<usize> {
+        Some(self.len())
+    }
+
+    fn is_true(self: &Arc<Self>) -> bool {
+        !self.is_empty()
+    }
+
+    fn render(self: &Arc<Self>, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.step == 1 {
+            write!(f, "range({}, {})", self.start, self.stop)
+        } else {
+            write!(f, "range({}, {}, {})", self.start, self.stop, self.step)
+        }
+    }
+}
+
+/// An integer beyond 128 bits (Python's ints are unbounded): printable,
+/// comparable, not computable with.
+#[derive(Debug)]
+pub struct BigInt(pub num_bigint::BigInt);
+
+impl Object for BigInt {
+    fn repr(self: &Arc<Self>) -> ObjectRepr {
+        ObjectRepr::Plain
+    }
+
+    fn is_true(self: &Arc<Self>) -> bool {
+        true
+    }
+
+    fn custom_cmp(
+        self: &Arc<Self>,
+        other: &minijinja::value::DynObject,
+    ) -> Option<std::cmp::Ordering> {
+        Some(self.0.cmp(&other.downcast_ref::<BigInt>()?.0))
+    }
+
+    fn render(self: &Arc<Self>, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.0)
+    }
+}
+
+/// A Python tuple of these values.
+pub fn py_tuple(items: Vec<Value>) -> Value {
+    Value::from_object(minijinja::value::Tuple::new(items))
+}

@@ -1,0 +1,155 @@
+//! The `tojson` filter: `json.dumps(value, sort_keys=True)` with `ensure_ascii`, Python floats, and `<>&'` escaped.
+
+use super::py_error::{PyExc, py_err};
+use super::py_format::float_text;
+use super::py_object::{Missing, PyDict, PyList, PySeq};
+use super::py_ops::{py_cmp, type_name};
+use minijinja::Error;
+use minijinja::value::{Value, ValueKind};
+
+/// `htmlsafe_json_dumps(value, sort_keys=True)`: a Markup string.
+pub(crate) fn tojson(value: &Value) -> Result<Value, Error> {
+    let mut out = String::new();
+    encode(value, &mut out, 0)?;
+    let out = out
+        .replace('<', "\\u003c")
+        .replace('>', "\\u003e")
+        .replace('&', "\\u0026")
+        .replace('\'', "\\u0027");
+    Ok(Value::from_safe_string(out))
+}
+
+fn encode_str(s: &str, out: &mut String) {
+    out.push('"');
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            '\u{8}' => out.push_str("\\b"),
+            '\u{c}' => out.push_str("\\f"),
+            c if (c as u32) < 0x20 || (c as u32) > 0x7e && (c as u32) != 0x7f => {
+                let mut buf = [0u16; 2];
+                for u in c.encode_utf16(&mut buf) {
+                    out.push_str(&format!("\\u{u:04x}"));
+                }
+            }
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+}
+
+fn float_json(f: f64) -> String {
+    if f.is_nan() {
+        "NaN".to_owned()
+    } else if f.is_infinite() {
+        if f > 0.0 { "Infinity" } else { "-Infinity" }.to_owned()
+    } else {
+        float_text(f)
+    }
+}
+
+/// A dict key as `json.dumps` writes it (str, or int/float/bool/None converted).
+fn key_text(k: &Value) -> Result<String, Error> {
+    match k.kind() {
+        ValueKind::String => Ok(k.as_str().unwrap_or_default().to_owned()),
+        ValueKind::Bool => Ok(if k.is_true() { "true" } else { "false" }.to_owned()),
+        ValueKind::None => Ok("null".to_owned()),
+        ValueKind::Number => Ok(match super::py_format::int_text(k) {
+            Some(t) => t,
+            None => float_json(f64::try_from(k.clone()).unwrap_or(f64::NAN)),
+        }),
+        _ => py_err(
+            PyExc::TypeError,
+            format!(
+                "keys must be str, int, float, bool or None, not {}",
+                type_name(k)
+            ),
+        ),
+    }
+}
+
+fn encode(v: &Value, out: &mut String, depth: usize) -> Result<(), Error> {
+    if depth > 900 {
+        return py_err(
+            PyExc::LookupError,
+            "maximum recursion depth exceeded while encoding a JSON object",
+        );
+    }
+    match v.kind() {
+        ValueKind::None => out.push_str("null"),
+        ValueKind::Bool => out.push_str(if v.is_true() { "true" } else { "false" }),
+        ValueKind::Number => match super::py_format::int_text(v) {
+            Some(t) => out.push_str(&t),
+            None => out.push_str(&float_json(f64::try_from(v.clone()).unwrap_or(f64::NAN))),
+        },
+        ValueKind::String => encode_str(v.as_str().unwrap_or_default(), out),
+        _ => {
+            let pairs: Option<Vec<(Value, Value)>> =
+                if let Some(d) = v.downcast_object_ref::<PyDict>() {
+                    Some(
+                        d.entries
+                            .iter()
+                            .map(|(k, v)| (k.0.clone(), v.clone()))
+                            .collect(),
+                    )
+                } else if v.kind() == ValueKind::Map && Missing::of(v).is_none() {
+                    Some(super::py_ops::pairs(v).into_iter().collect())
+                } else {
+                    None
+                };
+            if let Some(mut pairs) = pairs {
+                let mut fault = None;
+                pairs.sort_by(|a, b| match py_cmp(&a.0, &b.0) {
+                    Ok(o) => o,
+                    Err(f) => {
+                        fault.get_or_insert(f);
+                        std::cmp::Ordering::Equal
+                    }
+                });
+                if let Some(f) = fault {
+                    return Err(super::py_error::raise(f));
+                }
+                out.push('{');
+                for (i, (k, val)) in pairs.iter().enumerate() {
+                    if i > 0 {
+                        out.push_str(", ");
+                    }
+                    encode_str(&key_text(k)?, out);
+                    out.push_str(": ");
+                    encode(val, out, depth + 1)?;
+                }
+                out.push('}');
+                return Ok(());
+            }
+            let is_list = v.downcast_object_ref::<PyList>().is_some()
+                || (v.kind() == ValueKind::Seq
+                    && v.downcast_object_ref::<super::py_object::PyRange>()
+                        .is_none());
+            if is_list {
+                out.push('[');
+                for (i, item) in v.try_iter().into_iter().flatten().enumerate() {
+                    if i > 0 {
+                        out.push_str(", ");
+                    }
+                    encode(&item, out, depth + 1)?;
+                }
+                out.push(']');
+                return Ok(());
+            }
+            let tn = if let Some(s) = v.downcast_object_ref::<PySeq>() {
+                s.type_name()
+            } else {
+                type_name(v)
+            };
+            return py_err(
+                PyExc::TypeError,
+                format!("Object of type {tn} is not JSON serializable"),
+            );
+        }
+    }
+    Ok(())
+}
