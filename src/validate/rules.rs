@@ -150,8 +150,8 @@ pub const RULES: &[Rule] = &[
     rule(
         "part-jinja-not-rendered",
         W,
-        "A `## template: jinja` part: cloud-init renders it with the instance's data at boot, so its result is not checked offline.",
-        "Check the rendered result with the instance data (it is dropped at boot if a variable is undefined).",
+        "A `## template: jinja` part that reaches no handler: no `--instance-data` (cloud-init's `JinjaLoadError`), a template error, an empty render, or a rendered first line no sub-handler takes.",
+        "Pass --instance-data FILE (`sudo cloud-init query --all` on the instance writes it) and fix the template error named. Triggered by `## template: jinja\\n#cloud-config\\n` without instance data.",
     ),
     rule(
         "include-not-fetched",
