@@ -7,12 +7,14 @@
 
 pub mod build;
 mod byte_scan;
+mod content_hash;
 pub mod diagnostic;
 pub mod explain;
 pub mod jinja;
 pub mod merge;
 pub mod mime;
 mod run_aside;
+pub mod seed;
 pub mod source;
 pub mod userdata;
 pub mod validate;

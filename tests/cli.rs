@@ -194,3 +194,108 @@ fn closed_stdout_is_quiet() {
     }
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// `seed`: every form written with mode 0600 and no temp file left; the same inputs give the
+/// same bytes (twice), SOURCE_DATE_EPOCH changes them; a seed directory is replaced, a directory
+/// holding anything else is not; each form reads back through `render`.
+#[test]
+fn seed_is_private_atomic_and_deterministic() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = std::env::temp_dir().join(format!("cloudfold-seed-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("ud"), "#cloud-config\nhostname: a\n").unwrap();
+    let bin = env!("CARGO_BIN_EXE_cloudfold");
+    let run = |args: &[&str], epoch: Option<&str>| {
+        let mut c = Command::new(bin);
+        c.current_dir(&dir)
+            .args(args)
+            .env_remove("SOURCE_DATE_EPOCH");
+        if let Some(e) = epoch {
+            c.env("SOURCE_DATE_EPOCH", e);
+        }
+        let out = c.output().unwrap();
+        (
+            out.status.code(),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        )
+    };
+    let mode = |p: &str| std::fs::metadata(dir.join(p)).unwrap().permissions().mode() & 0o777;
+    for (format, out) in [("iso", "a.iso"), ("vfat", "a.img")] {
+        let args = [
+            "seed",
+            out,
+            "--format",
+            format,
+            "--user-data",
+            "ud",
+            "--hostname",
+            "h",
+        ];
+        assert_eq!(run(&args, None).0, Some(0));
+        let first = std::fs::read(dir.join(out)).unwrap();
+        assert_eq!(mode(out), 0o600);
+        assert_eq!(run(&args, None).0, Some(0));
+        assert_eq!(
+            std::fs::read(dir.join(out)).unwrap(),
+            first,
+            "{format}: two runs differ"
+        );
+        assert_eq!(run(&args, Some("1700000000")).0, Some(0));
+        assert_ne!(
+            std::fs::read(dir.join(out)).unwrap(),
+            first,
+            "{format}: epoch ignored"
+        );
+        assert_eq!(run(&args, Some("soon")).0, Some(2));
+        let render = Command::new(bin)
+            .current_dir(&dir)
+            .args(["render", out])
+            .output()
+            .unwrap();
+        assert_eq!(render.stdout, b"#cloud-config\nhostname: a\n");
+    }
+    assert_eq!(
+        run(&["seed", "s", "--format", "dir", "--user-data", "ud"], None).0,
+        Some(0)
+    );
+    assert_eq!(mode("s"), 0o700);
+    assert_eq!(mode("s/user-data"), 0o600);
+    // A seed directory is replaced (network-config gone, new meta-data); any other file stops it.
+    assert_eq!(
+        run(
+            &[
+                "seed",
+                "s",
+                "--format",
+                "dir",
+                "--user-data",
+                "ud",
+                "--instance-id",
+                "i-2"
+            ],
+            None
+        )
+        .0,
+        Some(0)
+    );
+    assert_eq!(
+        std::fs::read(dir.join("s/meta-data")).unwrap(),
+        b"instance-id: \"i-2\"\n"
+    );
+    std::fs::write(dir.join("s/keep"), "x").unwrap();
+    let (code, err) = run(&["seed", "s", "--format", "dir", "--user-data", "ud"], None);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(dir.join("s/keep").exists());
+    let mut names: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    assert_eq!(
+        names,
+        ["a.img", "a.iso", "s", "ud"],
+        "temp files left behind"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}

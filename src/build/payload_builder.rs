@@ -3,6 +3,7 @@
 use super::merge_preset::{check_merge_type, expand_merge_type};
 use super::part_spec::resolve_type;
 use super::{BuildError, BuildOptions, PartSpec, Style};
+use crate::content_hash::fnv1a;
 use base64::Engine;
 use base64::engine::general_purpose::STANDARD as B64;
 use std::io::Write;
@@ -176,13 +177,6 @@ fn encoded_body(p: &ResolvedPart, style: Style) -> Vec<u8> {
             s.into_bytes()
         }
     }
-}
-
-/// FNV-1a, for a boundary that depends only on the content.
-fn fnv1a(seed: u64, data: &[u8]) -> u64 {
-    data.iter().fold(seed, |h, &b| {
-        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
-    })
 }
 
 fn collides(boundary: &str, parts: &[ResolvedPart], bodies: &[Vec<u8>]) -> Option<usize> {

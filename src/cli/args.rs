@@ -1,7 +1,8 @@
 //! `Cli`: the clap definition of every subcommand and flag (also the source of the man page).
 
 use super::exit::{
-    BUILD_EXIT_CODES_HELP, EXIT_CODES_HELP, MERGE_EXIT_CODES_HELP, VALIDATE_EXIT_CODES_HELP,
+    BUILD_EXIT_CODES_HELP, EXIT_CODES_HELP, MERGE_EXIT_CODES_HELP, SEED_EXIT_CODES_HELP,
+    VALIDATE_EXIT_CODES_HELP,
 };
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use cloudfold::userdata::{
@@ -35,6 +36,9 @@ pub enum Command {
     /// Assemble a multipart payload cloud-init reads exactly as intended.
     #[command(after_help = BUILD_EXIT_CODES_HELP)]
     Build(BuildArgs),
+    /// Make a NoCloud seed (ISO, FAT image or directory) from a payload, checked first, for a local VM.
+    #[command(after_help = SEED_EXIT_CODES_HELP)]
+    Seed(SeedArgs),
     /// Merge YAML/JSON documents with Hiera, Compose, Nickel or keyed cloud-config rules.
     #[command(after_help = MERGE_EXIT_CODES_HELP)]
     Merge(MergeArgs),
@@ -51,7 +55,8 @@ pub enum Command {
 /// Options shared by every command that reads a payload.
 #[derive(Debug, Args)]
 pub struct PayloadArgs {
-    /// The user-data payload (a path; `-` or nothing reads stdin).
+    /// The user-data payload (a path; `-` or nothing reads stdin). A NoCloud seed — an ISO 9660
+    /// or FAT image, or a directory — is read for its `user-data`.
     pub input: Option<PathBuf>,
     /// Emulate this cloud-init release where releases differ.
     #[arg(long = "cloud-init", value_name = "RELEASE", default_value = "25.1", value_parser = ["22.4", "25.1"])]
@@ -184,19 +189,9 @@ pub enum BuildStyle {
     Terraform,
 }
 
+/// How `build` (and `seed`, when it assembles the user-data) lays out the payload.
 #[derive(Debug, Args)]
-pub struct BuildArgs {
-    /// Parts, in order: PATH or PATH:TYPE. TYPE is a short name (cloud-config, x-shellscript,
-    /// cloud-boothook, jinja2, part-handler, cloud-config-archive, cloud-config-jsonp,
-    /// x-include-url, ...) or a media type; without it the type is detected from the first line
-    /// with cloud-init's rules. The filename is the base name.
-    #[arg(value_name = "PATH[:TYPE]")]
-    pub parts: Vec<String>,
-    /// A YAML manifest listing parts (`parts:` entries with `path` or `content`, `type`,
-    /// `filename`, `merge_type`, `headers`) and an optional top-level `merge_type`; its parts come
-    /// before those on the command line.
-    #[arg(long, value_name = "FILE")]
-    pub manifest: Option<PathBuf>,
+pub struct BuildLayout {
     /// Byte layout to produce.
     #[arg(long, value_enum, default_value_t = BuildStyle::CloudInit)]
     pub style: BuildStyle,
@@ -220,6 +215,35 @@ pub struct BuildArgs {
     /// With --gzip: write raw gzip bytes.
     #[arg(long)]
     pub no_base64: bool,
+}
+
+impl BuildLayout {
+    /// True when no layout option was given (the defaults).
+    pub fn is_default(&self) -> bool {
+        self.style == BuildStyle::CloudInit
+            && self.merge_type.is_none()
+            && self.boundary.is_none()
+            && !self.gzip
+            && !self.base64
+            && !self.no_base64
+    }
+}
+
+#[derive(Debug, Args)]
+pub struct BuildArgs {
+    /// Parts, in order: PATH or PATH:TYPE. TYPE is a short name (cloud-config, x-shellscript,
+    /// cloud-boothook, jinja2, part-handler, cloud-config-archive, cloud-config-jsonp,
+    /// x-include-url, ...) or a media type; without it the type is detected from the first line
+    /// with cloud-init's rules. The filename is the base name.
+    #[arg(value_name = "PATH[:TYPE]")]
+    pub parts: Vec<String>,
+    /// A YAML manifest listing parts (`parts:` entries with `path` or `content`, `type`,
+    /// `filename`, `merge_type`, `headers`) and an optional top-level `merge_type`; its parts come
+    /// before those on the command line.
+    #[arg(long, value_name = "FILE")]
+    pub manifest: Option<PathBuf>,
+    #[command(flatten)]
+    pub layout: BuildLayout,
     /// Accept unknown or undetectable types, and declared types cloud-init would re-detect.
     #[arg(long)]
     pub force: bool,
@@ -372,4 +396,64 @@ pub struct ValidateArgs {
     /// Without =FILE (or with =auto): the one an installed cloud-init ships, if found.
     #[arg(long, value_name = "FILE", num_args = 0..=1, require_equals = true, default_missing_value = "auto")]
     pub schema: Option<PathBuf>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum SeedFormatArg {
+    /// ISO 9660 with Joliet and Rock Ridge, volume id `cidata` (as `cloud-localds` makes it):
+    /// `-drive file=seed.iso,media=cdrom`.
+    Iso,
+    /// FAT labelled `CIDATA`: `-drive file=seed.img,format=raw,if=virtio`.
+    Vfat,
+    /// A directory with the files, for `ds=nocloud;s=file:///path/` (replaces an earlier seed
+    /// directory; refuses a directory holding anything else).
+    Dir,
+}
+
+#[derive(Debug, Args)]
+pub struct SeedArgs {
+    /// Where to write the seed: an image file (atomically, mode 0600; never one of the inputs),
+    /// or with --format dir a directory (files 0600).
+    #[arg(value_name = "OUT")]
+    pub output: PathBuf,
+    /// The user-data: one PATH is used byte for byte; several, a PATH:TYPE, --manifest or a
+    /// layout option (--style, --merge-type, --boundary, --gzip, --base64) assemble a multipart
+    /// payload exactly as `cloudfold build` does.
+    #[arg(long = "user-data", value_name = "PATH[:TYPE]", num_args = 1.., required_unless_present = "manifest")]
+    pub user_data: Vec<String>,
+    /// A `build` manifest for the user-data (its parts come first).
+    #[arg(long, value_name = "FILE")]
+    pub manifest: Option<PathBuf>,
+    #[command(flatten)]
+    pub layout: BuildLayout,
+    /// The meta-data file (YAML; checked to be a mapping; warned about without `instance-id`).
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["instance_id", "hostname"])]
+    pub meta_data: Option<PathBuf>,
+    /// The generated meta-data's `instance-id`. Default: `iid-cloudfold-` and 16 hex digits of a
+    /// hash of the user-data, network-config, vendor-data and hostname, so the same inputs give
+    /// the same id and a changed payload a new instance (cloud-init re-runs per-instance modules).
+    #[arg(long, value_name = "ID")]
+    pub instance_id: Option<String>,
+    /// The generated meta-data's `local-hostname`.
+    #[arg(long, value_name = "NAME")]
+    pub hostname: Option<String>,
+    /// Network configuration (YAML with `version: 1` or `2`, optionally under `network:`; checked),
+    /// or `none`: `config: disabled`, so cloud-init leaves networking alone.
+    #[arg(long, value_name = "FILE|none")]
+    pub network_config: Option<PathBuf>,
+    /// The vendor-data file (used byte for byte).
+    #[arg(long, value_name = "FILE")]
+    pub vendor_data: Option<PathBuf>,
+    /// The seed's form.
+    #[arg(long, value_enum, default_value_t = SeedFormatArg::Iso)]
+    pub format: SeedFormatArg,
+    /// Write the seed even if the user-data has errors (and accept part types `build` refuses).
+    #[arg(long)]
+    pub force: bool,
+    /// Validate the user-data as this cloud-init release reads it.
+    #[arg(long = "cloud-init", value_name = "RELEASE", default_value = "25.1", value_parser = ["22.4", "25.1"])]
+    pub cloud_init: String,
+    /// Largest input file accepted (each of them), in bytes.
+    #[arg(long, value_name = "BYTES", default_value_t = 64 << 20)]
+    pub max_input_size: u64,
 }

@@ -61,3 +61,17 @@ Exit codes:
   4  a cloudfold safety limit was exceeded (raise it with its flag)
   5  errors: cloud-init would drop or ignore something, or the payload is over the size limit
  70  internal error (a bug in cloudfold: please report it)";
+
+/// The exit-code table for `seed --help`.
+pub const SEED_EXIT_CODES_HELP: &str = "\
+Exit codes:
+  0  written (warnings may have been printed)
+  2  usage or I/O error, or a refusal (a network-config or meta-data cloud-init cannot use,
+     a part type build refuses, overwriting an input): nothing is written
+  4  an input is over --max-input-size, or the user-data over a cloudfold safety limit
+  5  the user-data has errors (as `cloudfold validate` reports them): nothing is written
+     unless --force
+ 70  internal error (a bug in cloudfold: please report it)
+
+Timestamps in images are SOURCE_DATE_EPOCH if set, else 1980-01-01T00:00:00Z: the same inputs
+give the same bytes.";

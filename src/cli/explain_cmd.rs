@@ -2,7 +2,7 @@
 
 use super::args::{ExplainArgs, ExplainFormat, PayloadArgs};
 use super::exit::Exit;
-use super::input::{LocalIncludes, read_input};
+use super::input::{LocalIncludes, read_payload};
 use super::render_cmd::{options, print_warnings, render_failure};
 use cloudfold::explain::{ExplainError, ExplainLimits, JsonView, explain, to_text};
 
@@ -18,7 +18,7 @@ pub fn explain_payload(
     strict: bool,
 ) -> Result<Exit, String> {
     let opts = options(p)?;
-    let input = read_input(p.input.as_deref(), p.max_input_size)?;
+    let input = read_payload(p.input.as_deref(), p.max_input_size)?;
     let includes = LocalIncludes {
         dir: p.include_dir.clone(),
     };

@@ -1,7 +1,8 @@
 //! Reading the payload (path or stdin) and resolving `#include`s from local files only.
 
+use cloudfold::seed::{ImageKind, SNIFF_LEN, SeedError, SeedImage, USER_DATA};
 use cloudfold::userdata::{Fetched, IncludeResolver};
-use std::io::Read;
+use std::io::{Read, Seek};
 use std::path::{Path, PathBuf};
 
 fn is_stdin(path: Option<&Path>) -> bool {
@@ -39,6 +40,68 @@ pub fn read_input(path: Option<&Path>, max: u64) -> Result<Vec<u8>, String> {
         ));
     }
     Ok(buf)
+}
+
+/// Read a payload INPUT: a file or stdin as [`read_input`] does; a NoCloud seed — a directory
+/// with `user-data`, or an ISO 9660 or FAT image (found by its signature) — for its `user-data`.
+pub fn read_payload(path: Option<&Path>, max: u64) -> Result<Vec<u8>, String> {
+    let Some(p) = path.filter(|_| !is_stdin(path)) else {
+        let bytes = read_input(path, max)?;
+        return match ImageKind::sniff(&bytes) {
+            Some(kind) => seed_user_data(std::io::Cursor::new(bytes), kind, "<stdin>", max),
+            None => Ok(bytes),
+        };
+    };
+    let name = p.display().to_string();
+    if p.is_dir() {
+        let ud = p.join(USER_DATA);
+        if !ud.is_file() {
+            return Err(format!(
+                "{name}: a directory without {USER_DATA} (a NoCloud seed directory holds user-data and meta-data)"
+            ));
+        }
+        return read_input(Some(&ud), max);
+    }
+    let mut head = Vec::new();
+    let mut file = std::fs::File::open(p).map_err(|e| format!("{name}: {e}"))?;
+    (&mut file)
+        .take(SNIFF_LEN as u64)
+        .read_to_end(&mut head)
+        .map_err(|e| format!("{name}: {e}"))?;
+    match ImageKind::sniff(&head) {
+        Some(kind) => seed_user_data(std::io::BufReader::new(file), kind, &name, max),
+        None => read_input(path, max),
+    }
+}
+
+/// The `user-data` of the seed image `reader` (a seed without one is an error).
+fn seed_user_data<R: Read + Seek>(
+    reader: R,
+    kind: ImageKind,
+    name: &str,
+    max: u64,
+) -> Result<Vec<u8>, String> {
+    let mut image = SeedImage::open(reader, kind).map_err(|e| format!("{name}: {e}"))?;
+    match image.read(USER_DATA, max) {
+        Ok(Some(bytes)) => Ok(bytes),
+        Ok(None) => {
+            let files: Vec<&str> = image.files().iter().map(|f| f.name.as_str()).collect();
+            Err(format!(
+                "{name}: a {} image (label {:?}) without {USER_DATA}; its files: {}",
+                kind.name(),
+                image.label(),
+                if files.is_empty() {
+                    "none".to_owned()
+                } else {
+                    files.join(", ")
+                }
+            ))
+        }
+        Err(SeedError::Limit { size, limit, .. }) => Err(format!(
+            "{name}: its {USER_DATA} is {size} bytes, larger than {limit} bytes (raise it with --max-input-size)"
+        )),
+        Err(e) => Err(format!("{name}: {e}")),
+    }
 }
 
 /// Resolves `#include` URLs: never over the network; `file://` URLs and

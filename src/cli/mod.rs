@@ -7,8 +7,10 @@ mod explain_cmd;
 mod input;
 mod manifest;
 mod merge_cmd;
+mod output;
 mod parts_cmd;
 mod render_cmd;
+mod seed_cmd;
 mod stdout;
 mod validate_cmd;
 
@@ -52,6 +54,7 @@ fn run() -> std::process::ExitCode {
         Command::Parts(a) => parts_cmd::run(&a),
         Command::Build(a) => build_cmd::run(&a),
         Command::Merge(a) => merge_cmd::run(&a),
+        Command::Seed(a) => seed_cmd::run(&a),
         Command::Validate(a) => validate_cmd::run(&a),
         Command::Completions { shell } => {
             let mut cmd = Cli::command();

@@ -2,7 +2,7 @@
 
 use super::args::{ExplainFormat, PayloadArgs, RenderArgs, RenderFormat};
 use super::exit::Exit;
-use super::input::{LocalIncludes, read_input, size_hint};
+use super::input::{LocalIncludes, read_payload, size_hint};
 use cloudfold::userdata::{
     FoldText, Folded, Limits, PartOutcome, Preload, ProcessError, RenderError, Renderer,
     UserDataOptions,
@@ -76,7 +76,7 @@ pub fn fold(p: &PayloadArgs, text: FoldText) -> Result<Result<Folded, (Exit, Str
         let expected = size_hint(p.input.as_deref()).min(p.max_input_size);
         let renderer =
             Renderer::start(scope, &opts, usize::try_from(expected).unwrap_or(0)).writing(text);
-        let input = match read_input(p.input.as_deref(), p.max_input_size) {
+        let input = match read_payload(p.input.as_deref(), p.max_input_size) {
             Ok(i) => i,
             // Over --max-input-size is a limit (exit 4), like the others.
             Err(e) if e.contains("--max-input-size") => return Ok(Err((Exit::Limit, e))),

@@ -2,7 +2,7 @@
 
 use super::args::{ColorChoice, Platform as PlatformArg, ValidateArgs, ValidateFormat};
 use super::exit::Exit;
-use super::input::{LocalIncludes, read_input};
+use super::input::{LocalIncludes, read_payload};
 use super::render_cmd::options;
 use cloudfold::diagnostic::{
     GithubRenderer, HumanRenderer, JsonRenderer, SarifInput, SarifRenderer, Severity,
@@ -128,7 +128,7 @@ pub fn run(a: &ValidateArgs) -> Result<Exit, String> {
     let mut worst = Exit::Ok;
     for input in inputs {
         let path = input.filter(|p| p.as_os_str() != "-");
-        let bytes = match read_input(input, a.payload.max_input_size) {
+        let bytes = match read_payload(input, a.payload.max_input_size) {
             Ok(b) => b,
             // One unreadable file among several does not hide the others' problems.
             Err(e) if a.more_inputs.is_empty() => return Err(e),
