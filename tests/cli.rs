@@ -10,6 +10,13 @@
 
 use std::process::Command;
 
+#[path = "cli/annotations.rs"]
+mod annotations;
+#[path = "cli/pre_commit.rs"]
+mod pre_commit;
+#[path = "cli/tools.rs"]
+mod tools;
+
 #[test]
 fn cli_golden_cases() {
     trycmd::TestCases::new()

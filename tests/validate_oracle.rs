@@ -283,3 +283,99 @@ fn validate_differential_oracle() {
     let n = common::diff_cases(300);
     differential(Release::V22_4, "bookworm", n, 0x00C1_0DF1);
 }
+
+/// Real EKS payloads (`../shared/corpora/realworld/`, every file with an
+/// `application/node.eks.aws` part, read from there): `validate` reports each
+/// nodeadm part as a `part-other-agent` note, no error; with `cloud_init_only`
+/// (`--strict`) as `part-unknown-type` errors; and the real cloud-init does drop
+/// each one with its "Unhandled unknown content-type" warning, which the note keeps.
+#[test]
+fn eks_payloads_validate_with_notes() {
+    let Some(dir) = common::shared("corpora/realworld/files") else {
+        return;
+    };
+    let mut files: Vec<(String, Vec<u8>)> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .map(|p| {
+            let name = p.file_name().unwrap().to_string_lossy().into_owned();
+            (name, std::fs::read(&p).unwrap())
+        })
+        .filter(|(_, b)| {
+            String::from_utf8_lossy(b)
+                .to_ascii_lowercase()
+                .contains("content-type: application/node.eks.aws")
+        })
+        .collect();
+    files.sort();
+    assert!(!files.is_empty(), "no EKS payload in {}", dir.display());
+    let mut notes = 0;
+    for (release, oracle_release) in [(Release::V22_4, "bookworm"), (Release::V25_1, "trixie")] {
+        let docs = oracle_batch::docs(
+            oracle_release,
+            files.iter().map(|(_, b)| oracle_batch::Request {
+                payload: b,
+                launch_index: None,
+                emit_file: false,
+                summary: false,
+            }),
+        );
+        for ((name, bytes), doc) in files.iter().zip(&docs) {
+            let r = run_validate(bytes, release, None);
+            assert_eq!(errors(&r), Vec::<String>::new(), "{name}");
+            let agent: Vec<&Diagnostic> = r
+                .diagnostics
+                .iter()
+                .filter(|d| d.code == "part-other-agent")
+                .collect();
+            let eks_parts = r
+                .folded
+                .iter()
+                .flat_map(|f| f.parts.iter())
+                .filter(|p| p.content_type() == "application/node.eks.aws")
+                .count();
+            assert!(eks_parts > 0, "{name}");
+            assert_eq!(agent.len(), eks_parts, "{name}");
+            assert!(agent.iter().all(|d| d.severity == Severity::Note));
+            let unhandled = "Unhandled unknown content-type (application/node.eks.aws)";
+            let warned = doc["warnings"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .filter(|w| w.as_str().is_some_and(|w| w.contains(unhandled)))
+                .count();
+            assert_eq!(warned, eks_parts, "{name}: cloud-init's warnings {doc}");
+            assert!(
+                agent
+                    .iter()
+                    .all(|d| d.notes.iter().any(|n| n.contains(unhandled))),
+                "{name}: the note keeps cloud-init's warning"
+            );
+            notes += agent.len();
+
+            let strict = validate(
+                bytes,
+                &ValidateOptions {
+                    userdata: UserDataOptions {
+                        release,
+                        ..UserDataOptions::default()
+                    },
+                    cloud_init_only: true,
+                    ..ValidateOptions::default()
+                },
+                &NoIncludes,
+            );
+            let unknown = strict
+                .diagnostics
+                .iter()
+                .filter(|d| d.code == "part-unknown-type" && d.severity == Severity::Error)
+                .count();
+            assert_eq!(unknown, eks_parts, "{name} with cloud_init_only");
+        }
+    }
+    eprintln!(
+        "EKS payloads: {} files x 2 releases, {notes} nodeadm parts reported as notes, 0 errors; \
+         cloud-init warned for each",
+        files.len()
+    );
+}

@@ -139,7 +139,15 @@ pub fn run(a: &ValidateArgs) -> Result<Exit, String> {
             }
         };
         opts.input_name = path.map_or_else(|| "<stdin>".to_owned(), |p| p.display().to_string());
-        let report = validate(&bytes, &opts, &includes);
+        let mut report = validate(&bytes, &opts, &includes);
+        if !a.more_inputs.is_empty() {
+            // Several payloads: each part's place names its payload (`x.yaml: part 1 (…)`).
+            for (_, f) in report.sources.iter_mut() {
+                if f.part.is_some() {
+                    f.name = format!("{}: {}", opts.input_name, f.name);
+                }
+            }
+        }
         let code = decide(&report, a.strict);
         if rank(code) > rank(worst) {
             worst = code;

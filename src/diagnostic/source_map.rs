@@ -26,6 +26,11 @@ impl SourceMap {
         self.files.get(&id)
     }
 
+    /// All files, by id, to change (e.g. to name the payload in each part's display name).
+    pub fn iter_mut(&mut self) -> impl Iterator<Item = (SourceId, &mut SourceFile)> {
+        self.files.iter_mut().map(|(id, f)| (*id, f))
+    }
+
     /// All files, by id.
     pub fn iter(&self) -> impl Iterator<Item = (SourceId, &SourceFile)> {
         self.files.iter().map(|(id, f)| (*id, f))
