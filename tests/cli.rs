@@ -14,6 +14,8 @@ use std::process::Command;
 mod annotations;
 #[path = "cli/pre_commit.rs"]
 mod pre_commit;
+#[path = "cli/terraform.rs"]
+mod terraform;
 #[path = "cli/tools.rs"]
 mod tools;
 

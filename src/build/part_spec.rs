@@ -1,7 +1,7 @@
 //! `PartSpec`: one part as the user describes it (content, type, filename, merge type, extra headers).
 
 use super::BuildError;
-use crate::userdata::{known_types, type_from_starts_with};
+use crate::userdata::{known_types, other_agent, type_from_starts_with};
 
 /// One part to build.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -57,7 +57,9 @@ pub fn resolve_type(spec: &PartSpec, part: usize, force: bool) -> Result<String,
             given: given.clone(),
         });
     }
-    if !force && !known_types().any(|t| t == full) {
+    // A type another agent on the image reads (EKS nodeadm's) is meant for it:
+    // cloud-init ignoring it is intended (`validate` notes it, `part-other-agent`).
+    if !force && !known_types().any(|t| t == full) && other_agent(&full).is_none() {
         return Err(BuildError::UnknownType {
             part,
             given: given.clone(),

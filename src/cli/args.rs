@@ -250,6 +250,16 @@ pub struct BuildArgs {
     /// Write to OUT (atomically, mode 0600; never one of the inputs) instead of stdout.
     #[arg(short = 'o', long = "output", value_name = "OUT")]
     pub output: Option<PathBuf>,
+    /// Speak Terraform's `external` data source protocol: read a JSON object of strings on stdin
+    /// (`manifest`: the manifest's YAML/JSON text; `base_dir`, `style`, `merge_type`, `boundary`,
+    /// `gzip`, `base64`, `force`, `strict`, `cloud_init`, `platform`), print one of strings
+    /// (`rendered`: gzip+base64 by default, `size`, ...); invalid user-data fails with
+    /// cloud-init's reason on stderr. See README, "Terraform".
+    #[arg(long, conflicts_with_all = [
+        "parts", "manifest", "style", "merge_type", "boundary", "gzip", "base64", "no_base64",
+        "force", "output",
+    ])]
+    pub terraform_external: bool,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]

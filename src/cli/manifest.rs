@@ -54,10 +54,15 @@ impl Manifest {
     pub fn read(file: &Path, max: u64) -> Result<Manifest, String> {
         let name = file.display().to_string();
         let bytes = super::input::read_input(Some(file), max)?;
-        let root = load_bytes(&bytes, &LoadOptions::default())
+        Self::parse(&bytes, &name, file.parent().unwrap_or(Path::new(".")), max)
+    }
+
+    /// A manifest's text (YAML, or JSON, which YAML reads alike) named `name` in
+    /// messages; `path:` entries are relative to `base`.
+    pub fn parse(bytes: &[u8], name: &str, base: &Path, max: u64) -> Result<Manifest, String> {
+        let root = load_bytes(bytes, &LoadOptions::default())
             .map_err(|e| format!("{name}: {e}"))?
             .ok_or_else(|| format!("{name}: empty manifest"))?;
-        let base = file.parent().unwrap_or(Path::new("."));
         let map = root
             .as_map()
             .ok_or_else(|| format!("{name}: the manifest must be a mapping with `parts:`"))?;

@@ -12,6 +12,7 @@ mod parts_cmd;
 mod render_cmd;
 mod seed_cmd;
 mod stdout;
+mod terraform_external;
 mod validate_cmd;
 
 use args::{Cli, Command};
@@ -52,6 +53,7 @@ fn run() -> std::process::ExitCode {
         Command::Render(a) => render_cmd::run(&a),
         Command::Explain(a) => explain_cmd::run(&a),
         Command::Parts(a) => parts_cmd::run(&a),
+        Command::Build(a) if a.terraform_external => terraform_external::run(),
         Command::Build(a) => build_cmd::run(&a),
         Command::Merge(a) => merge_cmd::run(&a),
         Command::Seed(a) => seed_cmd::run(&a),
