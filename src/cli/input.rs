@@ -74,6 +74,36 @@ pub fn read_payload(path: Option<&Path>, max: u64) -> Result<Vec<u8>, String> {
     }
 }
 
+/// Where the payload [`read_payload`] reads from INPUT is, for annotations on its lines.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum PayloadFile {
+    /// Standard input.
+    Stdin,
+    /// This file holds it as it is (INPUT, or a seed directory's `user-data`).
+    File(PathBuf),
+    /// It is inside this seed image: no line of the image is one of the payload.
+    InImage(PathBuf),
+}
+
+/// Where INPUT's payload is (see [`PayloadFile`]).
+pub fn payload_file(path: Option<&Path>) -> PayloadFile {
+    let Some(p) = path.filter(|_| !is_stdin(path)) else {
+        return PayloadFile::Stdin;
+    };
+    if p.is_dir() {
+        return PayloadFile::File(p.join(USER_DATA));
+    }
+    let mut head = Vec::new();
+    let sniffed = std::fs::File::open(p)
+        .and_then(|f| f.take(SNIFF_LEN as u64).read_to_end(&mut head))
+        .ok()
+        .and_then(|_| ImageKind::sniff(&head));
+    match sniffed {
+        Some(_) => PayloadFile::InImage(p.to_owned()),
+        None => PayloadFile::File(p.to_owned()),
+    }
+}
+
 /// The `user-data` of the seed image `reader` (a seed without one is an error).
 fn seed_user_data<R: Read + Seek>(
     reader: R,

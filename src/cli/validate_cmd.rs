@@ -2,10 +2,10 @@
 
 use super::args::{ColorChoice, Platform as PlatformArg, ValidateArgs, ValidateFormat};
 use super::exit::Exit;
-use super::input::{LocalIncludes, read_payload};
+use super::input::{LocalIncludes, PayloadFile, payload_file, read_payload};
 use super::render_cmd::options;
 use cloudfold::diagnostic::{
-    GithubRenderer, HumanRenderer, JsonRenderer, SarifInput, SarifRenderer, Severity,
+    GithubRenderer, HumanRenderer, JsonRenderer, Placement, SarifInput, SarifRenderer, Severity,
 };
 use cloudfold::userdata::PartOutcome;
 use cloudfold::validate::{
@@ -140,6 +140,19 @@ pub fn run(a: &ValidateArgs) -> Result<Exit, String> {
         };
         opts.input_name = path.map_or_else(|| "<stdin>".to_owned(), |p| p.display().to_string());
         let mut report = validate(&bytes, &opts, &includes);
+        // Annotations name the file that holds the payload; a seed image holds it
+        // inside, where no line of the image is the payload's.
+        let annotated = match payload_file(input) {
+            PayloadFile::Stdin => None,
+            PayloadFile::File(p) => Some(repo_path(&p)),
+            PayloadFile::InImage(p) => {
+                let why = format!("the user-data is inside the seed image {}", p.display());
+                for (_, f) in report.sources.iter_mut() {
+                    f.placement = Placement::NotInFile(why.clone());
+                }
+                Some(repo_path(&p))
+            }
+        };
         if !a.more_inputs.is_empty() {
             // Several payloads: each part's place names its payload (`x.yaml: part 1 (…)`).
             for (_, f) in report.sources.iter_mut() {
@@ -154,7 +167,7 @@ pub fn run(a: &ValidateArgs) -> Result<Exit, String> {
         }
         checked.push(Checked {
             name: opts.input_name.clone(),
-            path: path.map(repo_path),
+            path: annotated,
             report,
             code,
         });

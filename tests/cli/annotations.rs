@@ -189,3 +189,56 @@ sys.exit(1 if bad else 0)
     assert!(out.status.success(), "{report}");
     std::fs::remove_dir_all(&out_dir).unwrap();
 }
+
+/// A NoCloud seed image holds the payload inside: annotations name the image and
+/// say where in the payload (no line of the image is one of the payload's); a seed
+/// directory's annotations are on its `user-data` file's lines.
+#[test]
+fn seed_images_and_directories() {
+    let dir = scratch("gh-seed");
+    std::fs::create_dir_all(dir.join("nocloud")).unwrap();
+    std::fs::write(
+        dir.join("nocloud/user-data"),
+        "#cloud-config\nmerge_how: list(apend)+dict()\nruncmd: [ls]\n",
+    )
+    .unwrap();
+    std::fs::write(dir.join("nocloud/meta-data"), "instance-id: x\n").unwrap();
+    let made = run(
+        Path::new(bin()),
+        &[
+            "seed",
+            "seed.iso",
+            "--user-data",
+            "nocloud/user-data",
+            "--instance-id",
+            "x",
+        ],
+        &dir,
+        b"",
+    );
+    assert!(made.status.success(), "{made:?}");
+    let out = run(
+        Path::new(bin()),
+        &["validate", "--format", "github", "nocloud", "seed.iso"],
+        &dir,
+        b"",
+    );
+    let text = String::from_utf8(out.stdout).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 2, "{text}");
+    assert!(
+        lines[0].starts_with("::warning file=nocloud/user-data,line=2,col=17,"),
+        "{text}"
+    );
+    assert!(
+        lines[1].starts_with("::warning file=seed.iso,title=merge-unknown-option::"),
+        "{text}"
+    );
+    assert!(
+        lines[1].contains(
+            "at seed.iso: part 1 (part-001):2:17 (the user-data is inside the seed image seed.iso)"
+        ),
+        "{text}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
