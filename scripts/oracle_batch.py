@@ -2,7 +2,7 @@
 """Run many payloads through the cloud-init oracle in one process.
 
 Reads JSON lines {"id": ..., "b64": <payload base64>, "launch_index": int|null,
-"emit_file": bool} on stdin and writes one JSON line per input:
+"emit_file": bool, "instance_data_b64": <instance-data JSON base64>|absent} on stdin and writes one JSON line per input:
 {"id": ..., "doc": <the oracle's document, type-faithfully encoded>}.
 With "summary": true the doc's cloud_config is replaced by {"$summary": [depth,
 nodes]} (nesting depth and node count of the encoded value), for configs nested
@@ -10,7 +10,10 @@ deeper than a JSON reader on the other side accepts.
 
 It imports ../shared/oracle/ci_oracle.py (never copied into this repo) and calls its
 run_full() per payload, which is what `ci_oracle.py FILE` does once per process.
-Usage: scripts/oracle_batch.py [--release bookworm|trixie] < cases.jsonl
+Usage: scripts/oracle_batch.py [--release bookworm|trixie] [--jinja2 DIR] < cases.jsonl
+
+--jinja2 DIR puts DIR first on sys.path before anything imports jinja2 (bookworm ships
+Jinja2 3.1.2; the oracle's own pin is 3.1.6): `pip install --target DIR Jinja2==3.1.2`.
 """
 import argparse
 import base64
@@ -54,8 +57,16 @@ def summary(v):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--release", default="bookworm")
+    ap.add_argument("--jinja2", help="a directory holding the jinja2 package to use")
     opts = ap.parse_args()
+    if opts.jinja2:
+        sys.path.insert(0, opts.jinja2)
+        import jinja2  # noqa: F401  (pinned for every later import)
+        sys.stderr.write("oracle_batch: jinja2 %s from %s\n" % (jinja2.__version__, jinja2.__file__))
     oracle = load_oracle()
+    import tempfile
+    inst_dir = tempfile.mkdtemp(prefix="cf-inst-")
+    inst_path = os.path.join(inst_dir, "instance-data.json")
     if "TMPDIR" not in os.environ and os.path.isdir(SCRATCH) and os.access(SCRATCH, os.W_OK):
         import tempfile
         tempfile.tempdir = SCRATCH
@@ -73,6 +84,10 @@ def main():
             emit_file=bool(case.get("emit_file", True)), no_reload_check=bool(case.get("no_reload_check", True)),
             timing=False, repeat=1, base64=False)
         blob = base64.b64decode(case["b64"])
+        if case.get("instance_data_b64") is not None:
+            with open(inst_path, "wb") as fh:
+                fh.write(base64.b64decode(case["instance_data_b64"]))
+            args.instance_data = inst_path
         try:
             doc = oracle.run_full(args, blob)
             enc = oracle.encode(doc)

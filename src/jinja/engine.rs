@@ -4,7 +4,7 @@ use super::JinjaVersion;
 use super::py_error::{FaultScope, PyExc, RenderFault, py_err, raise, unsupported};
 use super::py_format::py_str;
 use super::py_object::{Missing, PyDict, PyRange};
-use minijinja::value::{Object, ObjectRepr, Rest, Value};
+use minijinja::value::{Object, ObjectRepr, Rest, Value, ValueOrKwargs};
 use minijinja::{Environment, Error, ErrorKind, State};
 use std::sync::Arc;
 
@@ -158,6 +158,7 @@ impl Engine {
         if let Ok(s) = syntax.build() {
             env.set_syntax(s);
         }
+        env.set_debug(false);
         env.set_fuel(Some(limits.max_steps));
         env.set_recursion_limit(limits.max_depth);
         env.set_formatter(|out, _state, value| match py_str(value) {
@@ -186,8 +187,12 @@ impl Engine {
                 },
             );
         }
-        env.add_function("range", |args: Rest<Value>| py_range(&args));
-        env.add_function("dict", |args: Rest<Value>| py_dict(&args));
+        env.add_function("range", |args: Rest<ValueOrKwargs>| {
+            py_range(&args.into_values())
+        });
+        env.add_function("dict", |args: Rest<ValueOrKwargs>| {
+            py_dict(&args.into_values())
+        });
         env.add_function("namespace", minijinja::functions::namespace);
         env.add_function("lipsum", |_args: Rest<Value>| -> Result<Value, Error> {
             unsupported("lipsum() (its text is random)")
@@ -206,11 +211,18 @@ impl Engine {
         let scope = FaultScope::begin();
         let tmpl = match self.env.template_from_str(content) {
             Ok(t) => t,
-            Err(e) => return Err(syntax_error(&e)),
+            Err(e) => return Err(syntax_error_in(&e, content)),
         };
         let ctx = Value::from_object(Root(vars.clone()));
         let result = tmpl.render(ctx);
         if let Some(fault) = scope.take() {
+            return Err(RenderError::Fault(fault));
+        }
+        if let Err(e) = &result
+            && e.kind() == ErrorKind::InvalidOperation
+            && e.detail().is_some_and(|d| d.contains("use - operator"))
+            && let Some(fault) = self.explain_sub(content, e.line(), vars)
+        {
             return Err(RenderError::Fault(fault));
         }
         match result {
@@ -221,6 +233,118 @@ impl Engine {
             Ok(s) => Ok(s),
             Err(e) => Err(map_error(&e, self.limits)),
         }
+    }
+}
+
+/// An operand of `-` as written: a dotted/subscripted name or a number.
+static SUB_RE: std::sync::LazyLock<Option<regex::Regex>> = std::sync::LazyLock::new(|| {
+    let operand =
+        r#"(?:[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*|\[[^\]]*\])*|[0-9]+(?:\.[0-9]+)?)"#;
+    regex::Regex::new(&format!(r"({operand})\s*-\s*({operand})")).ok()
+});
+
+impl Engine {
+    /// MiniJinja cannot subtract cloudfold's objects; Python calls
+    /// `UndefinedJinjaVariable.__sub__` (cloud-init's "Jinja tried
+    /// subtraction" TypeError), `__rsub__` (UndefinedError), or raises
+    /// `TypeError: unsupported operand type(s)`. The operands are the first
+    /// `a - b` on the failing line whose values explain the failure.
+    fn explain_sub(&self, content: &str, line: Option<usize>, vars: &Value) -> Option<RenderFault> {
+        let text = content.lines().nth(line?.checked_sub(1)?)?;
+        let re = SUB_RE.as_ref()?;
+        let root = Value::from_object(Root(vars.clone()));
+        for caps in re.captures_iter(text) {
+            let (l, r) = (caps.get(1)?.as_str(), caps.get(2)?.as_str());
+            let _scope = FaultScope::begin();
+            let eval = |src: &str| {
+                self.env
+                    .compile_expression(src)
+                    .ok()
+                    .and_then(|e| e.eval(&root).ok())
+            };
+            let (Some(lv), Some(rv)) = (eval(l), eval(r)) else {
+                continue;
+            };
+            if let Some(m) = Missing::of(&lv) {
+                let other = super::py_format::py_str(&rv)
+                    .unwrap_or_default()
+                    .replace(super::MISSING_JINJA_PREFIX, "");
+                let this = m.name_text();
+                return Some(RenderFault::type_error(format!(
+                    "Undefined jinja variable: \"{this}-{other}\". Jinja tried subtraction. Perhaps you meant \"{this}_{other}\"?"
+                )));
+            }
+            if let Some(m) = Missing::of(&rv) {
+                return Some(RenderFault::undefined(m.message()));
+            }
+            let numeric = |v: &Value| {
+                matches!(
+                    v.kind(),
+                    minijinja::value::ValueKind::Number | minijinja::value::ValueKind::Bool
+                )
+            };
+            if !(numeric(&lv) && numeric(&rv)) {
+                return Some(RenderFault::type_error(format!(
+                    "unsupported operand type(s) for -: '{}' and '{}'",
+                    super::py_ops::type_name(&lv),
+                    super::py_ops::type_name(&rv)
+                )));
+            }
+        }
+        None
+    }
+}
+
+/// Jinja2's `describe_token` for the token written as `text`.
+fn describe_token(text: &str) -> String {
+    let t = text.trim();
+    let named = match t {
+        "" => "end of template",
+        "}}" => "end of print statement",
+        "%}" | "-%}" | "+%}" => "end of statement block",
+        "{{" | "{{-" => "begin of print statement",
+        "{%" | "{%-" => "begin of statement block",
+        _ => "",
+    };
+    if !named.is_empty() {
+        return named.to_owned();
+    }
+    let first = t.chars().next().unwrap_or(' ');
+    if first == '"' || first == '\'' {
+        return "string".to_owned();
+    }
+    if first.is_ascii_digit() {
+        return if t.contains(['.', 'e', 'E']) {
+            "float"
+        } else {
+            "integer"
+        }
+        .to_owned();
+    }
+    t.to_owned()
+}
+
+/// A MiniJinja syntax error in Jinja2's words where the two correspond.
+fn syntax_error_in(e: &Error, content: &str) -> RenderError {
+    let detail = e.detail().unwrap_or("");
+    let token = e
+        .range()
+        .and_then(|r| content.get(r))
+        .map(describe_token)
+        .unwrap_or_default();
+    let expected = if detail.ends_with("expected end of variable block") {
+        Some("end of print statement")
+    } else if detail.ends_with("expected end of block") {
+        Some("end of statement block")
+    } else {
+        None
+    };
+    match expected {
+        Some(what) if detail.starts_with("unexpected") => RenderError::Syntax {
+            message: format!("expected token '{what}', got '{token}'"),
+            line: e.line().unwrap_or(1),
+        },
+        _ => syntax_error(e),
     }
 }
 

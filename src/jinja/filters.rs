@@ -1214,9 +1214,6 @@ fn do_int(
 
 fn do_round(value: &Value, prec: i128, method: &str) -> Result<Value, Error> {
     let Some(f) = as_f64(value) else {
-        if let Some(m) = Missing::of(value) {
-            return py_err(PyExc::UndefinedError, m.message());
-        }
         return py_err(
             PyExc::TypeError,
             format!("type {} doesn't define __round__ method", type_name(value)),

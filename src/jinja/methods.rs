@@ -7,7 +7,7 @@ use super::py_object::{DictKey, Missing, PyDict, PyList, PySeq, SeqKind};
 use super::py_ops::{py_eq, type_name};
 use crate::userdata::py_is_space as is_py_space;
 use minijinja::value::{Value, ValueKind};
-use minijinja::{Error, ErrorKind, State};
+use minijinja::{Error, State};
 use std::sync::Arc;
 
 /// Methods of `dict`.
@@ -119,13 +119,11 @@ pub(crate) fn unknown_method(
             list_method(state, &items, method, args)
         }
         _ => {
-            if Missing::of(value).is_some() {
-                return Err(Error::from(ErrorKind::UnknownMethod));
+            if let Some(m) = Missing::of(value) {
+                return py_err(PyExc::UndefinedError, m.message());
             }
-            py_err(
-                PyExc::LookupError,
-                format!("'{}' object has no attribute '{method}'", type_name(value)),
-            )
+            // `x.m` is an undefined (Jinja2's getattr), and calling it raises.
+            py_err(PyExc::UndefinedError, no_attribute(value, method))
         }
     }
 }
@@ -628,10 +626,18 @@ pub(crate) fn str_method(text: &str, method: &str, args: &[Value]) -> Result<Val
             unsupported(format!("the str method `{method}()`"))
         }
         _ => py_err(
-            PyExc::LookupError,
-            format!("'str' object has no attribute '{method}'"),
+            PyExc::UndefinedError,
+            format!("'str object' has no attribute '{method}'"),
         ),
     }
+}
+
+/// Jinja2's message for a failed attribute lookup on `value`.
+pub(crate) fn no_attribute(value: &Value, name: &str) -> String {
+    if value.is_none() {
+        return format!("'None' has no attribute '{name}'");
+    }
+    format!("'{} object' has no attribute '{name}'", type_name(value))
 }
 
 /// `str.replace(old, new, count)`.

@@ -17,9 +17,12 @@ pub(crate) fn py_repr_text(s: &str) -> String {
 pub fn py_str(v: &Value) -> Result<String, RenderFault> {
     match v.kind() {
         ValueKind::String => Ok(v.as_str().unwrap_or_default().to_owned()),
-        ValueKind::Undefined => Err(RenderFault::unsupported(
-            "an undefined value whose name cloudfold cannot tell (a lookup on a value the template made, not on instance data)",
-        )),
+        // MiniJinja's own undefined: an inline `if` without `else`, `loop.previtem`
+        // on the first item — Jinja2 makes these with a hint and no name, which
+        // cloud-init's subclass prints `CI_MISSING_JINJA_VAR/None`. (A failed
+        // lookup on a dict or list the template itself built also lands here;
+        // Jinja2 would print its name.)
+        ValueKind::Undefined => Ok(format!("{}None", super::MISSING_JINJA_PREFIX)),
         _ => match Missing::of(v) {
             Some(m) => Ok(m.text()),
             None => py_repr(v),

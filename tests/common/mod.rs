@@ -7,6 +7,7 @@
 pub mod compose_gen;
 pub mod compose_oracle;
 pub mod fold_json;
+pub mod jinja_gen;
 pub mod keyed_gen;
 pub mod nickel_gen;
 pub mod oracle_batch;
