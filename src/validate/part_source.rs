@@ -1,5 +1,6 @@
 //! `PartSource`: one part as the checks see it — number, source text, loaded YAML root, where its merge header is.
 
+use crate::jinja::JinjaRender;
 use crate::source::{SourceId, Span};
 use crate::userdata::{PartReport, Payload};
 use crate::yaml::Node;
@@ -22,8 +23,14 @@ pub struct PartSource {
 }
 
 impl PartSource {
-    /// The payload text of `report` (what cloud-init's handler reads).
+    /// The payload text of `report` (what cloud-init's handler reads): a rendered
+    /// jinja part's rendered text, which its spans index.
     pub fn text_of(report: &PartReport) -> String {
+        if let Some(r) = &report.jinja
+            && let JinjaRender::Rendered { text, .. } = &**r
+        {
+            return text.clone();
+        }
         match report.leaf.payload() {
             Payload::Text(t) => t.to_string_lossy().into_owned(),
             Payload::Bytes(b) => String::from_utf8_lossy(&b).into_owned(),

@@ -9,6 +9,7 @@ use super::size_check::size_diagnostics;
 use super::spans::{find, rest_of_line};
 use super::{AbortKind, JsonSchema, PartKind, PartSource, Report, SchemaKind, ValidateOptions};
 use crate::diagnostic::{Diagnostic, Label, Placement, SourceFile, SourceMap};
+use crate::jinja::JinjaRender;
 use crate::merge::cloud_init::Version;
 use crate::mime::{Message, TransferEncoding};
 use crate::source::{LineIndex, SourceId};
@@ -231,6 +232,17 @@ fn part_placement(
     mime_parts: &[&Message],
 ) -> Placement {
     let n = report.number;
+    if report
+        .jinja
+        .as_deref()
+        .is_some_and(|r| matches!(r, JinjaRender::Rendered { .. }))
+    {
+        // Spans index the rendered text: only the template is in the file, and
+        // rendering moves lines.
+        return Placement::NotInFile(format!(
+            "part {n} is a jinja template: the place is in its rendered text"
+        ));
+    }
     let at = |offset: usize| {
         doc_text
             .get(offset..)
