@@ -171,19 +171,19 @@ impl Engine {
         for name in super::filters::FILTERS {
             env.add_filter(
                 name,
-                move |state: &State, value: Value, rest: Rest<Value>| {
+                move |state: &State, value: Value, rest: Rest<ValueOrKwargs>| {
                     if super::py_error::faulted() {
                         return Ok(Value::from(()));
                     }
-                    super::filters::filter(state, name, value, &rest, version)
+                    super::filters::filter(state, name, value, &rest.into_values(), version)
                 },
             );
         }
         for name in super::jtests::TESTS {
             env.add_test(
                 name,
-                move |state: &State, value: Value, rest: Rest<Value>| {
-                    super::jtests::test(state, name, &value, &rest, version)
+                move |state: &State, value: Value, rest: Rest<ValueOrKwargs>| {
+                    super::jtests::test(state, name, &value, &rest.into_values(), version)
                 },
             );
         }

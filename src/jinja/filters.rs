@@ -856,13 +856,34 @@ pub(crate) fn filter(
         }
         "urlencode" => {
             a.none()?;
-            if value.kind() == ValueKind::String {
-                return Ok(Value::from(url_quote(
-                    value.as_str().unwrap_or_default(),
-                    false,
-                )));
+            let iterable = matches!(
+                value.kind(),
+                ValueKind::Seq | ValueKind::Map | ValueKind::Iterable
+            ) && Missing::of(&value).is_none();
+            if !iterable {
+                return Ok(Value::from(url_quote(&soft(&value)?, false)));
             }
-            unsupported("urlencode of a non-string")
+            let pairs = if is_mapping(&value) {
+                dict_pairs(&value)?
+            } else {
+                let mut out = Vec::new();
+                for item in iterate(&value)? {
+                    match iterate(&item)?.as_slice() {
+                        [k, v] => out.push((k.clone(), v.clone())),
+                        _ => return unsupported("urlencode of items that are not pairs"),
+                    }
+                }
+                out
+            };
+            let mut parts = Vec::new();
+            for (k, v) in pairs {
+                parts.push(format!(
+                    "{}={}",
+                    url_quote(&soft(&k)?, true),
+                    url_quote(&soft(&v)?, true)
+                ));
+            }
+            Ok(Value::from(parts.join("&")))
         }
         "urlize" => unsupported("the urlize filter"),
         "wordcount" => {
