@@ -67,6 +67,8 @@ def commands(payload, part_files, fragments):
         ("parts", [BIN, "parts", payload]),
         ("parts --format json", [BIN, "parts", "--format", "json", payload]),
         ("validate", [BIN, "validate", payload]),
+        ("validate --format github", [BIN, "validate", "--format", "github", payload]),
+        ("validate --format sarif", [BIN, "validate", "--format", "sarif", payload]),
         ("explain", [BIN, "explain", payload]),
         ("explain --format json", [BIN, "explain", "--format", "json", payload]),
         ("build", [BIN, "build", *part_files]),
