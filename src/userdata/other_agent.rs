@@ -16,12 +16,13 @@ pub struct OtherAgent {
 /// The known agents. Only types a widely used image's boot agent is known to
 /// read belong here; each entry names its source.
 ///
-/// `application/node.eks.aws`: `nodeadm` (awslabs/amazon-eks-ami,
-/// `nodeadm/internal/configprovider/userdata.go`: `nodeConfigMediaType =
-/// "application/" + api.GroupName`, the group `node.eks.aws`) reads each such part
-/// of a MIME payload as a `NodeConfig`, base64 and gzip undone by itself; the EKS
-/// AL2023 AMIs run it before cloud-init's final stage, and EKS managed node groups
-/// and Karpenter write such parts.
+/// `application/node.eks.aws`: `nodeadm`, the node agent of the Amazon EKS AL2023
+/// AMIs (awslabs/amazon-eks-ami, `nodeadm/internal/configprovider/userdata.go`:
+/// `nodeConfigMediaType = "application/" + api.GroupName`, the group
+/// `node.eks.aws`), reads each part of a MIME user-data with that media type as a
+/// `NodeConfig`, undoing base64 and gzip itself. A real payload of that shape, from
+/// the same repository's nodeadm end-to-end tests, is in the real-world corpus
+/// (`tests/validate_oracle.rs` checks cloud-init drops its parts with a warning).
 pub const OTHER_AGENTS: &[OtherAgent] = &[OtherAgent {
     content_type: "application/node.eks.aws",
     agent: "nodeadm",
