@@ -9,6 +9,7 @@ use crate::merge::PyException;
 use crate::merge::cloud_init::{MergeSpec, SpecName, Version, extract_payload_mergers};
 use crate::source::{LineIndex, Span};
 use crate::userdata::{PartOutcome, PartRejection, PartReport, other_agent};
+use crate::yaml::{PyErrorClass, YamlError};
 
 const MERGERS: &[&str] = &["dict", "list", "str"];
 
@@ -101,7 +102,14 @@ pub fn part_diagnostics(
                         Label::new(one_char(ps.source, &ps.text, *m)).with_message(ctx.clone()),
                     );
                 }
-                d.with_note(logs(Some("empty cloud config")))
+                // cloud-init's util.load_yaml logs the errors it catches and returns
+                // None ("empty cloud config"); any other escapes to the handler.
+                if e.class.caught_by_load_yaml() {
+                    d.with_note(load_yaml_log(e, &ps.text))
+                        .with_note(logs(Some("empty cloud config")))
+                } else {
+                    d.with_note(logs(None))
+                }
             }
             PartRejection::NoPayload => Diagnostic::new(&PartKind::Empty { part: n })
                 .with_primary(whole)
@@ -120,6 +128,7 @@ pub fn part_diagnostics(
                     .with_note(format!(
                         "cloud-init logs: Failed loading yaml blob. Yaml load allows (<class 'dict'>,) root types, but got {t} instead"
                     ))
+                    .with_note(logs(Some("empty cloud config")))
             }
             PartRejection::Json(e) => Diagnostic::new(&PartKind::JsonInvalid {
                 part: n,
@@ -189,6 +198,22 @@ pub fn part_diagnostics(
         },
     };
     vec![d]
+}
+
+/// What cloud-init's `util.load_yaml` logs for a document it cannot load (`text`):
+/// for a marked PyYAML error the 1-based position of its context mark (else its problem
+/// mark) and the exception's text; for any other, the exception's text alone.
+fn load_yaml_log(e: &YamlError, text: &str) -> String {
+    let err = e.python_str(text);
+    let mark = e.context.as_ref().map(|(_, m)| *m).or(e.mark);
+    match mark {
+        Some(m) if e.class.is_yaml_error() && e.class != PyErrorClass::Reader => format!(
+            "cloud-init logs: Failed loading yaml blob. Invalid format at line {} column {}: \"{err}\"",
+            m.line + 1,
+            m.column + 1
+        ),
+        _ => format!("cloud-init logs: Failed loading yaml blob. {err}"),
+    }
 }
 
 /// Where the part's merge spec is: the payload key, else the header line.
