@@ -13,7 +13,10 @@
 #  - 2,000 generated Compose file sets (2-3 files) against the real docker-compose
 #    (two processes at a time; about 1-2 min, most of it docker-compose start-up),
 #  - explain provenance: 2,500 random payloads per release (5,000), every reported origin
-#    re-found in its part's source, dropped parts compared with the real cloud-init (~5 min).
+#    re-found in its part's source, dropped parts compared with the real cloud-init (~5 min),
+#  - the real-world corpus (../shared/corpora/realworld, ~160 payloads) and 200 multiparts
+#    combined from its cloud-configs, through render/parts/validate/explain of the release
+#    binary, against the real cloud-init on both releases (~75 s of CPU).
 # CI=true makes a missing ../shared fail instead of skip.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -68,3 +71,7 @@ CLOUDFOLD_EXPLAIN_CASES=2500 ci_test --test explain_provenance
 # The hostile-input suite against the release binary: every case under 10 s and 1 GiB.
 run cargo build --locked --release --bin cloudfold
 CLOUDFOLD_BIN="$PWD/target/release/cloudfold" ci_test --test hostile
+# The test binary is the dev build the README's `cargo test` made (no second build); the
+# commands it checks are the release binary's.
+CLOUDFOLD_REALWORLD_COMBINED=200 CLOUDFOLD_BIN="$PWD/target/release/cloudfold" \
+  run cargo test --locked --test realworld_corpus -- --nocapture

@@ -37,6 +37,19 @@ pub fn summary(v: &J) -> J {
 /// `release` (`bookworm` = 22.4, `trixie` = 25.1). Fails the test when the oracle
 /// answers fewer requests than it was given.
 pub fn docs<'a>(release: &str, requests: impl IntoIterator<Item = Request<'a>>) -> Vec<J> {
+    docs_of_lines(
+        release,
+        requests.into_iter().map(|r| {
+            json!({"b64": B64.encode(r.payload), "launch_index": r.launch_index,
+                   "emit_file": r.emit_file, "summary": r.summary})
+        }),
+    )
+}
+
+/// [`docs`] for requests written as `scripts/oracle_batch.py` reads them
+/// (`b64`, and optionally `launch_index`, `emit_file`, `summary`, `instance_data_b64`);
+/// their `id` is set here.
+pub fn docs_of_lines(release: &str, requests: impl IntoIterator<Item = J>) -> Vec<J> {
     let script = concat!(env!("CARGO_MANIFEST_DIR"), "/scripts/oracle_batch.py");
     let mut child = Command::new("python3")
         .args([script, "--release", release])
@@ -47,10 +60,9 @@ pub fn docs<'a>(release: &str, requests: impl IntoIterator<Item = Request<'a>>) 
     let feed: Vec<String> = requests
         .into_iter()
         .enumerate()
-        .map(|(id, r)| {
-            json!({"id": id, "b64": B64.encode(r.payload), "launch_index": r.launch_index,
-                   "emit_file": r.emit_file, "summary": r.summary})
-            .to_string()
+        .map(|(id, mut r)| {
+            r["id"] = json!(id);
+            r.to_string()
         })
         .collect();
     let n = feed.len();

@@ -161,7 +161,7 @@ const MORE_SPECS: &[&str] = &[
 ];
 
 /// A random merge spec.
-fn spec(r: &mut Rng) -> &'static str {
+pub fn spec(r: &mut Rng) -> &'static str {
     if r.chance(50) {
         *r.pick(SPECS)
     } else {
@@ -170,7 +170,7 @@ fn spec(r: &mut Rng) -> &'static str {
 }
 
 /// A `merge_how`/`merge_type` key in one of its forms.
-fn merge_key(r: &mut Rng) -> String {
+pub fn merge_key(r: &mut Rng) -> String {
     let key = if r.chance(70) {
         "merge_how"
     } else {
@@ -1001,7 +1001,7 @@ pub fn payload(r: &mut Rng) -> (Vec<u8>, Option<i64>) {
 }
 
 /// Merge specs that resolve, for payloads meant to merge (the spread of decisions).
-const GOOD_SPECS: &[&str] = &[
+pub const GOOD_SPECS: &[&str] = &[
     "list(append)+dict(no_replace,recurse_list)+str()",
     "list(prepend)+dict(no_replace,recurse_list)+str()",
     "list()+dict(replace,recurse_list)+str()",
