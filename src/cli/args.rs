@@ -42,6 +42,12 @@ pub enum Command {
     /// Merge YAML/JSON documents with Hiera, Compose, Nickel or keyed cloud-config rules.
     #[command(after_help = MERGE_EXIT_CODES_HELP)]
     Merge(MergeArgs),
+    /// Render one `## template: jinja` file with instance data, as `cloud-init devel render` does.
+    #[command(after_help = TEMPLATE_EXIT_CODES_HELP)]
+    Template(TemplateArgs),
+    /// Print instance-data values, keys or a rendered jinja format, as `cloud-init query` does.
+    #[command(after_help = TEMPLATE_EXIT_CODES_HELP)]
+    Query(QueryArgs),
     /// Print a shell completion script.
     Completions {
         /// The shell.
@@ -50,6 +56,65 @@ pub enum Command {
     /// Print the man page (roff).
     #[command(hide = true)]
     Man,
+}
+
+/// The exit codes of `template` and `query` (cloud-init's own).
+pub const TEMPLATE_EXIT_CODES_HELP: &str = "\
+Exit codes (as cloud-init's):
+  0  rendered / printed
+  1  not rendered: missing or unloadable file, not a jinja template, template error, empty render
+  2  usage error
+  4  a cloudfold template limit was exceeded (raise it with its flag)";
+
+/// `cloudfold template`.
+#[derive(Debug, Args)]
+pub struct TemplateArgs {
+    /// The template file (its first line `## template: jinja`).
+    pub user_data: PathBuf,
+    /// The instance data (JSON, as /run/cloud-init/instance-data-sensitive.json).
+    #[arg(long, short = 'i', value_name = "FILE")]
+    pub instance_data: PathBuf,
+    /// Emulate this cloud-init release (its Jinja2: 22.4 → 3.1.2, 25.1 → 3.1.6).
+    #[arg(long = "cloud-init", value_name = "RELEASE", default_value = "25.1", value_parser = ["22.4", "25.1"])]
+    pub cloud_init: String,
+    /// Most steps (MiniJinja fuel) the render may take.
+    #[arg(long, value_name = "N", default_value_t = cloudfold::jinja::JinjaLimits::default().max_steps)]
+    pub max_template_steps: u64,
+    /// Deepest nesting (macro calls, expressions) in the render.
+    #[arg(long, value_name = "N", default_value_t = cloudfold::jinja::JinjaLimits::default().max_depth)]
+    pub max_template_depth: usize,
+    /// Most bytes the render may produce.
+    #[arg(long, value_name = "BYTES", default_value_t = cloudfold::jinja::JinjaLimits::default().max_output)]
+    pub max_template_output: usize,
+}
+
+/// `cloudfold query`.
+#[derive(Debug, Args)]
+pub struct QueryArgs {
+    /// A dotted variable path (`v1.region`, `ds.meta_data.instance_id`; aliases accepted).
+    pub varname: Option<String>,
+    /// The instance data (JSON, as /run/cloud-init/instance-data-sensitive.json).
+    #[arg(long, short = 'i', value_name = "FILE")]
+    pub instance_data: PathBuf,
+    /// The user-data file whose text becomes the `userdata` key (default: none, as on a
+    /// machine without /var/lib/cloud/instance/user-data.txt).
+    #[arg(long, short = 'u', value_name = "FILE")]
+    pub user_data: Option<PathBuf>,
+    /// The vendor-data file whose text becomes the `vendordata` key.
+    #[arg(long, short = 'd', value_name = "FILE")]
+    pub vendor_data: Option<PathBuf>,
+    /// Print every variable (JSON).
+    #[arg(long = "all", short = 'a')]
+    pub dump_all: bool,
+    /// Print the sorted keys (of VARNAME, or of the top level).
+    #[arg(long, short = 'l')]
+    pub list_keys: bool,
+    /// Render this jinja text with the instance data (`{{ v1.region }}`).
+    #[arg(long, short = 'f', value_name = "TEMPLATE")]
+    pub format: Option<String>,
+    /// Emulate this cloud-init release (its Jinja2: 22.4 → 3.1.2, 25.1 → 3.1.6).
+    #[arg(long = "cloud-init", value_name = "RELEASE", default_value = "25.1", value_parser = ["22.4", "25.1"])]
+    pub cloud_init: String,
 }
 
 /// Options shared by every command that reads a payload.

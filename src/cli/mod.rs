@@ -12,6 +12,7 @@ mod parts_cmd;
 mod render_cmd;
 mod seed_cmd;
 mod stdout;
+mod template_cmd;
 mod terraform_external;
 mod validate_cmd;
 
@@ -58,6 +59,8 @@ fn run() -> std::process::ExitCode {
         Command::Merge(a) => merge_cmd::run(&a),
         Command::Seed(a) => seed_cmd::run(&a),
         Command::Validate(a) => validate_cmd::run(&a),
+        Command::Template(a) => template_cmd::run_template(&a),
+        Command::Query(a) => template_cmd::run_query(&a),
         Command::Completions { shell } => {
             let mut cmd = Cli::command();
             let mut script = Vec::new();

@@ -904,10 +904,16 @@ pub(crate) fn filter(
         "xmlattr" => xmlattr(&value, &a, version),
         "tojson" => {
             let v = p(&[("indent", false)])?;
-            if v.first().cloned().flatten().is_some_and(|i| !i.is_none()) {
-                return unsupported("tojson with indent");
-            }
-            super::tojson::tojson(&value)
+            let indent = match v.first().cloned().flatten() {
+                Some(i) if !i.is_none() => match as_int(&i).and_then(|n| usize::try_from(n).ok()) {
+                    Some(n) => Some(n.min(64)),
+                    None => {
+                        return unsupported("tojson with an indent that is not a small integer");
+                    }
+                },
+                _ => None,
+            };
+            super::tojson::tojson(&value, indent)
         }
         _ => py_err(
             PyExc::TemplateRuntimeError,

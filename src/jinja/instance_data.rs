@@ -91,7 +91,7 @@ impl InstanceData {
                 }
             },
         };
-        let vars = convert(&raw, "", &decode_paths)?;
+        let vars = convert(&raw, "", &decode_paths, true)?;
         Ok(InstanceData { raw, vars })
     }
 
@@ -103,6 +103,35 @@ impl InstanceData {
     /// The converted template variables (a dict).
     pub fn vars(&self) -> &Value {
         &self.vars
+    }
+
+    /// `convert_jinja_instance_data(data)` with no aliases and no decoding
+    /// (what `cloud-init query` prints), with `extra` keys set first as
+    /// `_read_instance_data` does (`userdata`, `vendordata`, …).
+    pub fn unaliased(&self, extra: &[(&str, Option<String>)]) -> Value {
+        self.converted(extra, false)
+    }
+
+    /// [`InstanceData::unaliased`] with key aliases (no decoding), as
+    /// `cloud-init query VARNAME` walks it.
+    pub fn aliased(&self, extra: &[(&str, Option<String>)]) -> Value {
+        self.converted(extra, true)
+    }
+
+    fn converted(&self, extra: &[(&str, Option<String>)], aliases: bool) -> Value {
+        let mut entries = match self.raw.as_map() {
+            Some(m) => m.to_entries(),
+            None => return Value::from(()),
+        };
+        for (k, v) in extra {
+            let value = match v {
+                Some(t) => Node::str(t),
+                None => Node::synthetic(Yv::Null),
+            };
+            crate::yaml::value::insert(&mut entries, Node::str(k), value);
+        }
+        let raw = Node::synthetic(Yv::Map(crate::yaml::value::Map::new(entries)));
+        convert(&raw, "", &[], aliases).unwrap_or_default()
     }
 
     /// The converted variables' names, in their (sorted, aliased) order.
@@ -193,7 +222,12 @@ fn b64d(v: &Node) -> Result<Value, InstanceDataError> {
 
 /// `convert_jinja_instance_data(data, prefix, sep="/", decode_paths,
 /// include_key_aliases=True)`.
-fn convert(data: &Node, prefix: &str, decode_paths: &[String]) -> Result<Value, InstanceDataError> {
+fn convert(
+    data: &Node,
+    prefix: &str,
+    decode_paths: &[String],
+    aliases: bool,
+) -> Result<Value, InstanceDataError> {
     let Some(map) = data.as_map() else {
         return Ok(to_value(data));
     };
@@ -224,7 +258,7 @@ fn convert(data: &Node, prefix: &str, decode_paths: &[String]) -> Result<Value, 
         }
         let kv = Value::from(key.clone());
         if value.is_none() && value_node.as_map().is_some() {
-            let sub = convert(value_node, &key_path, decode_paths)?;
+            let sub = convert(value_node, &key_path, decode_paths, aliases)?;
             if is_version_key(&key)
                 && let Some(d) = sub.downcast_object_ref::<PyDict>()
             {
@@ -256,7 +290,7 @@ fn convert(data: &Node, prefix: &str, decode_paths: &[String]) -> Result<Value, 
                 .entries
                 .insert(super::py_object::DictKey(kv.clone()), val);
         }
-        if let Some(alias) = jinja_alias(&key) {
+        if aliases && let Some(alias) = jinja_alias(&key) {
             let copy = result
                 .entries
                 .get(&super::py_object::DictKey(kv))

@@ -25,7 +25,8 @@ mod py_error;
 mod py_format;
 mod py_object;
 mod py_ops;
-mod tojson;
+mod query;
+pub(crate) mod tojson;
 
 pub use engine::{Engine, GLOBALS, JinjaLimits, RenderError};
 pub use filters::FILTERS;
@@ -37,6 +38,8 @@ pub use jinja_part::{
 pub use jtests::TESTS;
 pub use py_error::{PyExc, RenderFault};
 pub use py_format::{py_repr, py_str};
+pub use query::{find_var, list_keys, query_text};
+pub use tojson::json_dumps;
 
 /// `MISSING_JINJA_PREFIX`.
 pub const MISSING_JINJA_PREFIX: &str = "CI_MISSING_JINJA_VAR/";

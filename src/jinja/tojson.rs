@@ -8,9 +8,8 @@ use minijinja::Error;
 use minijinja::value::{Value, ValueKind};
 
 /// `htmlsafe_json_dumps(value, sort_keys=True)`: a Markup string.
-pub(crate) fn tojson(value: &Value) -> Result<Value, Error> {
-    let mut out = String::new();
-    encode(value, &mut out, 0)?;
+pub(crate) fn tojson(value: &Value, indent: Option<usize>) -> Result<Value, Error> {
+    let out = json_dumps(value, indent)?;
     let out = out
         .replace('<', "\\u003c")
         .replace('>', "\\u003e")
@@ -72,7 +71,22 @@ fn key_text(k: &Value) -> Result<String, Error> {
     }
 }
 
-fn encode(v: &Value, out: &mut String, depth: usize) -> Result<(), Error> {
+/// `json.dumps(value, sort_keys=True, indent=indent)` (ensure_ascii, Python
+/// floats, `NaN`/`Infinity`); with an indent the item separator is `,`.
+pub fn json_dumps(value: &Value, indent: Option<usize>) -> Result<String, Error> {
+    let mut out = String::new();
+    encode(value, &mut out, 0, indent)?;
+    Ok(out)
+}
+
+fn newline(out: &mut String, indent: Option<usize>, level: usize) {
+    if let Some(n) = indent {
+        out.push('\n');
+        out.push_str(&" ".repeat(n * level));
+    }
+}
+
+fn encode(v: &Value, out: &mut String, depth: usize, indent: Option<usize>) -> Result<(), Error> {
     if depth > 900 {
         return py_err(
             PyExc::LookupError,
@@ -114,14 +128,20 @@ fn encode(v: &Value, out: &mut String, depth: usize) -> Result<(), Error> {
                     return Err(super::py_error::raise(f));
                 }
                 out.push('{');
+                if pairs.is_empty() {
+                    out.push('}');
+                    return Ok(());
+                }
                 for (i, (k, val)) in pairs.iter().enumerate() {
                     if i > 0 {
-                        out.push_str(", ");
+                        out.push_str(if indent.is_some() { "," } else { ", " });
                     }
+                    newline(out, indent, depth + 1);
                     encode_str(&key_text(k)?, out);
                     out.push_str(": ");
-                    encode(val, out, depth + 1)?;
+                    encode(val, out, depth + 1, indent)?;
                 }
+                newline(out, indent, depth);
                 out.push('}');
                 return Ok(());
             }
@@ -131,12 +151,19 @@ fn encode(v: &Value, out: &mut String, depth: usize) -> Result<(), Error> {
                         .is_none());
             if is_list {
                 out.push('[');
-                for (i, item) in v.try_iter().into_iter().flatten().enumerate() {
-                    if i > 0 {
-                        out.push_str(", ");
-                    }
-                    encode(&item, out, depth + 1)?;
+                let items: Vec<Value> = v.try_iter().into_iter().flatten().collect();
+                if items.is_empty() {
+                    out.push(']');
+                    return Ok(());
                 }
+                for (i, item) in items.iter().enumerate() {
+                    if i > 0 {
+                        out.push_str(if indent.is_some() { "," } else { ", " });
+                    }
+                    newline(out, indent, depth + 1);
+                    encode(item, out, depth + 1, indent)?;
+                }
+                newline(out, indent, depth);
                 out.push(']');
                 return Ok(());
             }
