@@ -11,6 +11,7 @@ mod content_hash;
 pub mod diagnostic;
 pub mod explain;
 pub mod jinja;
+pub mod layers;
 pub mod merge;
 pub mod mime;
 mod run_aside;

@@ -19,6 +19,7 @@ fn action(p: &PartReport) -> String {
         ),
         PartOutcome::Unhandled => "ignored: unhandled content type".into(),
         PartOutcome::Empty => "ignored: empty".into(),
+        PartOutcome::Excluded => "ignored: excluded by disabled_handlers".into(),
     }
 }
 

@@ -33,6 +33,7 @@ pub fn options(p: &PayloadArgs) -> Result<UserDataOptions, String> {
             max_depth: p.max_template_depth,
             max_output: p.max_template_output,
         },
+        ..UserDataOptions::default()
     })
 }
 

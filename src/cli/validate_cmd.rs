@@ -53,6 +53,7 @@ fn outcome(o: &PartOutcome) -> &'static str {
         PartOutcome::JinjaDropped => "jinja-dropped",
         PartOutcome::Unhandled => "ignored",
         PartOutcome::Empty => "empty",
+        PartOutcome::Excluded => "excluded",
     }
 }
 

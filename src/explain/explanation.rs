@@ -379,6 +379,9 @@ fn build(
                     PartStatus::Ignored(format!("unhandled content type {}", p.content_type()))
                 }
                 PartOutcome::Empty => PartStatus::Ignored("empty part".to_owned()),
+                PartOutcome::Excluded => {
+                    PartStatus::Ignored("excluded by disabled_handlers".to_owned())
+                }
             },
             changes: Vec::new(),
         })

@@ -7,6 +7,7 @@
 
 mod accumulated_message;
 mod cloud_config_handler;
+mod excluded_types;
 mod fold_observer;
 mod fold_text;
 mod gzip;
@@ -29,6 +30,7 @@ pub mod py_json;
 
 pub use accumulated_message::{AccumulatedMessage, HandledPart, HandlerWalk, MessageNode};
 pub use cloud_config_handler::{CloudConfigHandler, PartRejection};
+pub use excluded_types::{ExcludedTypes, NotIterable};
 pub use fold_observer::FoldObserver;
 pub use fold_text::FoldText;
 pub use gzip::{GzipError, gunzip};

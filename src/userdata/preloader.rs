@@ -27,7 +27,7 @@ use super::leaf::{Body, Leaf};
 use super::part_type::PartType;
 use super::user_data_options::UserDataOptions;
 use super::yaml_text::load_str_in;
-use crate::source::{SharedText, SourceId};
+use crate::source::SharedText;
 use crate::yaml::{AsideJob, Node, RunAside};
 use std::collections::VecDeque;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -417,7 +417,7 @@ impl Shared<'_> {
             .get()
             .and_then(|parts| parts.get(k))
             .map(|(i, leaf)| {
-                text_of(leaf).map(|text| load_str_in(text, self.opts, SourceId(*i as u32)))
+                text_of(leaf).map(|text| load_str_in(text, self.opts, self.opts.source_of(*i)))
             });
         let mut st = self.lock();
         if let (Some(slot), Some(loaded)) = (st.slots.get_mut(k), loaded) {
@@ -435,7 +435,7 @@ impl Shared<'_> {
     ) -> MutexGuard<'a, State> {
         st.guessing = true;
         drop(st);
-        let loaded = load_str_in(text.as_str(), self.opts, SourceId(at as u32));
+        let loaded = load_str_in(text.as_str(), self.opts, self.opts.source_of(at));
         let mut st = self.lock();
         st.guessing = false;
         st.guessed.push((at, text, loaded));

@@ -2,6 +2,7 @@
 
 use super::accumulated_message::HandlerWalk;
 use super::cloud_config_handler::{CloudConfigHandler, PartRejection, Preloaded};
+use super::excluded_types::NotIterable;
 use super::fold_observer::FoldObserver;
 use super::fold_text::FoldText;
 use super::leaf::{Body, HeaderValue, Leaf, Origin};
@@ -38,6 +39,8 @@ pub enum PartOutcome {
     Unhandled,
     /// An empty part of an unknown type (cloud-init logs it at debug level only).
     Empty,
+    /// Kept from every handler by vendor-data's `disabled_handlers`.
+    Excluded,
 }
 
 /// One part as the handlers see it.
@@ -144,6 +147,10 @@ pub enum RenderError {
     /// The merged value cannot be written as YAML.
     #[error("cannot write the merged config: {0}")]
     Dump(String),
+    /// `disabled_handlers` is not something `in` works on: the handler walk
+    /// stops at the first part, before any handler has it.
+    #[error("disabled_handlers: {0}")]
+    Excluded(#[from] NotIterable),
 }
 
 /// Fold a user-data payload exactly as cloud-init does at boot.
@@ -295,11 +302,12 @@ fn fold_processed(
     let mut engine: Option<Engine> = None;
     for (i, handled) in walk.parts.iter().enumerate() {
         let leaf = &handled.leaf;
-        let source = SourceId(i as u32);
+        let source = opts.source_of(i);
         let part_type = PartType::of(&leaf.content_type);
         let (size, truthy) = leaf.payload_size();
         let mut jinja = None;
         let outcome = match part_type {
+            _ if opts.excluded.excludes(&leaf.content_type)? => PartOutcome::Excluded,
             PartType::CloudConfig | PartType::JsonPatch => {
                 observer.begin_part(source);
                 let preloaded = match preloader.take(i) {

@@ -1,5 +1,6 @@
 //! `UserDataOptions`: which cloud-init release to emulate, and cloudfold's explicit limits.
 
+use super::excluded_types::ExcludedTypes;
 use super::preloader::Preload;
 
 /// The cloud-init release whose behaviour to reproduce where releases differ.
@@ -132,4 +133,19 @@ pub struct UserDataOptions {
     pub instance_data: Option<std::sync::Arc<crate::jinja::InstanceData>>,
     /// Bounds on each template render.
     pub jinja_limits: crate::jinja::JinjaLimits,
+    /// The source id of the first part (part `n` is `first_source + n - 1`):
+    /// folds whose values end up in one tree (user-data and vendor-data
+    /// layered, `crate::layers`) number their parts apart.
+    pub first_source: u32,
+    /// Content types kept from the handlers (vendor-data's
+    /// `disabled_handlers`); nothing for user-data.
+    pub excluded: ExcludedTypes,
+}
+
+impl UserDataOptions {
+    /// The source id of the part at 0-based handler position `index`.
+    pub fn source_of(&self, index: usize) -> crate::source::SourceId {
+        let i = u32::try_from(index).unwrap_or(u32::MAX);
+        crate::source::SourceId(self.first_source.saturating_add(i))
+    }
 }

@@ -36,7 +36,9 @@ pub fn part_diagnostics(
         s
     };
     let d = match &report.outcome {
-        PartOutcome::Merged | PartOutcome::WouldRun | PartOutcome::Empty => return Vec::new(),
+        PartOutcome::Merged | PartOutcome::WouldRun | PartOutcome::Empty | PartOutcome::Excluded => {
+            return Vec::new();
+        }
         PartOutcome::JinjaDropped => {
             let reason = match report.jinja.as_deref() {
                 Some(crate::jinja::JinjaRender::Dropped { why, .. }) => why.describe(),

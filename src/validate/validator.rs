@@ -114,6 +114,8 @@ pub fn validate(payload: &[u8], opts: &ValidateOptions, includes: &dyn IncludeRe
             let e = match e {
                 RenderError::Process(p) => p,
                 RenderError::Dump(m) => ProcessError::Limit(m),
+                // validate folds user-data, which has no disabled_handlers.
+                RenderError::Excluded(m) => ProcessError::Limit(m.to_string()),
             };
             let mut d = Diagnostic::new(&AbortKind(e.clone()));
             if let ProcessError::MimeNotUtf8(at) = e {

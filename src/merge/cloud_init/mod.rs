@@ -20,3 +20,5 @@ pub use part::{
     prepare_part, stack_for_part,
 };
 pub use version::Version;
+// The layers stage strips and lower-cases as cloud-init does too (one place).
+pub(crate) use py_text::{py_lower, py_strip};

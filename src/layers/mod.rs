@@ -1,0 +1,32 @@
+//! `layers`: the configuration cloud-init's modules really see — built-in defaults, `/etc/cloud`, the kernel command line, the datasource, vendor-data and user-data, layered first-wins.
+//!
+//! [`fold_layers`] reads nothing itself: the caller gives every layer's
+//! bytes ([`LayerInputs`]; `/etc/cloud` as an [`EtcCloud`] or an
+//! [`ImageProfile`]). User-data and vendor-data payloads are folded by
+//! [`crate::userdata`]; every layer is merged with cloud-init's own mergers
+//! ([`crate::merge::cloud_init`]) in `util.mergemanydict`'s order. The
+//! result ([`Layered`]) keeps every value's span, so each key and list item
+//! names the file (or part) and line:column it came from ([`explain_layers`]).
+
+mod boot;
+mod config_templater;
+mod etc_cloud;
+mod image_profile;
+mod layer_inputs;
+mod layer_note;
+mod layered;
+mod merge_many;
+mod read_conf;
+mod source_registry;
+
+pub use boot::{fold_layers, read_cc_from_cmdline};
+pub use config_templater::{
+    ConfigTemplater, NoJinjaEngine, TemplateKind, TemplateOutcome, template_kind,
+};
+pub use etc_cloud::{ETC_CLOUD, EtcCloud, EtcEntry};
+pub use image_profile::{ImageProfile, builtin_config};
+pub use layer_inputs::LayerInputs;
+pub use layer_note::{LayerNote, LayersError, NoteKind, Trap};
+pub use layered::{FlatSource, Layered, MODULE_LIST_KEYS, ModuleListOrigin, VendorOutcome};
+pub use read_conf::ConfigFile;
+pub use source_registry::{LayerKind, SourceInfo, SourceText, Sources};
