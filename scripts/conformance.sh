@@ -17,6 +17,8 @@
 #  - the real-world corpus (../shared/corpora/realworld, ~160 payloads) and 200 multiparts
 #    combined from its cloud-configs, through render/parts/validate/explain of the release
 #    binary, against the real cloud-init on both releases (~75 s of CPU).
+#  - layered config: 2,500 generated layer sets per release (5,000) against the real Init /
+#    ConfigMerger / _consume_vendordata / Modules, and the image profiles against their sources.
 # CI=true makes a missing ../shared fail instead of skip.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -68,6 +70,9 @@ CLOUDFOLD_HIERA_CASES=1500 ci_test --test merge_hiera_differential \
 CLOUDFOLD_COMPOSE_CASES=2000 ci_test --test compose_differential \
   --test compose_fixtures
 CLOUDFOLD_EXPLAIN_CASES=2500 ci_test --test explain_provenance
+# Layered config (issue 31): 2,500 generated layer sets per release (5,000) through the real
+# Init/ConfigMerger/_consume_vendordata/Modules; image profiles against their sources (~4 min).
+CLOUDFOLD_LAYERS_CASES=2500 ci_test --test layers_oracle
 # The hostile-input suite against the release binary: every case under 10 s and 1 GiB.
 run cargo build --locked --release --bin cloudfold
 CLOUDFOLD_BIN="$PWD/target/release/cloudfold" ci_test --test hostile

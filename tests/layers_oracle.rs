@@ -3,7 +3,7 @@
 //! throw-away root): random layers in, the config the modules see compared key order and all.
 //! Also: each image profile equals the packaged file it stands for.
 //!
-//! `CLOUDFOLD_LAYERS_CASES` sets the count per release (default 300; conformance.sh: 2,500,
+//! `CLOUDFOLD_LAYERS_CASES` sets the count per release (default 100; conformance.sh: 2,500,
 //! so 5,000 per run). `CLOUDFOLD_ORACLE_SEED` varies the cases. Without `../shared` the
 //! tests skip loudly (CI=true fails instead).
 
@@ -107,9 +107,12 @@ fn inputs(c: &Case) -> LayerInputs {
 pub fn fold(c: &Case, release: Release) -> Result<Layered, LayersError> {
     let opts = UserDataOptions {
         release,
+        instance_data: c.instance_data.as_ref().map(|d| {
+            std::sync::Arc::new(cloudfold::jinja::InstanceData::from_json(d.as_bytes()).unwrap())
+        }),
         ..UserDataOptions::default()
     };
-    fold_layers(&inputs(c), &opts, None, &NoIncludes)
+    fold_layers(&inputs(c), &opts, &NoIncludes)
 }
 
 fn typed(n: &cloudfold::yaml::Node) -> String {
@@ -154,7 +157,7 @@ fn count() -> usize {
     std::env::var("CLOUDFOLD_LAYERS_CASES")
         .ok()
         .and_then(|v| v.parse().ok())
-        .unwrap_or(300)
+        .unwrap_or(100)
 }
 
 fn differential(release: Release, oracle_release: &str, seed: u64) {

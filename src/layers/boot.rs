@@ -14,6 +14,7 @@
 use super::config_templater::ConfigTemplater;
 use super::etc_cloud::is_map;
 use super::image_profile::builtin_config;
+use super::jinja_templater::JinjaTemplater;
 use super::layer_inputs::LayerInputs;
 use super::layer_note::{LayersError, NoteKind, Trap};
 use super::layered::{FlatSource, Layered, VendorOutcome};
@@ -32,11 +33,44 @@ use std::sync::Arc;
 
 /// Fold every layer as cloud-init does on a first boot: see the module docs.
 ///
-/// `templater` renders `## template: jinja` files under `/etc/cloud`; give
-/// it only when the instance-data file exists (without it cloud-init loads
-/// templates unrendered). `opts` applies to the user-data and vendor-data
-/// folds (release, limits, launch index).
+/// `opts` applies to every fold (release, limits, launch index) and gives
+/// the instance data (`opts.instance_data`; `None`: the instance-data file
+/// is absent) templated `/etc/cloud` files and jinja parts are rendered with.
+///
+/// ```
+/// use cloudfold::layers::{fold_layers, ImageProfile, LayerInputs};
+/// use cloudfold::userdata::{NoIncludes, Release, UserDataOptions};
+/// let opts = UserDataOptions { release: Release::V22_4, ..UserDataOptions::default() };
+/// let mut etc = ImageProfile::Debian12.etc_cloud(opts.release);
+/// etc.insert("cloud.cfg.d/90_site.cfg", cloudfold::layers::EtcEntry::File(b"runcmd: [image]\n".to_vec()));
+/// let inputs = LayerInputs {
+///     etc: Some(etc),
+///     user_data: Some(b"#cloud-config\nruncmd: [user]\n".to_vec()),
+///     ..LayerInputs::default()
+/// };
+/// let layered = fold_layers(&inputs, &opts, &NoIncludes).unwrap();
+/// let runcmd = layered.config.as_map().unwrap().get_str("runcmd").unwrap();
+/// // First wins: user-data's list replaces the image's.
+/// assert_eq!(runcmd.as_seq().unwrap().len(), 1);
+/// assert_eq!(layered.layer_of(runcmd.span().source), Some(cloudfold::layers::LayerKind::UserData));
+/// ```
 pub fn fold_layers(
+    inputs: &LayerInputs,
+    opts: &UserDataOptions,
+    includes: &dyn IncludeResolver,
+) -> Result<Layered, LayersError> {
+    match &opts.instance_data {
+        Some(data) => {
+            let t = JinjaTemplater::new(opts.release, data, opts.jinja_limits);
+            fold_layers_with(inputs, opts, Some(&t), includes)
+        }
+        None => fold_layers_with(inputs, opts, None, includes),
+    }
+}
+
+/// [`fold_layers`] with another templater for `/etc/cloud` files (`None`:
+/// the instance-data file is absent, templates are loaded unrendered).
+pub fn fold_layers_with(
     inputs: &LayerInputs,
     opts: &UserDataOptions,
     templater: Option<&dyn ConfigTemplater>,
@@ -153,6 +187,13 @@ pub fn fold_layers(
             .map(|n| (*n).clone())
             .collect::<Vec<_>>()
     };
+    // Init.read_cfg before the datasource is found (Init.paths follows).
+    let boot_cfg = merge_many_dict(
+        &r,
+        &with(&[env.as_ref(), Some(&base)]),
+        "merging its config (Init.cfg)",
+    )?;
+    check_paths(&r, &boot_cfg)?;
     merge_many_dict(
         &r,
         &with(&[env.as_ref(), ds0.as_ref(), Some(&base)]),
@@ -305,6 +346,11 @@ pub fn fold_layers(
         v1.as_ref(),
         ds2.as_ref(),
     ];
+    // A later stage's Init.read_cfg before its datasource is restored.
+    let mut list = with(&[env.as_ref(), user_layer.as_ref(), v2.as_ref(), v1.as_ref()]);
+    list.push(base.clone());
+    let stage_cfg = merge_many_dict(&r, &list, "merging its config (Init.cfg)")?;
+    check_paths(&r, &stage_cfg)?;
     let mut list = with(&instance);
     list.push(base.clone());
     let init_full = merge_many_dict(&r, &list, "merging its config (Init.cfg)")?;

@@ -1,8 +1,5 @@
 //! `ConfigTemplater`: the seam through which a `## template: jinja` config file is rendered with instance data.
 
-use crate::merge::cloud_init::{py_lower, py_strip};
-use crate::userdata::py_is_space;
-
 /// What rendering a config file with the instance data gave, in the terms
 /// of cloud-init's `render_jinja_payload_from_file` (what `util.read_conf`
 /// then does with each differs between releases, see [`super::read_conf`]).
@@ -21,7 +18,9 @@ pub enum TemplateOutcome {
     LoadFailed(String),
     /// `## template: X` with X neither `jinja` nor `basic` (`ValueError`).
     UnknownType(String),
-    /// cloudfold cannot render this template (no engine): an error, never a guess.
+    /// Another exception escapes the render: nobody catches it.
+    Raised(String),
+    /// cloudfold cannot reproduce this render (or a template limit): an error, never a guess.
     Unsupported(String),
 }
 
@@ -45,45 +44,12 @@ pub enum TemplateKind {
     Unknown(String),
 }
 
-/// Classify a text by its first line, as `detect_template` does: the line
-/// (up to the first `\n`) must match `##\s*template:(.*)` (case-insensitive,
-/// at the start); the type is the rest, lower-cased and stripped.
+/// Classify a text by its first line, as `detect_template` does.
 pub fn template_kind(text: &str) -> TemplateKind {
-    let ident = text.split('\n').next().unwrap_or("");
-    let Some(rest) = ident.strip_prefix("##") else {
-        return TemplateKind::Plain;
-    };
-    let rest = rest.trim_start_matches(py_is_space);
-    let Some(head) = rest.get(..9) else {
-        return TemplateKind::Plain;
-    };
-    if !head.eq_ignore_ascii_case("template:") {
-        return TemplateKind::Plain;
-    }
-    let kind = py_strip(&py_lower(rest.get(9..).unwrap_or(""))).to_owned();
-    match kind.as_str() {
-        "jinja" => TemplateKind::Jinja,
-        "basic" => TemplateKind::Plain,
-        _ => TemplateKind::Unknown(kind),
-    }
-}
-
-/// The templater until cloudfold has a jinja engine: a jinja file is
-/// [`TemplateOutcome::Unsupported`] (reported as an error, never guessed);
-/// other files are loaded as they are, as cloud-init loads them.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct NoJinjaEngine;
-
-impl ConfigTemplater for NoJinjaEngine {
-    fn render(&self, text: &str, _file: &str) -> TemplateOutcome {
-        match template_kind(text) {
-            TemplateKind::Plain => TemplateOutcome::NotJinja,
-            TemplateKind::Unknown(t) => TemplateOutcome::UnknownType(t),
-            TemplateKind::Jinja => TemplateOutcome::Unsupported(
-                "cloudfold has no jinja engine yet: templated /etc/cloud files cannot be rendered"
-                    .to_owned(),
-            ),
-        }
+    match crate::jinja::detect_template(text).0.as_deref() {
+        None | Some("basic") => TemplateKind::Plain,
+        Some("jinja") => TemplateKind::Jinja,
+        Some(other) => TemplateKind::Unknown(other.to_owned()),
     }
 }
 

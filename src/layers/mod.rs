@@ -12,6 +12,7 @@ mod boot;
 mod config_templater;
 mod etc_cloud;
 mod image_profile;
+mod jinja_templater;
 mod layer_inputs;
 mod layer_note;
 mod layered;
@@ -19,12 +20,11 @@ mod merge_many;
 mod read_conf;
 mod source_registry;
 
-pub use boot::{fold_layers, read_cc_from_cmdline};
-pub use config_templater::{
-    ConfigTemplater, NoJinjaEngine, TemplateKind, TemplateOutcome, template_kind,
-};
+pub use boot::{fold_layers, fold_layers_with, read_cc_from_cmdline};
+pub use config_templater::{ConfigTemplater, TemplateKind, TemplateOutcome, template_kind};
 pub use etc_cloud::{ETC_CLOUD, EtcCloud, EtcEntry};
 pub use image_profile::{ImageProfile, builtin_config};
+pub use jinja_templater::JinjaTemplater;
 pub use layer_inputs::LayerInputs;
 pub use layer_note::{LayerNote, LayersError, NoteKind, Trap};
 pub use layered::{FlatSource, Layered, MODULE_LIST_KEYS, ModuleListOrigin, VendorOutcome};

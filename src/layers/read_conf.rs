@@ -133,6 +133,9 @@ impl ConfReader<'_> {
                         format!("ValueError: Unknown template rendering type '{t}' requested"),
                     ));
                 }
+                TemplateOutcome::Raised(msg) => {
+                    return Err(self.crash(format!("rendering {}", file.path), msg));
+                }
                 TemplateOutcome::Unsupported(msg) => {
                     return Err(LayersError::Unsupported(format!("{}: {msg}", file.path)));
                 }

@@ -21,6 +21,8 @@ pub struct Case {
     pub user: Option<Vec<u8>>,
     pub vendor: Option<Vec<u8>>,
     pub vendor2: Option<Vec<u8>>,
+    /// `/run/cloud-init/instance-data-sensitive.json`.
+    pub instance_data: Option<String>,
 }
 
 fn b64(b: &Option<Vec<u8>>) -> J {
@@ -39,6 +41,7 @@ impl Case {
             "user": b64(&self.user),
             "vendor": b64(&self.vendor),
             "vendor2": b64(&self.vendor2),
+            "instance_data": self.instance_data,
         })
     }
 
@@ -62,6 +65,7 @@ impl Case {
             ("user", s(&self.user)),
             ("vendor", s(&self.vendor)),
             ("vendor2", s(&self.vendor2)),
+            ("instance-data", self.instance_data.clone()),
         ] {
             if let Some(v) = v {
                 out.push_str(&format!("\n--- {name}\n{v}"));
@@ -250,7 +254,11 @@ fn etc(r: &mut Rng) -> Vec<(String, Option<Vec<u8>>)> {
     let mut files = Vec::new();
     let confd_dir = if r.chance(15) { "alt.d" } else { "cloud.cfg.d" };
     if r.chance(85) {
-        let mut cfg = body(r, "etc", true);
+        let mut cfg = if r.chance(10) {
+            template(r, "etc")
+        } else {
+            body(r, "etc", true)
+        };
         if r.chance(15) {
             cfg.push_str(&format!(
                 "conf_d: {}\n",
@@ -326,9 +334,45 @@ fn payload(r: &mut Rng, tag: &str) -> Vec<u8> {
             p.extend_from_slice(b"--XB--\n");
             p
         }
+        5 => format!(
+            "## template: jinja\n#cloud-config\nruncmd: [{{{{ v1.region }}}}, {tag}]\n{}",
+            body(r, tag, true)
+        )
+        .into_bytes(),
         _ => format!("#cloud-config\n{}", body(r, tag, true)).into_bytes(),
     }
 }
+
+/// A `## template: jinja` config file: values from the instance data, a
+/// conditional, a missing variable, an undefined error, a syntax error, an
+/// empty render, an unknown template type, a basic template.
+fn template(r: &mut Rng, tag: &str) -> String {
+    let head = "## template: jinja\n";
+    match r.below(10) {
+        0 => format!(
+            "{head}runcmd: [{{{{ v1.region }}}}, '{{{{ v1.local_hostname }}}}']\n{}",
+            body(r, tag, true)
+        ),
+        1 => format!(
+            "{head}{{% if v1.region == 'eu-1' %}}\nbootcmd: [{{{{ v1.instance_id }}}}]\n{{% else %}}\nbootcmd: [other]\n{{% endif %}}\n"
+        ),
+        2 => format!("{head}a: '{{{{ nope }}}}'\n"),
+        3 => format!("{head}a: '{{{{ nope.x }}}}'\n"),
+        4 => format!("{head}a: {{{{ v1.region\n"),
+        5 => format!("{head}{{# nothing #}}"),
+        6 => "## template: mustache\na: 1\n".to_owned(),
+        7 => format!("## template: basic\n{}", body(r, tag, true)),
+        8 => format!(
+            "{head}packages: {{{{ ds.meta_data.tags }}}}\nhostname: {{{{ v1.local_hostname }}}}-{tag}\n"
+        ),
+        _ => format!("{head}{}", body(r, tag, true)),
+    }
+}
+
+const INSTANCE_DATA: &[&str] = &[
+    r#"{"v1": {"region": "eu-1", "local_hostname": "h1", "instance_id": "i-1"}, "ds": {"meta_data": {"tags": ["t1", "t2"]}}}"#,
+    r#"{"v1": {"region": "us-2", "local_hostname": "h2", "instance_id": "i-2"}, "ds": {"meta_data": {"tags": []}}}"#,
+];
 
 pub fn case(r: &mut Rng) -> Case {
     Case {
@@ -343,5 +387,6 @@ pub fn case(r: &mut Rng) -> Case {
         user: r.chance(80).then(|| payload(r, "user")),
         vendor: r.chance(50).then(|| payload(r, "vendor")),
         vendor2: r.chance(25).then(|| payload(r, "vendortwo")),
+        instance_data: r.chance(50).then(|| (*r.pick(INSTANCE_DATA)).to_owned()),
     }
 }
