@@ -13,6 +13,7 @@ mod config_templater;
 mod etc_cloud;
 mod image_profile;
 mod jinja_templater;
+mod layer_explanation;
 mod layer_inputs;
 mod layer_note;
 mod layered;
@@ -25,6 +26,9 @@ pub use config_templater::{ConfigTemplater, TemplateKind, TemplateOutcome, templ
 pub use etc_cloud::{ETC_CLOUD, EtcCloud, EtcEntry};
 pub use image_profile::{ImageProfile, builtin_config};
 pub use jinja_templater::JinjaTemplater;
+pub use layer_explanation::{
+    LayerEntry, LayerExplanation, LayerOrigin, TooManyNodes, explain_layers, origin_of,
+};
 pub use layer_inputs::LayerInputs;
 pub use layer_note::{LayerNote, LayersError, NoteKind, Trap};
 pub use layered::{FlatSource, Layered, MODULE_LIST_KEYS, ModuleListOrigin, VendorOutcome};
