@@ -14,7 +14,7 @@ cd "$(dirname "$0")/.."
 secs="${1:-10}"
 shift || true
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(yaml_load mime_parse merge_spec render build_roundtrip)
+[ ${#targets[@]} -gt 0 ] || targets=(yaml_load mime_parse merge_spec render build_roundtrip jinja_render)
 
 python3 scripts/fuzz_seeds.py fuzz/corpus >/dev/null
 if cargo +nightly fuzz --version >/dev/null 2>&1; then

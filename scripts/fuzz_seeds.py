@@ -4,7 +4,7 @@
 usage: scripts/fuzz_seeds.py [OUT_DIR]   (default: fuzz/corpus, which .gitignore excludes)
 
 One file per seed, named by a content hash so re-running is idempotent.
-Targets: yaml_load, mime_parse, merge_spec, render, build_roundtrip.
+Targets: yaml_load, mime_parse, merge_spec, render, build_roundtrip, jinja_render.
 Regression fixtures (fixtures/fuzz-regressions/<target>/) are added to their target too.
 """
 import hashlib
@@ -16,7 +16,8 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 OUT = sys.argv[1] if len(sys.argv) > 1 else os.path.join(ROOT, "fuzz", "corpus")
 MAX_SEED = 64 * 1024  # libFuzzer's default -max_len is 4096 anyway; keep seeds small
 
-seeds = {t: set() for t in ("yaml_load", "mime_parse", "merge_spec", "render", "build_roundtrip")}
+seeds = {t: set() for t in ("yaml_load", "mime_parse", "merge_spec", "render", "build_roundtrip",
+                            "jinja_render")}
 
 
 def add(target, data):
@@ -76,6 +77,18 @@ if os.path.exists(path):
 for spec in ("dict(replace)+list(append)", "list(append)+dict(recurse_array)+str()",
              "dict(no_replace,recurse_list)", "dict(", "list(apend)", ")(", "+" * 64):
     add("merge_spec", spec)
+
+# Templates: instance data, NUL, template text (the jinja_render target's input).
+inst = b'{"v1": {"region": "eu-1", "a-b": [1, 2]}, "ds": {"meta_data": {"x.y": 1.5}}}'
+for t in (b"{{ v1.region }} {{ missing }}", b"{% for k in v1 %}{{ k|upper }}{% endfor %}",
+          b"{{ v1.a_b|tojson }} {{ ds.meta_data.x_y * 2 }}", b"{{ foo-bar }}", b"{{ a b }}",
+          b"{% macro m(n) %}{{ m(n) }}{% endmacro %}{{ m(1) }}", b"{{ range(10**9)|list }}",
+          b"{%- if v1 is defined -%}\n#cloud-config\n{%- endif %}", b"{{ '1e500'|int }}"):
+    add("jinja_render", inst + b"\0" + t)
+for dirpath, _dirs, files in os.walk(os.path.join(ROOT, "examples", "jinja")):
+    for name in files:
+        with open(os.path.join(dirpath, name), "rb") as f:
+            add("jinja_render", inst + b"\0" + f.read())
 
 # Regression fixtures found by earlier campaigns.
 reg = fixture("fuzz-regressions")

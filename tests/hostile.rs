@@ -432,6 +432,67 @@ fn cases() -> Vec<Case> {
         ]),
         Expect::Clean,
     ));
+    // Templates (rendered with instance data): loops, recursion, sizes.
+    let data = std::env::temp_dir().join("cloudfold-hostile-instance-data.json");
+    std::fs::write(&data, br#"{"v1": {"n": 3}}"#).unwrap();
+    let args: &'static [&'static str] = Box::leak(
+        vec![
+            "render",
+            "--instance-data",
+            Box::leak(data.display().to_string().into_boxed_str()),
+        ]
+        .into_boxed_slice(),
+    );
+    let jinja = |name: &'static str, body: &str, expect: Expect| Case {
+        args,
+        ..case(
+            name,
+            format!("## template: jinja\n#cloud-config\na: {body}\n").into_bytes(),
+            expect,
+        )
+    };
+    v.push(Case {
+        heavy: true,
+        ..jinja(
+            "jinja-loop-1e9",
+            "{% for i in range(10**9) %}x{% endfor %}",
+            Expect::Limit("--max-template-steps"),
+        )
+    });
+    v.push(jinja(
+        "jinja-recursive-macro",
+        "{% macro m(n) %}{{ m(n + 1) }}{% endmacro %}{{ m(0) }}",
+        Expect::Limit("--max-template-depth"),
+    ));
+    v.push(jinja(
+        "jinja-string-times-1e9",
+        "{{ 'x' * 10**9 }}",
+        Expect::Limit("--max-template-"),
+    ));
+    v.push(jinja(
+        "jinja-string-growth",
+        "{% set ns = namespace(s='x') %}{% for i in range(64) %}{% set ns.s = ns.s ~ ns.s %}{% endfor %}{{ ns.s|length }}",
+        Expect::Limit("--max-template"),
+    ));
+    v.push(jinja(
+        "jinja-deep-parens",
+        &format!("{{{{ {}1{} }}}}", "(".repeat(5000), ")".repeat(5000)),
+        Expect::Limit("nests expressions deeper"),
+    ));
+    v.push(jinja(
+        "jinja-deep-blocks",
+        &format!(
+            "{}x{}",
+            "{% if true %}".repeat(3000),
+            "{% endif %}".repeat(3000)
+        ),
+        Expect::Limit("nests expressions deeper"),
+    ));
+    v.push(jinja(
+        "jinja-range-list",
+        "{{ range(10**9)|list|length }}",
+        Expect::Clean,
+    ));
     v.push(case(
         "mixed-crlf-lf",
         b"Content-Type: multipart/mixed; boundary=\"B\"\r\nMIME-Version: 1.0\n\r\n--B\r\nContent-Type: text/cloud-config\n\r\n#cloud-config\r\na: 1\nb:\r\n  - x\n  - y\r\n--B\n--B--\r\n".to_vec(),

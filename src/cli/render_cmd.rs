@@ -52,6 +52,25 @@ pub fn load_instance_data(
     })
 }
 
+/// A template limit hit in any part: the fold is incomplete (exit 4, the
+/// warning above names the flag).
+pub fn jinja_limit(f: &Folded) -> Option<Exit> {
+    f.parts
+        .iter()
+        .any(|p| {
+            matches!(
+                p.jinja.as_deref(),
+                Some(cloudfold::jinja::JinjaRender::Limit(_))
+            )
+        })
+        .then(|| {
+            eprintln!(
+                "error: a template exceeded a cloudfold limit; raise it with the flag named above"
+            );
+            Exit::Limit
+        })
+}
+
 /// What to say about a jinja part that reached no handler.
 pub fn jinja_reason(p: &cloudfold::userdata::PartReport) -> String {
     use cloudfold::jinja::JinjaRender;
@@ -169,6 +188,9 @@ pub fn run(a: &RenderArgs) -> Result<Exit, String> {
         }
     };
     let warned = print_warnings(&folded);
+    if let Some(code) = jinja_limit(&folded) {
+        return Ok(code);
+    }
     let out = match a.format {
         RenderFormat::CloudInit => std::mem::take(&mut folded.cloud_config_txt),
         RenderFormat::Yaml => std::mem::take(&mut folded.readable),

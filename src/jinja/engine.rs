@@ -26,7 +26,7 @@ pub struct JinjaLimits {
 impl Default for JinjaLimits {
     fn default() -> Self {
         JinjaLimits {
-            max_steps: 50_000_000,
+            max_steps: 5_000_000,
             max_depth: 200,
             max_output: 64 << 20,
         }
@@ -349,6 +349,11 @@ fn syntax_error_in(e: &Error, content: &str) -> RenderError {
 }
 
 fn syntax_error(e: &Error) -> RenderError {
+    if e.detail().is_some_and(|d| d.contains("maximum recursion")) {
+        return RenderError::Limit(
+            "the template nests expressions deeper than MiniJinja's parser allows (Jinja2 may accept it)".to_owned(),
+        );
+    }
     let message = e.detail().unwrap_or("syntax error").to_owned();
     RenderError::Syntax {
         message,
@@ -381,6 +386,10 @@ fn map_error(e: &Error, limits: JinjaLimits) -> RenderError {
                 line: e.line().unwrap_or(1),
             }
         }
+        _ if e.detail().is_some_and(|d| d.contains("too large")) => RenderError::Limit(format!(
+            "the template builds a value larger than MiniJinja allows ({}; --max-template-output bounds the output)",
+            e.detail().unwrap_or("")
+        )),
         ErrorKind::TemplateNotFound | ErrorKind::BadInclude => RenderError::Fault(
             RenderFault::type_error("no loader for this environment specified"),
         ),
