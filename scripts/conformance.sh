@@ -16,9 +16,11 @@
 #    re-found in its part's source, dropped parts compared with the real cloud-init (~5 min),
 #  - the real-world corpus (../shared/corpora/realworld, ~160 payloads) and 200 multiparts
 #    combined from its cloud-configs, through render/parts/validate/explain of the release
-#    binary, against the real cloud-init on both releases (~75 s of CPU).
+#    binary, against the real cloud-init on both releases (~75 s of CPU),
 #  - layered config: 2,500 generated layer sets per release (5,000) against the real Init /
-#    ConfigMerger / _consume_vendordata / Modules, and the image profiles against their sources.
+#    ConfigMerger / _consume_vendordata / Modules, and the image profiles against their sources,
+#  - 500 generated NoCloud seeds read back by xorriso/isoinfo/mtools/fsck.fat/blkid and by
+#    cloud-init's NoCloud datasource (both releases), a sample against cloud-localds.
 # CI=true makes a missing ../shared fail instead of skip.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -73,6 +75,10 @@ CLOUDFOLD_EXPLAIN_CASES=2500 ci_test --test explain_provenance
 # Layered config (issue 31): 2,500 generated layer sets per release (5,000) through the real
 # Init/ConfigMerger/_consume_vendordata/Modules; image profiles against their sources (~4 min).
 CLOUDFOLD_LAYERS_CASES=2500 ci_test --test layers_oracle
+# NoCloud seeds: 500 generated (0 B-2 MiB payloads, every option, iso/vfat/dir) read back by
+# xorriso, isoinfo, mtools, fsck.fat, blkid and cloud-init's NoCloud datasource (both releases),
+# a sample against cloud-localds (about 1-2 min; tools from .ci/run).
+CLOUDFOLD_SEED_CASES=500 ci_test --test seed_oracle
 # The hostile-input suite against the release binary: every case under 10 s and 1 GiB.
 run cargo build --locked --release --bin cloudfold
 CLOUDFOLD_BIN="$PWD/target/release/cloudfold" ci_test --test hostile

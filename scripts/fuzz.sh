@@ -14,7 +14,7 @@ cd "$(dirname "$0")/.."
 secs="${1:-10}"
 shift || true
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(yaml_load mime_parse merge_spec render build_roundtrip jinja_render)
+[ ${#targets[@]} -gt 0 ] || targets=(yaml_load mime_parse merge_spec render build_roundtrip jinja_render seed_image)
 
 python3 scripts/fuzz_seeds.py fuzz/corpus >/dev/null
 if cargo +nightly fuzz --version >/dev/null 2>&1; then
@@ -29,7 +29,10 @@ for t in "${targets[@]}"; do
   mkdir -p "fuzz/corpus/$t" "fuzz/artifacts/$t"
   log="fuzz/artifacts/$t.log"
   # Recursive aliases are Rc cycles: leaked by design in a one-shot process.
-  if "$bindir/$t" -max_total_time="$secs" -max_len=4096 -timeout=10 -rss_limit_mb=2048 \
+  # Seed images: an ISO's directories and data lie beyond the first 4 KiB.
+  maxlen=4096
+  [ "$t" = seed_image ] && maxlen=65536
+  if "$bindir/$t" -max_total_time="$secs" -max_len="$maxlen" -timeout=10 -rss_limit_mb=2048 \
       -detect_leaks=0 -print_final_stats=1 -artifact_prefix="fuzz/artifacts/$t/" \
       "fuzz/corpus/$t" >"$log" 2>&1; then
     printf '%-16s %s\n' "$t" "$(grep -a -E '^Done' "$log")"

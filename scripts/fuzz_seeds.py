@@ -17,7 +17,7 @@ OUT = sys.argv[1] if len(sys.argv) > 1 else os.path.join(ROOT, "fuzz", "corpus")
 MAX_SEED = 64 * 1024  # libFuzzer's default -max_len is 4096 anyway; keep seeds small
 
 seeds = {t: set() for t in ("yaml_load", "mime_parse", "merge_spec", "render", "build_roundtrip",
-                            "jinja_render")}
+                            "jinja_render", "seed_image")}
 
 
 def add(target, data):
@@ -89,6 +89,17 @@ for dirpath, _dirs, files in os.walk(os.path.join(ROOT, "examples", "jinja")):
     for name in files:
         with open(os.path.join(dirpath, name), "rb") as f:
             add("jinja_render", inst + b"\0" + f.read())
+# Seed images (ours and other tools'), in the seed_image target's layout: b"\0" + the ISO from
+# sector 16 on, b"\1" + a FAT image; trailing zeros dropped (reads past the end are errors too).
+for dirpath, _dirs, files in os.walk(fixture("cli")):
+    for name in sorted(files):
+        if name.endswith((".iso", ".img")):
+            with open(os.path.join(dirpath, name), "rb") as f:
+                img = f.read()
+            if name.endswith(".iso"):
+                add("seed_image", b"\0" + img[32768:].rstrip(b"\0"))
+            else:
+                add("seed_image", b"\1" + img.rstrip(b"\0"))
 
 # Regression fixtures found by earlier campaigns.
 reg = fixture("fuzz-regressions")
