@@ -10,18 +10,31 @@ use std::io::{Read, Seek, SeekFrom, Write};
 const MAX_ENTRIES: usize = 4096;
 
 /// A reader as fatfs's storage: fatfs wants `Write` too, and never writes while only reading
-/// (it marks the volume dirty on the first write); a write would be refused here.
+/// (it marks the volume dirty on the first write); a write would be refused here. Reads are
+/// budgeted: fatfs follows cluster chains without cycle checks (a damaged image's circular
+/// directory chain of deleted entries would never end), and every step of such a walk reads.
 #[derive(Debug)]
-pub struct ReadOnly<R>(pub R);
+pub struct ReadOnly<R> {
+    inner: R,
+    budget: u64,
+}
 
 impl<R: Read> Read for ReadOnly<R> {
     fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
-        self.0.read(buf)
+        if self.budget == 0 {
+            return Err(std::io::Error::other(
+                "read more than twice the image's size: a circular cluster chain?",
+            ));
+        }
+        let n = self.inner.read(buf)?;
+        // Each read counts as at least a sector, so a walk of small reads ends soon too.
+        self.budget = self.budget.saturating_sub(n.max(512) as u64);
+        Ok(n)
     }
 }
 impl<R: Seek> Seek for ReadOnly<R> {
     fn seek(&mut self, pos: SeekFrom) -> std::io::Result<u64> {
-        self.0.seek(pos)
+        self.inner.seek(pos)
     }
 }
 impl<R> Write for ReadOnly<R> {
@@ -72,10 +85,17 @@ pub fn looks_like_fat(head: &[u8]) -> bool {
 impl<R: Read + Seek> FatImage<R> {
     /// Mount the image (read only) and list its root directory.
     pub fn open(mut reader: R) -> Result<FatImage<R>, SeedError> {
+        let size = reader.seek(SeekFrom::End(0)).map_err(damaged)?;
         // fatfs reads the boot sector from the current position (and asserts it is 0).
         reader.seek(SeekFrom::Start(0)).map_err(damaged)?;
-        let fs =
-            fatfs::FileSystem::new(ReadOnly(reader), fatfs::FsOptions::new()).map_err(damaged)?;
+        // Reading every file once reads the image once, plus FAT lookups and directory entries
+        // (each counted as a sector: a few MiB for the largest root directory or file).
+        let budget = size.saturating_mul(2).saturating_add(8 << 20);
+        let storage = ReadOnly {
+            inner: reader,
+            budget,
+        };
+        let fs = fatfs::FileSystem::new(storage, fatfs::FsOptions::new()).map_err(damaged)?;
         let label = match fs.read_volume_label_from_root_dir() {
             Ok(Some(l)) => l,
             _ => fs.volume_label(),
@@ -127,5 +147,57 @@ impl<R: Read + Seek> FatImage<R> {
             return Ok(Some(buf));
         }
         Ok(None)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, clippy::indexing_slicing)]
+    use super::*;
+    use std::io::Cursor;
+
+    fn le(b: &[u8], at: usize, n: usize) -> usize {
+        b[at..at + n]
+            .iter()
+            .rev()
+            .fold(0, |a, &x| (a << 8) | usize::from(x))
+    }
+
+    /// A FAT32 root directory whose cluster chain points to itself, full of deleted entries:
+    /// fatfs would walk it forever; the read budget ends it with an error.
+    #[test]
+    fn circular_root_directory_ends() {
+        let mut disk = Cursor::new(vec![0u8; 34 << 20]);
+        let opts = fatfs::FormatVolumeOptions::new()
+            .fat_type(fatfs::FatType::Fat32)
+            .bytes_per_cluster(512);
+        fatfs::format_volume(&mut disk, opts).unwrap();
+        let mut img = disk.into_inner();
+        let reserved = le(&img, 14, 2);
+        let fats = le(&img, 16, 1);
+        let fat_sectors = le(&img, 36, 4);
+        let root = le(&img, 44, 4);
+        let fat = reserved * 512;
+        img[fat + 4 * root..fat + 4 * root + 4].copy_from_slice(&(root as u32).to_le_bytes());
+        let data = (reserved + fats * fat_sectors + (root - 2)) * 512;
+        for e in 0..16 {
+            img[data + 32 * e] = 0xE5;
+            img[data + 32 * e + 11] = 0x20;
+        }
+        let err = FatImage::open(Cursor::new(img)).unwrap_err().to_string();
+        assert!(err.contains("circular"), "{err}");
+    }
+
+    #[test]
+    fn reads_our_image_any_case() {
+        let img =
+            super::super::fat_writer::write_fat(&[("user-data", b"ud"), ("meta-data", b"md")], 0)
+                .unwrap();
+        assert!(looks_like_fat(&img));
+        let mut fat = FatImage::open(Cursor::new(img)).unwrap();
+        assert_eq!(fat.label, "CIDATA");
+        assert_eq!(fat.read("USER-DATA", 10).unwrap().unwrap(), b"ud");
+        assert!(fat.read("user-data", 1).is_err());
+        assert!(fat.read("vendor-data", 10).unwrap().is_none());
     }
 }
