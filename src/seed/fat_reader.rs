@@ -49,6 +49,8 @@ impl<R> Write for ReadOnly<R> {
 /// An opened FAT image.
 pub struct FatImage<R: Read + Seek> {
     fs: fatfs::FileSystem<ReadOnly<R>>,
+    /// The image's length in bytes.
+    len: u64,
     /// The volume label (the root directory's label entry, else the boot sector's), trimmed.
     pub label: String,
     /// The files in the root directory (`offset` unused: 0).
@@ -113,7 +115,12 @@ impl<R: Read + Seek> FatImage<R> {
                 });
             }
         }
-        Ok(FatImage { fs, label, files })
+        Ok(FatImage {
+            fs,
+            len: size,
+            label,
+            files,
+        })
     }
 
     /// The content of the file called `name` (any case), refusing one over `limit` bytes.
@@ -125,6 +132,11 @@ impl<R: Read + Seek> FatImage<R> {
                 continue;
             }
             let size = entry.len();
+            if size > self.len {
+                return Err(SeedError::Image(format!(
+                    "FAT: {name}: {size} bytes, more than the image holds"
+                )));
+            }
             if size > limit {
                 return Err(SeedError::Limit {
                     name: entry.file_name(),

@@ -40,6 +40,8 @@ pub enum IsoNames {
 #[derive(Debug)]
 pub struct IsoImage<R> {
     reader: R,
+    /// The image's length in bytes (no file may reach past it).
+    len: u64,
     /// The primary volume identifier (trailing spaces dropped).
     pub volume_id: String,
     /// The Joliet volume identifier, if there is a Joliet tree.
@@ -233,6 +235,9 @@ pub fn looks_like_iso(head: &[u8]) -> bool {
 impl<R: Read + Seek> IsoImage<R> {
     /// Read the volume descriptors and the root directory.
     pub fn open(mut reader: R) -> Result<IsoImage<R>, SeedError> {
+        let len = reader
+            .seek(SeekFrom::End(0))
+            .map_err(|e| damaged(format!("cannot seek: {e}")))?;
         let mut primary = None;
         let mut joliet = None;
         for i in 16..16 + MAX_DESCRIPTORS {
@@ -317,6 +322,7 @@ impl<R: Read + Seek> IsoImage<R> {
         }
         Ok(IsoImage {
             reader,
+            len,
             volume_id,
             joliet_volume_id,
             rock_ridge: skip.is_some(),
@@ -336,6 +342,13 @@ impl<R: Read + Seek> IsoImage<R> {
                 size: f.size,
                 limit,
             });
+        }
+        // Checked before the buffer is made: a damaged record's size allocates nothing.
+        if f.size > 0 && f.offset.saturating_add(f.size) > self.len {
+            return Err(damaged(format!(
+                "{}: its data reaches past the image's end",
+                f.name
+            )));
         }
         read_at(
             &mut self.reader,
