@@ -15,14 +15,17 @@ seed image by xorriso/mtools), this runs the real, extracted cloud-init (22.4.2 
 
 Device scanning is off (fs_label: null), so no blkid/mount runs.
 
-Protocol: JSON lines {"id": ..., "dir": PATH} on stdin; one JSON line per input on stdout:
-{"id", "found", "user_data_b64", "vendor_data_b64", "metadata", "network_config",
- "network_disabled", "seeded": {"user_data_b64", "vendor_data_b64", "metadata"}, "error"}.
-Values are encoded type-faithfully with ../shared/oracle/ci_oracle.py's encode().
+Protocol: JSON lines {"id": ..., "dir": PATH, "dump": DIR} on stdin; one JSON line per input on
+stdout: {"id", "found", "metadata", "network_config", "network_disabled", "seeded": {"metadata"},
+"read": {NAME: {"type": "bytes"|"str", "len": N} or null}, "error"}, where NAME is
+ds.user-data, ds.vendor-data (the datasource's userdata_raw, vendordata_raw), seeded.user-data,
+seeded.vendor-data (read_seeded's); each value read is written byte for byte to DUMP/NAME (a str
+as UTF-8 with surrogateescape), for the caller to compare: payloads of up to 2 MiB are not
+worth base64 in JSON. Other values are encoded type-faithfully with
+../shared/oracle/ci_oracle.py's encode().
 Usage: scripts/nocloud_oracle.py [--release bookworm|trixie] < dirs.jsonl
 """
 import argparse
-import base64
 import importlib.util
 import io
 import json
@@ -44,12 +47,16 @@ def load_oracle():
     return mod
 
 
-def b64(v):
+def dump(read, dump_dir, name, v):
+    """Write a value cloud-init read to DUMP/NAME; note its type and length."""
     if v is None:
-        return None
-    if isinstance(v, str):
-        v = v.encode("utf-8", "surrogateescape")
-    return base64.b64encode(bytes(v)).decode("ascii")
+        read[name] = None
+        return
+    kind = "str" if isinstance(v, str) else "bytes"
+    raw = v.encode("utf-8", "surrogateescape") if kind == "str" else bytes(v)
+    with open(os.path.join(dump_dir, name), "wb") as f:
+        f.write(raw)
+    read[name] = {"type": kind, "len": len(raw)}
 
 
 def main():
@@ -66,6 +73,14 @@ def main():
     sys.stdout = io.StringIO()  # nothing cloud-init prints reaches the protocol
     sys_cfg = {"datasource": {"NoCloud": {"fs_label": None}}}
     work = tempfile.mkdtemp(prefix="cloudfold-nocloud-")
+    cloud_dir = os.path.join(work, "cloud")
+    seed_link = os.path.join(cloud_dir, "seed", "nocloud")
+    os.makedirs(os.path.dirname(seed_link))
+    paths = helpers.Paths({"cloud_dir": cloud_dir, "run_dir": os.path.join(work, "run")})
+    distro = distros.fetch("debian")("debian", {}, paths)
+    # 22.4: _remove_top_level_network_key; 25.1: _get_network_key_contents.
+    unwrap = getattr(stages.Init, "_remove_top_level_network_key", None) or \
+        stages.Init._get_network_key_contents
     try:
         for line in sys.stdin:
             line = line.strip()
@@ -74,32 +89,25 @@ def main():
             case = json.loads(line)
             res = {"id": case.get("id")}
             try:
-                cloud_dir = os.path.join(work, "cloud")
-                shutil.rmtree(cloud_dir, ignore_errors=True)
-                os.makedirs(os.path.join(cloud_dir, "seed"))
-                os.symlink(os.path.abspath(case["dir"]), os.path.join(cloud_dir, "seed", "nocloud"))
-                paths = helpers.Paths({"cloud_dir": cloud_dir, "run_dir": os.path.join(work, "run")})
-                distro = distros.fetch("debian")("debian", {}, paths)
+                if os.path.lexists(seed_link):
+                    os.unlink(seed_link)
+                os.symlink(os.path.abspath(case["dir"]), seed_link)
+                os.makedirs(case["dump"], exist_ok=True)
+                read = res["read"] = {}
                 ds = DataSourceNoCloud.DataSourceNoCloud(sys_cfg, distro, paths)
                 res["found"] = bool(ds._get_data())
                 if res["found"]:
                     ncfg = ds.network_config
-                    res["user_data_b64"] = b64(ds.userdata_raw)
-                    res["vendor_data_b64"] = b64(ds.vendordata_raw)
+                    dump(read, case["dump"], "ds.user-data", ds.userdata_raw)
+                    dump(read, case["dump"], "ds.vendor-data", ds.vendordata_raw)
                     res["metadata"] = oracle.encode(ds.metadata)
                     res["network_config"] = oracle.encode(ncfg)
-                    # 22.4: _remove_top_level_network_key; 25.1: _get_network_key_contents.
-                    unwrap = getattr(stages.Init, "_remove_top_level_network_key", None) or \
-                        stages.Init._get_network_key_contents
-                    unwrapped = unwrap(None, ncfg)
-                    res["network_disabled"] = bool(net.is_disabled_cfg(unwrapped))
+                    res["network_disabled"] = bool(net.is_disabled_cfg(unwrap(None, ncfg)))
                 seeded = util.read_seeded("file://" + os.path.abspath(case["dir"]) + "/", timeout=None)
                 md, ud, vd = seeded[0], seeded[1], seeded[2]
-                res["seeded"] = {
-                    "user_data_b64": b64(ud),
-                    "vendor_data_b64": b64(vd),
-                    "metadata": oracle.encode(md),
-                }
+                dump(read, case["dump"], "seeded.user-data", ud)
+                dump(read, case["dump"], "seeded.vendor-data", vd)
+                res["seeded"] = {"metadata": oracle.encode(md)}
             except Exception:  # reported, compared as a failure on the other side
                 res["error"] = traceback.format_exc(limit=3)
             out.write(json.dumps(res, sort_keys=True) + "\n")

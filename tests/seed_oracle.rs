@@ -20,8 +20,6 @@
 
 mod common;
 
-use base64::Engine;
-use base64::engine::general_purpose::STANDARD as B64;
 use common::rng::Rng;
 use serde_json::{Value as J, json};
 use std::collections::BTreeMap;
@@ -484,10 +482,12 @@ fn blkid(tools: &BTreeMap<&str, PathBuf>, imgs: &[PathBuf]) -> BTreeMap<PathBuf,
     out
 }
 
-/// What cloud-init's NoCloud code read from each directory, per release.
+/// What cloud-init's NoCloud code read from each directory, per release (the values it read
+/// are dumped into `dumps/<key>/`).
 fn cloud_init_reads(
     release: &str,
     dirs: &[(String, PathBuf)],
+    dumps: &Path,
     shared: &Path,
 ) -> BTreeMap<String, J> {
     let script = concat!(env!("CARGO_MANIFEST_DIR"), "/scripts/nocloud_oracle.py");
@@ -501,7 +501,7 @@ fn cloud_init_reads(
     let mut stdin = child.stdin.take().unwrap();
     let lines: Vec<String> = dirs
         .iter()
-        .map(|(k, d)| json!({"id": k, "dir": d}).to_string())
+        .map(|(k, d)| json!({"id": k, "dir": d, "dump": dumps.join(k)}).to_string())
         .collect();
     let writer = std::thread::spawn(move || {
         for l in lines {
@@ -521,29 +521,61 @@ fn cloud_init_reads(
     out
 }
 
-fn b64(v: &[u8]) -> J {
-    J::String(B64.encode(v))
-}
-
-/// cloud-init's reading of one directory against the case.
-fn check_cloud_init(c: &Case, got: &J) -> Result<(), String> {
+/// cloud-init's reading of one directory against the case (`dump`: the values it read).
+fn check_cloud_init(c: &Case, got: &J, dump: &Path) -> Result<(), String> {
     if let Some(e) = got.get("error") {
         return Err(format!("cloud-init raised: {e}"));
     }
     if got["found"] != json!(true) {
         return Err("NoCloud found no seed".into());
     }
-    let ud = b64(&c.files["user-data"]);
-    let vd = c.files.get("vendor-data").map(|v| b64(v));
-    let md = &got["metadata"];
-    let checks = [
-        ("user-data", got["user_data_b64"].clone(), ud.clone()),
+    // Each value read: its type and bytes, or None.
+    let read = |name: &str| -> Option<(String, Vec<u8>)> {
+        let r = &got["read"][name];
+        let ty = r.get("type")?.as_str()?.to_owned();
+        Some((ty, std::fs::read(dump.join(name)).unwrap()))
+    };
+    let ud = c.files["user-data"].clone();
+    let vd = c.files.get("vendor-data").cloned();
+    let bytes = |v: Vec<u8>| Some(("bytes".to_owned(), v));
+    let reads = [
+        (
+            "user-data (datasource)",
+            read("ds.user-data"),
+            bytes(ud.clone()),
+        ),
         // The datasource's default for a missing vendor-data is "".
         (
-            "vendor-data",
-            got["vendor_data_b64"].clone(),
-            vd.clone().unwrap_or(json!("")),
+            "vendor-data (datasource)",
+            read("ds.vendor-data"),
+            vd.clone()
+                .map_or(Some(("str".to_owned(), Vec::new())), bytes),
         ),
+        (
+            "user-data (read_seeded)",
+            read("seeded.user-data"),
+            bytes(ud),
+        ),
+        (
+            "vendor-data (read_seeded)",
+            read("seeded.vendor-data"),
+            vd.and_then(bytes),
+        ),
+    ];
+    for (what, g, w) in reads {
+        if g != w {
+            let show = |v: &Option<(String, Vec<u8>)>| {
+                v.as_ref().map(|(t, b)| format!("{t} of {} bytes", b.len()))
+            };
+            return Err(format!(
+                "{what}: cloud-init read {:?}, want {:?}",
+                show(&g),
+                show(&w)
+            ));
+        }
+    }
+    let md = &got["metadata"];
+    let checks = [
         (
             "instance-id",
             md["instance-id"].clone(),
@@ -567,16 +599,6 @@ fn check_cloud_init(c: &Case, got: &J) -> Result<(), String> {
                     .as_ref()
                     .is_some_and(|n| n == &json!({"config": "disabled"}))
             ),
-        ),
-        (
-            "read_seeded user-data",
-            got["seeded"]["user_data_b64"].clone(),
-            ud,
-        ),
-        (
-            "read_seeded vendor-data",
-            got["seeded"]["vendor_data_b64"].clone(),
-            vd.unwrap_or(J::Null),
         ),
         (
             "read_seeded instance-id",
@@ -689,13 +711,14 @@ fn seeds_read_back_by_tools_and_cloud_init() {
         })
         .collect();
     for release in ["bookworm", "trixie"] {
-        let reads = cloud_init_reads(release, &dirs, &shared);
+        let dumps = dir.join(format!("read-{release}"));
+        let reads = cloud_init_reads(release, &dirs, &dumps, &shared);
         let mut agree = 0;
         for (k, c) in &by_key {
             match reads
                 .get(k)
                 .ok_or_else(|| "no answer".to_owned())
-                .and_then(|g| check_cloud_init(c, g))
+                .and_then(|g| check_cloud_init(c, g, &dumps.join(k)))
             {
                 Ok(()) => agree += 1,
                 Err(e) => failures.push(format!("{k} [{release}]: {e}")),
@@ -705,6 +728,7 @@ fn seeds_read_back_by_tools_and_cloud_init() {
             "seed: cloud-init NoCloud ({release}): {agree}/{} seed directories read as written",
             by_key.len()
         );
+        std::fs::remove_dir_all(&dumps).unwrap();
     }
     let t_ci = t0.elapsed();
 

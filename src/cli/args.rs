@@ -513,7 +513,8 @@ pub struct SeedArgs {
     #[arg(long, value_name = "NAME")]
     pub hostname: Option<String>,
     /// Network configuration (YAML with `version: 1` or `2`, optionally under `network:`; checked),
-    /// or `none`: `config: disabled`, so cloud-init leaves networking alone.
+    /// or `none`: `config: disabled`, so cloud-init leaves networking alone (a file named `none`
+    /// is read as a file).
     #[arg(long, value_name = "FILE|none")]
     pub network_config: Option<PathBuf>,
     /// The vendor-data file (used byte for byte).
@@ -528,6 +529,10 @@ pub struct SeedArgs {
     /// Validate the user-data as this cloud-init release reads it.
     #[arg(long = "cloud-init", value_name = "RELEASE", default_value = "25.1", value_parser = ["22.4", "25.1"])]
     pub cloud_init: String,
+    /// When validating, read `#include` targets that are local paths (or file:// URLs) under DIR.
+    /// URLs are never fetched.
+    #[arg(long, value_name = "DIR")]
+    pub include_dir: Option<PathBuf>,
     /// Largest input file accepted (each of them), in bytes.
     #[arg(long, value_name = "BYTES", default_value_t = 64 << 20)]
     pub max_input_size: u64,

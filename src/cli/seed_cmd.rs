@@ -94,7 +94,10 @@ fn check_user_data(a: &SeedArgs, bytes: &[u8]) -> Step<()> {
         // Another agent's part (EKS nodeadm) is a note, as in `validate` without --strict.
         cloud_init_only: false,
     };
-    let report = validate(bytes, &opts, &LocalIncludes::default());
+    let includes = LocalIncludes {
+        dir: a.include_dir.clone(),
+    };
+    let report = validate(bytes, &opts, &includes);
     // Errors and warnings; notes are for `cloudfold validate`.
     let shown: Vec<_> = report
         .diagnostics
