@@ -4,7 +4,7 @@
 usage: scripts/fuzz_seeds.py [OUT_DIR]   (default: fuzz/corpus, which .gitignore excludes)
 
 One file per seed, named by a content hash so re-running is idempotent.
-Targets: yaml_load, mime_parse, merge_spec, render, build_roundtrip, jinja_render.
+Targets: yaml_load, mime_parse, merge_spec, render, build_roundtrip, jinja_render, seed_image.
 Regression fixtures (fixtures/fuzz-regressions/<target>/) are added to their target too.
 """
 import hashlib
