@@ -2,8 +2,7 @@
 //! multipart/mixed payload shaped like `../shared/oracle/gen_payload.py` output (~4 MB),
 //! and the walk `mime_leaves` does over it (headers, decoded payload, filename).
 
-// Same allocator as the shipped binary (see the `mimalloc` feature in Cargo.toml).
-#[cfg(feature = "mimalloc")]
+// Same allocator as the shipped binary (cloudfold-cli/Cargo.toml).
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 

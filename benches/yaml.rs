@@ -7,8 +7,7 @@
 #[path = "support/cloud_config_doc.rs"]
 mod cloud_config_doc;
 
-// Same allocator as the shipped binary (see the `mimalloc` feature in Cargo.toml).
-#[cfg(feature = "mimalloc")]
+// Same allocator as the shipped binary (cloudfold-cli/Cargo.toml).
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 

@@ -3,8 +3,7 @@
 //! `cargo run --release --example mime_cpu -- FILE [N]` (make FILE with
 //! `python3 ../shared/oracle/gen_payload.py 5000 42 /tmp/p5000.txt`).
 
-// Same allocator as the shipped binary (see the `mimalloc` feature in Cargo.toml).
-#[cfg(feature = "mimalloc")]
+// Same allocator as the shipped binary (cloudfold-cli/Cargo.toml).
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 

@@ -21,7 +21,10 @@
 #    ConfigMerger / _consume_vendordata / Modules, and the image profiles against their sources,
 #  - 500 generated NoCloud seeds read back by xorriso/isoinfo/mtools/fsck.fat/blkid and by
 #    cloud-init's NoCloud datasource (both releases), a sample against cloud-localds.
-# CI=true makes a missing ../shared fail instead of skip.
+# Tests that need ../shared (or python3, puppet, nickel, docker-compose) are #[ignore]d with
+# the reason in a plain `cargo test`; here they run (--include-ignored), and a missing
+# reference fails them. Each line selects tests by module path in the workspace's test
+# binaries: `oracle` (tests/oracle/), `integration` (tests/integration/), `cli` (cloudfold-cli).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export CI=true
@@ -34,7 +37,7 @@ RUN_NAMES=() RUN_SECS=() RUN_T=$SECONDS
 run() {
   local label="" prev="" a
   for a in "$@"; do
-    if [ "$prev" = --test ]; then label+="$a "; fi
+    if [ "$prev" = --test ] || [[ "$a" == *:: ]]; then label+="$a "; fi
     prev=$a
   done
   RUN_NAMES+=("${label:-$*}") RUN_T=$SECONDS
@@ -51,38 +54,53 @@ run_table() {
   done
 }
 trap run_table EXIT
-# The test binaries named by "$@" (--test NAME ...), optimized, with their output shown.
-ci_test() { run cargo test --locked --profile ci "$@" -- --nocapture; }
+# Tests of the workspace's test binaries, optimized, with their output shown, selected by
+# module path: `ci_test BINARY... -- MODULE:: ...`. Tests that need a reference outside the
+# repository are #[ignore]d with the reason for a plain `cargo test`: here they all run.
+ci_test() {
+  local bins=()
+  while [ "$1" != "--" ]; do bins+=(--test "$1"); shift; done
+  shift
+  run cargo test --locked --profile ci "${bins[@]}" -- --include-ignored --nocapture "$@"
+}
 
-ci_test --test conformance_userdata --test conformance_handler \
-  --test conformance_samples --test merge_vectors --test merge_sources
-CLOUDFOLD_DIFF_CASES=200000 ci_test --test yaml_differential
-CLOUDFOLD_DIFF_CASES=200000 ci_test --test yaml_events
-CLOUDFOLD_DIFF_CASES=20000 ci_test --test mime_differential
+ci_test oracle -- conformance_userdata:: conformance_handler:: \
+  conformance_samples:: merge_vectors:: merge_sources::
+CLOUDFOLD_DIFF_CASES=200000 ci_test oracle -- yaml_differential::
+CLOUDFOLD_DIFF_CASES=200000 ci_test oracle integration -- yaml_events::
+CLOUDFOLD_DIFF_CASES=20000 ci_test oracle -- mime_differential::
 # Deep nesting: where Python's RecursionError starts, every level 975-983, both releases (~5 min).
-CLOUDFOLD_DEEP_MIME_SWEEP=1 ci_test --test mime_depth_oracle
+CLOUDFOLD_DEEP_MIME_SWEEP=1 ci_test oracle -- mime_depth_oracle::
 # Deep YAML in cloud-config parts and archives: every level 478-496 of eight shapes, both releases.
-CLOUDFOLD_DEEP_YAML_SWEEP=1 ci_test --test yaml_depth_oracle
-ci_test --test differential_oracle
-CLOUDFOLD_ORACLE_CASES=5000 ci_test --test build_differential --test build_fixtures
-CLOUDFOLD_NICKEL_CASES=2000 ci_test --test nickel_differential --test merge_nickel_fixtures
-CLOUDFOLD_KEYED_ORACLE_CASES=1000 CLOUDFOLD_KEYED_CASES=2000 ci_test --test keyed_roundtrip --test merge_keyed
-CLOUDFOLD_HIERA_CASES=1500 ci_test --test merge_hiera_differential \
-  --test merge_hiera_fixtures
-CLOUDFOLD_COMPOSE_CASES=2000 ci_test --test compose_differential \
-  --test compose_fixtures
-CLOUDFOLD_EXPLAIN_CASES=2500 ci_test --test explain_provenance
+CLOUDFOLD_DEEP_YAML_SWEEP=1 ci_test oracle -- yaml_depth_oracle::
+ci_test oracle -- differential_oracle::
+CLOUDFOLD_ORACLE_CASES=5000 ci_test oracle integration -- build_differential:: build_fixtures::
+CLOUDFOLD_NICKEL_CASES=2000 ci_test oracle integration -- nickel_differential:: merge_nickel_fixtures::
+CLOUDFOLD_KEYED_ORACLE_CASES=1000 CLOUDFOLD_KEYED_CASES=2000 ci_test oracle integration -- \
+  keyed_roundtrip:: merge_keyed::
+CLOUDFOLD_HIERA_CASES=1500 ci_test oracle integration -- merge_hiera_differential:: \
+  merge_hiera_fixtures::
+CLOUDFOLD_COMPOSE_CASES=2000 ci_test oracle integration -- compose_differential:: \
+  compose_fixtures::
+CLOUDFOLD_EXPLAIN_CASES=2500 ci_test oracle -- explain_provenance::
 # Layered config (issue 31): 2,500 generated layer sets per release (5,000) through the real
 # Init/ConfigMerger/_consume_vendordata/Modules; image profiles against their sources (~4 min).
-CLOUDFOLD_LAYERS_CASES=2500 ci_test --test layers_oracle
-# NoCloud seeds: 500 generated (0 B-2 MiB payloads, every option, iso/vfat/dir) read back by
-# xorriso, isoinfo, mtools, fsck.fat, blkid and cloud-init's NoCloud datasource (both releases),
-# a sample against cloud-localds (about 1-2 min; tools from .ci/run).
-CLOUDFOLD_SEED_CASES=500 ci_test --test seed_oracle
-# The hostile-input suite against the release binary: every case under 10 s and 1 GiB.
-run cargo build --locked --release --bin cloudfold
-CLOUDFOLD_BIN="$PWD/target/release/cloudfold" ci_test --test hostile
-# The test binary is the dev build the README's `cargo test` made (no second build); the
-# commands it checks are the release binary's.
+CLOUDFOLD_LAYERS_CASES=2500 ci_test oracle -- layers_oracle::
+# The rest of the oracle binary at its default sizes (in the dev-profile `cargo test` step
+# these are ignored: they need ../shared, python3 or the extracted cloud-init).
+ci_test oracle -- merge_handler_vectors:: mime_fixtures:: mime_smoke:: \
+  validate_oracle:: yaml_dump::
+# The release binary drives the suites below: the real-world corpus through its
+# render/parts/validate/explain; NoCloud seeds (500 generated, 0 B-2 MiB payloads, every
+# option, iso/vfat/dir) read back by xorriso, isoinfo, mtools, fsck.fat, blkid and cloud-init's
+# NoCloud datasource (both releases), a sample against cloud-localds (about 1-2 min; tools
+# from .ci/run); the command line's tests, with those the dev-profile step ignored
+# (`validate --schema` against cloud-init's schema, SARIF logs against the SARIF schema,
+# pre-commit), and the hostile-input suite: every case under 10 s and 1 GiB.
+run cargo build --locked --release -p cloudfold-cli
 CLOUDFOLD_REALWORLD_COMBINED=200 CLOUDFOLD_BIN="$PWD/target/release/cloudfold" \
-  run cargo test --locked --test realworld_corpus -- --nocapture
+  ci_test oracle -- realworld_corpus::
+CLOUDFOLD_SEED_CASES=500 CLOUDFOLD_BIN="$PWD/target/release/cloudfold" \
+  ci_test oracle -- seed_oracle::
+CLOUDFOLD_BIN="$PWD/target/release/cloudfold" run cargo test --locked --profile ci \
+  -p cloudfold-cli --test cli -- --include-ignored --nocapture

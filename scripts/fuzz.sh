@@ -8,7 +8,7 @@
 # a smoke run. Seeds come from fixtures/ (scripts/fuzz_seeds.py, into
 # fuzz/corpus/, not committed). A crash leaves its input in
 # fuzz/artifacts/<target>/ and fails the script: copy it to
-# fixtures/fuzz-regressions/<target>/ so tests/hostile.rs replays it.
+# fixtures/fuzz-regressions/<target>/ so cloudfold-cli/tests/cli/hostile.rs replays it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 secs="${1:-10}"

@@ -14,7 +14,7 @@ given; prints one canonical JSON description per document (one line each):
      "decode_defects" (class names get_payload(decode=True) added)}
   A value whose computation raised is {"error": "<ExceptionClass>"}.
 
-Used by tests/mime_differential.rs and to record fixtures/mime/*.json.
+Used by tests/oracle/mime_differential.rs and to record fixtures/mime/*.json.
 """
 import base64
 import email

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """The real files cloudfold's image profiles stand for, loaded by PyYAML and printed as
-typed JSON (key order kept), for tests/layers_oracle.rs to compare with the profiles:
+typed JSON (key order kept), for tests/oracle/layers_oracle.rs to compare with the profiles:
 
   {"debian": {"cloud.cfg": ..., "cloud.cfg.d/05_logging.cfg": ...},
    "ubuntu": {"cloud.cfg": ..., "cloud.cfg.d/05_logging.cfg": ...},

@@ -6,7 +6,7 @@ releases (bookworm = 22.4, trixie = 25.1), without a launch index and with
 launch indexes 0-2 for payloads that carry Launch-Index headers. A NAME.inc
 file beside it is served for #include http://example.invalid/NAME.inc.
 Kept per run: whether processing failed, the merged cloud-config, the parts
-the handlers saw, and cloud-config.txt (as tests/differential_oracle.rs does).
+the handlers saw, and cloud-config.txt (as tests/oracle/differential_oracle.rs does).
 
     python3 scripts/rfc822_fixtures.py   # run from the repository root
 """

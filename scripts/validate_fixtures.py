@@ -5,7 +5,7 @@ and -sarif.toml; the last two take the exit code recorded for the first).
 
 The inputs are hand-written here; the expected outputs are recorded from cloudfold itself
 (add `status.code = N` for a non-zero exit, create empty .stdout/.stderr files, then
-TRYCMD=overwrite cargo test --test cli cli_golden_cases) and reviewed by hand.
+TRYCMD=overwrite cargo test -p cloudfold-cli --test cli cli_golden_cases) and reviewed by hand.
 Usage: scripts/validate_fixtures.py   (from the repository root)
 """
 import base64

@@ -8,6 +8,7 @@
 pub mod build;
 mod byte_scan;
 mod content_hash;
+mod deep_stack;
 pub mod diagnostic;
 pub mod explain;
 pub mod jinja;

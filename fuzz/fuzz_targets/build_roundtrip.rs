@@ -1,6 +1,6 @@
 //! Fuzz target: `build` arbitrary parts with arbitrary options, read the payload back, assert the round trip.
 //!
-//! The property is the one `tests/build_roundtrip.rs` checks with proptest:
+//! The property is the one `tests/integration/build_roundtrip.rs` checks with proptest:
 //! whatever `build` accepts, cloud-init's pipeline (our `render`) reads back
 //! as exactly the parts meant — same count, types, filenames, merge headers,
 //! extra headers and payload bytes — and the other layout style reads the

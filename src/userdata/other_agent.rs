@@ -22,7 +22,7 @@ pub struct OtherAgent {
 /// `node.eks.aws`), reads each part of a MIME user-data with that media type as a
 /// `NodeConfig`, undoing base64 and gzip itself. A real payload of that shape, from
 /// the same repository's nodeadm end-to-end tests, is in the real-world corpus
-/// (`tests/validate_oracle.rs` checks cloud-init drops its parts with a warning).
+/// (`tests/oracle/validate_oracle.rs` checks cloud-init drops its parts with a warning).
 pub const OTHER_AGENTS: &[OtherAgent] = &[OtherAgent {
     content_type: "application/node.eks.aws",
     agent: "nodeadm",

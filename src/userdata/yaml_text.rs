@@ -20,7 +20,7 @@ pub enum LoadSite {
 impl LoadSite {
     /// Python frames cloud-init itself has on the stack when it calls
     /// `safe_load` here, measured against the oracle (the same for 22.4 and
-    /// 25.1, `tests/yaml_depth_oracle.rs`): in a cloud-config part a flow list
+    /// 25.1, `tests/oracle/yaml_depth_oracle.rs`): in a cloud-config part a flow list
     /// nested 485 deep loads and 486 does not, a block one 484 and 485; in an
     /// archive, 488 and 489 for a flow list in an entry.
     pub fn frames(self) -> usize {

@@ -49,7 +49,9 @@ pub enum TypedJsonError {
 pub struct WalkLimits {
     /// Total nodes visited, counting each alias expansion again.
     pub max_nodes: usize,
-    /// Maximum nesting depth.
+    /// Maximum nesting depth. The first levels are walked on the caller's
+    /// stack; a deeper value is walked again on a thread with a large stack
+    /// of its own, so no caller needs more than a small stack.
     pub max_depth: usize,
 }
 
@@ -63,13 +65,25 @@ impl Default for WalkLimits {
 }
 
 /// Encode a value as type-faithful JSON (mapping order kept; sets sorted).
+///
+/// Values nested deeper than a few levels are walked on a thread of the
+/// library's own (see [`WalkLimits::max_depth`]): any caller's stack will do.
 pub fn to_typed_json(node: &Node, limits: WalkLimits) -> Result<J, TypedJsonError> {
-    let mut enc = Encoder {
-        limits,
-        visited: 0,
-        path: Vec::new(),
-    };
-    enc.encode(node)
+    crate::deep_stack::with_depth(
+        limits.max_depth,
+        |max_depth| {
+            let mut enc = Encoder {
+                limits: WalkLimits {
+                    max_depth,
+                    ..limits
+                },
+                visited: 0,
+                path: Vec::new(),
+            };
+            enc.encode(node)
+        },
+        |e| matches!(e, TypedJsonError::TooDeep(d) if *d < limits.max_depth),
+    )
 }
 
 /// [`to_typed_json`] written as pretty JSON text (`serde_json::to_string_pretty`
@@ -77,6 +91,23 @@ pub fn to_typed_json(node: &Node, limits: WalkLimits) -> Result<J, TypedJsonErro
 /// built as a JSON value first: a large merged config's value tree cost
 /// more than writing its text.
 pub fn to_typed_json_pretty(node: &Node, limits: WalkLimits) -> Result<String, TypedJsonError> {
+    crate::deep_stack::with_depth(
+        limits.max_depth,
+        |max_depth| {
+            pretty_walk(
+                node,
+                WalkLimits {
+                    max_depth,
+                    ..limits
+                },
+            )
+        },
+        |e| matches!(e, TypedJsonError::TooDeep(d) if *d < limits.max_depth),
+    )
+}
+
+/// [`to_typed_json_pretty`] on this thread.
+fn pretty_walk(node: &Node, limits: WalkLimits) -> Result<String, TypedJsonError> {
     let walk = Streamed {
         enc: std::cell::RefCell::new(Encoder {
             limits,

@@ -15,7 +15,7 @@
 //! nothing ties the halves together; the tests compare it with one thread.
 //!
 //! Known differences from PyYAML (checked against 6.0.3 by
-//! `tests/yaml_dump.rs`):
+//! `tests/oracle/yaml_dump.rs`):
 //! * a `set` whose items Python cannot sort is written in our insertion
 //!   order; Python writes its hash order, which a value model cannot know;
 //! * mapping keys that include NaN and more than 63 keys: the order Python's

@@ -1,0 +1,199 @@
+//! Differential: random jinja user-data and instance data through cloudfold and through cloud-init (the oracle).
+//!
+//! Compares the merged config, the parts list and cloud-init's jinja warnings
+//! (`cloudinit.handlers.jinja_template`, and `run_part`'s "Failed calling
+//! handler JinjaTemplatePartHandler"). 22.4 runs with Jinja2 3.1.2 (bookworm's)
+//! when `~/.cache/cloudfold-oracle/jinja2-3.1.2` holds it (`pip install --target`,
+//! scripts/conformance.sh does), else with the oracle's 3.1.6, said loudly.
+//! A case cloudfold refuses ("cannot reproduce exactly") counts as a disagreement.
+//! `CLOUDFOLD_JINJA_CASES` sets the count per release (CI: 10,000 each).
+
+use crate::support;
+
+use base64::Engine as _;
+use base64::engine::general_purpose::STANDARD as B64;
+use cloudfold::jinja::{InstanceData, JinjaRender};
+use cloudfold::userdata::{NoIncludes, PartOutcome, Release, UserDataOptions, render};
+use cloudfold::yaml::typed_json::{WalkLimits, canonical, to_typed_json};
+use serde_json::{Value as J, json};
+use std::io::{BufRead, Write};
+use std::process::{Command, Stdio};
+use support::{jinja_gen, rng::Rng};
+
+fn ours(payload: &[u8], data: &[u8], release: Release) -> (J, bool) {
+    let inst = InstanceData::from_json(data).ok().map(std::sync::Arc::new);
+    let opts = UserDataOptions {
+        release,
+        instance_data: inst,
+        ..UserDataOptions::default()
+    };
+    match render(payload, &opts, &NoIncludes) {
+        Err(e) => (json!({"error": true, "detail": e.to_string()}), false),
+        Ok(f) => {
+            let mut unsupported = false;
+            let cfg = f.config.as_ref().map_or(J::Null, |c| {
+                to_typed_json(c, WalkLimits::default()).unwrap_or(J::Null)
+            });
+            let mut warnings = Vec::new();
+            let parts: Vec<J> = f
+                .parts
+                .iter()
+                .map(|p| {
+                    if matches!(p.jinja.as_deref(), Some(JinjaRender::Unsupported(_) | JinjaRender::Limit(_))) {
+                        unsupported = true;
+                        warnings.push(format!("UNSUPPORTED {:?}", p.jinja));
+                    }
+                    warnings.extend(p.jinja_logs(release).iter().map(ToString::to_string));
+                    json!({
+                        "content_type": p.content_type(),
+                        "filename": p.filename(),
+                        "handler": p.part_type.handler_name(),
+                        "merged": match &p.outcome { PartOutcome::Merged => J::Bool(true), PartOutcome::Rejected(_) => J::Bool(false), _ => J::Null },
+                    })
+                })
+                .collect();
+            (
+                json!({"error": false, "cloud_config": cfg, "parts": parts, "warnings": warnings}),
+                unsupported,
+            )
+        }
+    }
+}
+
+fn theirs(doc: &J) -> J {
+    if !doc["error"].is_null() || doc.get("oracle_crash").is_some() {
+        return json!({"error": true});
+    }
+    let parts: Vec<J> = doc["parts"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default()
+        .into_iter()
+        .map(|p| json!({"content_type": p["content_type"], "filename": p["filename"], "handler": p["handler"], "merged": p["merged"]}))
+        .collect();
+    let warnings: Vec<J> = doc["warnings"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default()
+        .into_iter()
+        .filter(|w| {
+            let w = w.as_str().unwrap_or("");
+            w.contains("[cloudinit.handlers.jinja_template]")
+                || w.contains("Failed calling handler JinjaTemplatePartHandler")
+        })
+        .collect();
+    json!({"error": false, "cloud_config": doc["cloud_config"], "parts": parts, "warnings": warnings})
+}
+
+fn oracle(release: &str, jinja_dir: Option<&str>, cases: &[(Vec<u8>, Vec<u8>)]) -> Vec<J> {
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/scripts/oracle_batch.py");
+    let mut cmd = Command::new("python3");
+    cmd.args([script, "--release", release]);
+    if let Some(d) = jinja_dir {
+        cmd.args(["--jinja2", d]);
+    }
+    let mut child = cmd
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("python3");
+    let feed: Vec<String> = cases
+        .iter()
+        .enumerate()
+        .map(|(id, (p, d))| {
+            json!({"id": id, "b64": B64.encode(p), "instance_data_b64": B64.encode(d),
+                   "launch_index": null, "emit_file": false, "summary": false})
+            .to_string()
+        })
+        .collect();
+    let n = feed.len();
+    let mut stdin = child.stdin.take().unwrap();
+    let writer = std::thread::spawn(move || {
+        for line in feed {
+            if writeln!(stdin, "{line}").is_err() {
+                break;
+            }
+        }
+    });
+    let mut docs = vec![J::Null; n];
+    for line in std::io::BufReader::new(child.stdout.take().unwrap()).split(b'\n') {
+        let line = String::from_utf8_lossy(&line.unwrap()).into_owned();
+        let v: J = serde_json::from_str(&line).unwrap();
+        let id = v["id"].as_u64().unwrap() as usize;
+        docs[id] = v["doc"].clone();
+    }
+    writer.join().unwrap();
+    let _ = child.wait();
+    docs
+}
+
+fn run(release: Release, oracle_release: &str, seed: u64) {
+    support::shared("oracle/ci_oracle.py");
+    let n = support::diff_cases(0).max(
+        std::env::var("CLOUDFOLD_JINJA_CASES")
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(300),
+    );
+    let mut jinja_dir = None;
+    if release == Release::V22_4 {
+        let d = std::env::var("HOME").unwrap_or_default() + "/.cache/cloudfold-oracle/jinja2-3.1.2";
+        if std::path::Path::new(&d).join("jinja2").exists() {
+            jinja_dir = Some(d);
+        } else if std::env::var("CI").is_ok_and(|v| v == "true") {
+            panic!("CI: Jinja2 3.1.2 for bookworm is missing at {d}");
+        } else {
+            eprintln!("\n*** 22.4 runs with the oracle's Jinja2 3.1.6: {d} is missing ***\n");
+        }
+    }
+    let extra: u64 = std::env::var("CLOUDFOLD_ORACLE_SEED")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(0);
+    let mut rng = Rng::new(seed ^ extra.wrapping_mul(0x9E37_79B9_7F4A_7C15));
+    let cases: Vec<(Vec<u8>, Vec<u8>)> = (0..n).map(|_| jinja_gen::case(&mut rng)).collect();
+    let t0 = std::time::Instant::now();
+    let docs = oracle(oracle_release, jinja_dir.as_deref(), &cases);
+    let oracle_s = t0.elapsed().as_secs_f64();
+    let mut bad = Vec::new();
+    let mut refused = 0;
+    for (i, ((payload, data), doc)) in cases.iter().zip(&docs).enumerate() {
+        let (o, unsupported) = ours(payload, data, release);
+        refused += usize::from(unsupported);
+        let t = theirs(doc);
+        let o = if o["error"] == json!(true) {
+            json!({"error": true})
+        } else {
+            o
+        };
+        if canonical(&o) != canonical(&t) {
+            bad.push(format!(
+                "case {i}\n  payload {:?}\n  data {}\n  ours   {}\n  oracle {}",
+                String::from_utf8_lossy(payload),
+                String::from_utf8_lossy(data),
+                canonical(&o),
+                canonical(&t)
+            ));
+        }
+    }
+    eprintln!(
+        "jinja differential vs oracle {oracle_release}: {}/{n} payloads agree ({refused} refused as unsupported); oracle {oracle_s:.1} s ({:.0} cases/s)",
+        n - bad.len(),
+        n as f64 / oracle_s.max(1e-9)
+    );
+    support::oracle_batch::assert_none(&bad, 15);
+}
+
+// Not yet in CI: at 300 cases per release, 254 (22.4, Jinja2 3.1.2) and 255 (25.1)
+// agree; the rest are listed gaps (issue 30's closing note). Run with --ignored.
+#[test]
+#[ignore = "jinja differential: ~15% of generated payloads still disagree (issue 30 in progress); run with --ignored"]
+fn conformance_jinja_differential_22_4() {
+    run(Release::V22_4, "bookworm", 0x0002_2412);
+}
+
+#[test]
+#[ignore = "jinja differential: ~15% of generated payloads still disagree (issue 30 in progress); run with --ignored"]
+fn conformance_jinja_differential_25_1() {
+    run(Release::V25_1, "trixie", 0x2516);
+}

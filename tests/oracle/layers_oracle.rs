@@ -1,0 +1,272 @@
+//! Layered configuration against the real cloud-init (`scripts/layers_oracle.py` runs the
+//! extracted cloud-init's own Init / ConfigMerger / _consume_vendordata / Modules over a
+//! throw-away root): random layers in, the config the modules see compared key order and all.
+//! Also: each image profile equals the packaged file it stands for.
+//!
+//! `CLOUDFOLD_LAYERS_CASES` sets the count per release (default 100; conformance.sh: 2,500,
+//! so 5,000 per run). `CLOUDFOLD_ORACLE_SEED` varies the cases. The tests need `../shared`
+//! (ignored with the reason in a plain `cargo test`; scripts/conformance.sh runs them).
+
+use crate::support;
+
+use base64::Engine;
+use base64::engine::general_purpose::STANDARD as B64;
+use cloudfold::layers::{
+    EtcCloud, EtcEntry, ImageProfile, LayerInputs, Layered, LayersError, fold_layers,
+};
+use cloudfold::userdata::{NoIncludes, Release, UserDataOptions};
+use cloudfold::yaml::typed_json::{WalkLimits, to_typed_json};
+use serde_json::{Value as J, json};
+use std::io::{BufRead, Write};
+use std::process::{Command, Stdio};
+use support::layers_gen::{self, Case};
+use support::rng::Rng;
+
+/// The oracle's answer for every case, in order, from one python process.
+fn oracle(release: &str, cases: &[Case]) -> Vec<J> {
+    let ci_oracle = support::shared("oracle/ci_oracle.py");
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/scripts/layers_oracle.py");
+    let mut child = Command::new("python3")
+        .args([script, "--release", release])
+        .env("CLOUDFOLD_ORACLE", ci_oracle)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("python3");
+    let feed: Vec<String> = cases
+        .iter()
+        .enumerate()
+        .map(|(i, c)| c.to_json(i).to_string())
+        .collect();
+    let n = feed.len();
+    let mut stdin = child.stdin.take().unwrap();
+    let writer = std::thread::spawn(move || {
+        for line in feed {
+            stdin.write_all(line.as_bytes()).unwrap();
+            stdin.write_all(b"\n").unwrap();
+        }
+    });
+    let out = std::io::BufReader::new(child.stdout.take().unwrap());
+    let docs: Vec<J> = out
+        .lines()
+        .map(|l| serde_json::from_str(&l.unwrap()).unwrap())
+        .collect();
+    writer.join().unwrap();
+    assert!(child.wait().unwrap().success(), "layers_oracle.py failed");
+    assert_eq!(
+        docs.len(),
+        n,
+        "the oracle answered {} of {n} cases",
+        docs.len()
+    );
+    docs
+}
+
+fn inputs(c: &Case) -> LayerInputs {
+    LayerInputs {
+        etc: c.etc.as_ref().map(|files| {
+            let mut etc = EtcCloud::new();
+            for (rel, data) in files {
+                etc.insert(
+                    rel,
+                    data.as_ref()
+                        .map_or(EtcEntry::Dir, |d| EtcEntry::File(d.clone())),
+                );
+            }
+            etc
+        }),
+        run_cloud_cfg: c
+            .run
+            .clone()
+            .map(|b| cloudfold::layers::ConfigFile::new("/run/cloud-init/cloud.cfg", b)),
+        kernel_cmdline: c.cmdline.clone(),
+        cloud_cfg_env: c
+            .env
+            .clone()
+            .map(|b| cloudfold::layers::ConfigFile::new("/tmp/cloud-cfg-env.cfg", b)),
+        datasource_config: c
+            .ds
+            .clone()
+            .map(|b| cloudfold::layers::ConfigFile::new("datasource", b)),
+        user_data: c.user.clone(),
+        vendor_data: c.vendor.clone(),
+        vendor_data2: c.vendor2.clone(),
+    }
+}
+
+pub fn fold(c: &Case, release: Release) -> Result<Layered, LayersError> {
+    let opts = UserDataOptions {
+        release,
+        instance_data: c.instance_data.as_ref().map(|d| {
+            std::sync::Arc::new(cloudfold::jinja::InstanceData::from_json(d.as_bytes()).unwrap())
+        }),
+        ..UserDataOptions::default()
+    };
+    fold_layers(&inputs(c), &opts, &NoIncludes)
+}
+
+fn typed(n: &cloudfold::yaml::Node) -> String {
+    serde_json::to_string(&to_typed_json(n, WalkLimits::default()).unwrap()).unwrap()
+}
+
+fn ours(c: &Case, release: Release) -> J {
+    match fold(c, release) {
+        Err(LayersError::Crash { .. }) => json!({"error": true}),
+        Err(e) => json!({"unsupported": e.to_string()}),
+        Ok(l) => json!({
+            "error": false,
+            "modules": typed(&l.config),
+            "init": typed(&l.init_config),
+            "init_stage_error": l.init_stage_error.is_some(),
+        }),
+    }
+}
+
+fn theirs(d: &J) -> J {
+    if !d["error"].is_null() {
+        return json!({"error": true});
+    }
+    json!({
+        "error": false,
+        "modules": serde_json::to_string(&d["modules"]).unwrap(),
+        "init": serde_json::to_string(&d["init"]).unwrap(),
+        "init_stage_error": !d["init_stage_error"].is_null(),
+    })
+}
+
+fn cases(n: usize, seed: u64) -> Vec<Case> {
+    let extra: u64 = std::env::var("CLOUDFOLD_ORACLE_SEED")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(0);
+    let mut r = Rng::new(seed ^ extra.wrapping_mul(0x2545_F491_4F6C_DD1D));
+    (0..n).map(|_| layers_gen::case(&mut r)).collect()
+}
+
+fn count() -> usize {
+    std::env::var("CLOUDFOLD_LAYERS_CASES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(100)
+}
+
+fn differential(release: Release, oracle_release: &str, seed: u64) {
+    support::shared("oracle/ci_oracle.py");
+    let n = count();
+    let cs = cases(n, seed);
+    let t = std::time::Instant::now();
+    let docs = oracle(oracle_release, &cs);
+    let t_oracle = t.elapsed();
+    let t = std::time::Instant::now();
+    let mut bad = Vec::new();
+    for (i, (c, d)) in cs.iter().zip(&docs).enumerate() {
+        let (a, b) = (ours(c, release), theirs(d));
+        if a != b {
+            bad.push(format!(
+                "case {i}: ours {a}\n  theirs {b}\n  warnings {}\n  case {}",
+                d["warnings"],
+                c.describe()
+            ));
+        }
+    }
+    let t_ours = t.elapsed();
+    println!(
+        "layers differential {}: {n} cases, {} disagreements (oracle {:.1} s, cloudfold {:.2} s)",
+        release.as_str(),
+        bad.len(),
+        t_oracle.as_secs_f64(),
+        t_ours.as_secs_f64()
+    );
+    for b in bad.iter().take(20) {
+        println!("{b}\n");
+    }
+    assert!(bad.is_empty(), "{} disagreements", bad.len());
+}
+
+#[test]
+#[ignore = "needs ../shared (the extracted cloud-init): scripts/conformance.sh runs it"]
+fn differential_22_4() {
+    differential(Release::V22_4, "bookworm", 0x1a7e_0022);
+}
+
+#[test]
+#[ignore = "needs ../shared (the extracted cloud-init): scripts/conformance.sh runs it"]
+fn differential_25_1() {
+    differential(Release::V25_1, "trixie", 0x1a7e_0025);
+}
+
+/// Each image profile, loaded as cloudfold loads it, equals the real file loaded by
+/// PyYAML (values and key order): the packaged files from the oracle's extraction and, for
+/// ubuntu, upstream `config/cloud.cfg.tmpl` rendered by cloud-init's own templater
+/// (`scripts/render_cloud_cfg_tmpl.py`, which finds the template in Debian's source package).
+#[test]
+#[ignore = "needs ../shared (the extracted cloud-init): scripts/conformance.sh runs it"]
+fn image_profiles_equal_their_sources() {
+    let ci_oracle = support::shared("oracle/ci_oracle.py");
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/scripts/profile_sources.py");
+    let mut checked = 0;
+    for (release, oracle_release) in [(Release::V22_4, "bookworm"), (Release::V25_1, "trixie")] {
+        let out = Command::new("python3")
+            .args([script, "--release", oracle_release])
+            .env("CLOUDFOLD_ORACLE", &ci_oracle)
+            .output()
+            .expect("python3");
+        assert!(
+            out.status.success(),
+            "profile_sources.py: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let real: J = serde_json::from_slice(&out.stdout).unwrap();
+        let mut profiles: Vec<(String, ImageProfile)> =
+            vec![("ubuntu".into(), ImageProfile::Ubuntu)];
+        let deb = if release == Release::V22_4 {
+            ImageProfile::Debian12
+        } else {
+            ImageProfile::Debian13
+        };
+        profiles.push(("debian".into(), deb));
+        for (key, profile) in profiles {
+            for (rel, text) in profile.files(release) {
+                let want = &real[&key][rel];
+                assert!(
+                    !want.is_null(),
+                    "{key} {rel}: no source from profile_sources.py"
+                );
+                let ours = cloudfold::yaml::load(text, &cloudfold::yaml::LoadOptions::default())
+                    .unwrap()
+                    .unwrap();
+                let ours =
+                    serde_json::to_string(&to_typed_json(&ours, WalkLimits::default()).unwrap())
+                        .unwrap();
+                assert_eq!(
+                    ours,
+                    serde_json::to_string(want).unwrap(),
+                    "{} {rel} at {}",
+                    profile.name(),
+                    release.as_str()
+                );
+                checked += 1;
+            }
+        }
+        let builtin = cloudfold::yaml::load(
+            cloudfold::layers::builtin_config(release),
+            &cloudfold::yaml::LoadOptions::default(),
+        )
+        .unwrap()
+        .unwrap();
+        assert_eq!(
+            serde_json::to_string(&to_typed_json(&builtin, WalkLimits::default()).unwrap())
+                .unwrap(),
+            serde_json::to_string(&real["builtin"]).unwrap(),
+            "CFG_BUILTIN at {}",
+            release.as_str()
+        );
+        checked += 1;
+    }
+    println!("image profiles: {checked} files equal their sources");
+}
+
+#[allow(dead_code)]
+fn b64(b: &[u8]) -> String {
+    B64.encode(b)
+}

@@ -1,0 +1,387 @@
+//! Random jinja user-data and instance data for the differential against cloud-init (tests/oracle/jinja_differential.rs).
+//!
+//! Instance data: keys with operators (`a-b`, `x.y`, `k(1)`), `v1`/`v2` dicts at
+//! several depths, ints, floats (`1e16`, `1e-05`, `-0.0`), strings with quotes,
+//! `<>&'` and non-ASCII, bools, null, lists. Templates: variables at every depth
+//! (attribute, item, alias, promoted), missing ones of each kind, every filter,
+//! test and global in common uses, conditionals, loops, `set`, `do`, whitespace
+//! control, syntax errors, tojson of odd values, Python literals.
+
+use super::rng::Rng;
+
+const KEYS: &[&str] = &[
+    "name", "region", "a-b", "x.y", "k(1)", "foo_bar", "é", "v1", "v2", "lst", "n", "f", "s",
+    "items", "Upper", "zone", "a_b", "_", "1x", "b64",
+];
+
+fn json_str(s: &str) -> String {
+    serde_json::to_string(s).unwrap_or_default()
+}
+
+fn scalar(r: &mut Rng) -> String {
+    match r.below(14) {
+        0 => r.below(1000).to_string(),
+        1 => format!("-{}", r.below(50)),
+        2 => r
+            .pick(&[
+                "1.5", "1e16", "1e-5", "0.1", "-0.0", "2.5e300", "100.0", "3.14159",
+            ])
+            .to_string(),
+        3 => "true".into(),
+        4 => "false".into(),
+        5 => "null".into(),
+        6 => "123456789012345678901234567890".into(),
+        7 => json_str(r.pick::<&str>(&[
+            "eu-west-1",
+            "Hello World",
+            "ÉTÉ café",
+            "<x>&'\"",
+            "a b  c",
+            "",
+            "UPPER",
+            "it's",
+            "tab\there",
+            "line\nbreak",
+        ])),
+        _ => json_str(r.pick::<&str>(&[
+            "web-01",
+            "i-0abc",
+            "us-east-1a",
+            "ubuntu",
+            "x",
+            "Mixed Case",
+            "3",
+            "7.5",
+            "1e500",
+            "0x1F",
+        ])),
+    }
+}
+
+fn json_value(r: &mut Rng, depth: usize) -> String {
+    if depth >= 3 {
+        return scalar(r);
+    }
+    match r.below(10) {
+        0..=1 => json_obj(r, depth + 1),
+        2 => {
+            let n = r.below(4);
+            let items: Vec<String> = (0..n)
+                .map(|_| {
+                    if r.chance(20) {
+                        json_obj(r, depth + 2)
+                    } else {
+                        scalar(r)
+                    }
+                })
+                .collect();
+            format!("[{}]", items.join(", "))
+        }
+        _ => scalar(r),
+    }
+}
+
+fn json_obj(r: &mut Rng, depth: usize) -> String {
+    let n = 1 + r.below(5);
+    let mut parts = Vec::new();
+    for _ in 0..n {
+        let k = *r.pick(KEYS);
+        let v = if k.starts_with('v') && k.len() == 2 {
+            json_obj(r, depth + 1)
+        } else if k == "lst" {
+            format!("[{}, {}, {}]", scalar(r), scalar(r), r.below(9))
+        } else {
+            json_value(r, depth)
+        };
+        parts.push(format!("{}: {v}", json_str(k)));
+    }
+    format!("{{{}}}", parts.join(", "))
+}
+
+/// Instance data: a JSON object (sometimes with `base64-encoded-keys`).
+pub fn instance_data(r: &mut Rng) -> String {
+    let mut top = vec![
+        format!("\"v1\": {}", json_obj(r, 1)),
+        format!(
+            "\"ds\": {{\"meta_data\": {}, \"meta-data\": {}}}",
+            json_obj(r, 1),
+            json_obj(r, 2)
+        ),
+    ];
+    for _ in 0..r.below(5) {
+        let k = *r.pick(KEYS);
+        top.push(format!("{}: {}", json_str(k), json_value(r, 0)));
+    }
+    if r.chance(5) {
+        top.push("\"base64-encoded-keys\": [\"b64\"]".into());
+        top.push("\"b64\": \"aGVsbG8=\"".into());
+    }
+    format!("{{{}}}", top.join(", "))
+}
+
+fn var(r: &mut Rng) -> String {
+    let roots = [
+        "v1",
+        "ds",
+        "ds.meta_data",
+        "ds['meta-data']",
+        "ds.meta_data",
+        "v1.v2",
+        "ds.meta_data.v2",
+    ];
+    match r.below(12) {
+        0 => r.pick(KEYS).replace(['-', '.', '(', ')'], "_"),
+        1 => format!(
+            "{}.{}",
+            r.pick(&roots),
+            r.pick(KEYS).replace(['-', '.', '(', ')'], "_")
+        ),
+        2 => format!("{}[{}]", r.pick(&roots), json_str(r.pick::<&str>(KEYS))),
+        3 => format!("{}.lst[{}]", r.pick(&roots), r.below(5)),
+        4 => r
+            .pick(&[
+                "missing",
+                "v1.missing",
+                "v1.lst[7]",
+                "ds.meta_data.nope",
+                "ds['nope']",
+                "region",
+                "name",
+                "cloud_name",
+            ])
+            .to_string(),
+        5 => r
+            .pick(&["v1", "ds.meta_data", "v1.lst", "lst", "n", "f", "s"])
+            .to_string(),
+        6 => r
+            .pick(&["missing.attr", "missing['x']", "v1.missing.deeper"])
+            .to_string(),
+        _ => r
+            .pick(&[
+                "name",
+                "region",
+                "zone",
+                "n",
+                "f",
+                "s",
+                "v1.name",
+                "v1.n",
+                "v1.f",
+                "v1.s",
+                "ds.meta_data.region",
+                "foo_bar",
+                "a_b",
+                "x_y",
+                "k_1_",
+            ])
+            .to_string(),
+    }
+}
+
+const FILTERS: &[&str] = &[
+    "default('d')",
+    "d('x', true)",
+    "upper",
+    "lower",
+    "length",
+    "count",
+    "tojson",
+    "int",
+    "float",
+    "string",
+    "first",
+    "last",
+    "join(',')",
+    "list",
+    "sort",
+    "unique|list",
+    "replace('e','E')",
+    "trim",
+    "title",
+    "capitalize",
+    "center(9)",
+    "abs",
+    "round(1)",
+    "round",
+    "dictsort",
+    "items|list",
+    "map('upper')|list",
+    "select('odd')|list",
+    "reject('none')|list",
+    "batch(2)|list",
+    "slice(2)|list",
+    "sum",
+    "min",
+    "max",
+    "reverse|list",
+    "wordcount",
+    "truncate(6, true)",
+    "indent(2)",
+    "e",
+    "escape",
+    "forceescape",
+    "safe",
+    "int(7)",
+    "float(1.5)",
+    "default",
+    "list|length",
+    "sort(reverse=true)",
+    "map(attribute='name')|list",
+    "selectattr('n')|list",
+    "rejectattr('n', 'none')|list",
+    "xmlattr",
+    "filesizeformat",
+    "filesizeformat(true)",
+    "urlencode",
+    "attr('name')",
+    "pprint",
+    "format",
+    "trim('x')",
+    "tojson|length",
+    "string|upper",
+    "dictsort(true, 'value')",
+    "unique(attribute='n')|list",
+    "first|default('e')",
+    "join('-', attribute='n')",
+];
+
+const TESTS: &[&str] = &[
+    "defined",
+    "undefined",
+    "none",
+    "string",
+    "number",
+    "mapping",
+    "iterable",
+    "sequence",
+    "boolean",
+    "integer",
+    "float",
+    "true",
+    "false",
+    "odd",
+    "even",
+    "divisibleby(3)",
+    "lower",
+    "upper",
+    "escaped",
+    "callable",
+    "in ['a', 'web-01', 1]",
+    "eq 3",
+    "ne 'x'",
+    "gt 2",
+    "lt 5",
+    "ge 1",
+    "le 0",
+    "sameas none",
+    "filter",
+    "test",
+    "greaterthan 1",
+    "lessthan 9",
+    "equalto 'x'",
+];
+
+fn expr(r: &mut Rng) -> String {
+    match r.below(30) {
+        0..=5 => format!("{{{{ {} }}}}", var(r)),
+        6..=12 => format!("{{{{ {}|{} }}}}", var(r), r.pick(FILTERS)),
+        13..=15 => format!("{{{{ {} is {} }}}}", var(r), r.pick(TESTS)),
+        16 => format!("{{% if {} %}}yes{{% else %}}no{{% endif %}}", var(r)),
+        17 => format!("{{% for k in {} %}}{{{{ k }}}}{{{{ ',' if not loop.last }}}}{{% endfor %}}", var(r)),
+        18 => format!("{{% set t = {} %}}{{{{ t }}}}", var(r)),
+        19 => format!("{{% do {}.get('n') %}}done", r.pick(&["v1", "ds", "ds.meta_data"])),
+        20 => r.pick(&[
+            "{{ 1e16 }} {{ 1e-5 }} {{ 0.1+0.2 }} {{ 10/4 }} {{ 7//2 }} {{ -7//2 }} {{ -7 % 3 }} {{ 2**70 }}",
+            "{{ [1,'a',None,True,1.0] }}", "{{ {'b':2,'a':\"<x>&'\"} }}", "{{ (1,) }} {{ (1,2) }}",
+            "{{ 'a' ~ 1 ~ none }}", "{{ 'x' * 3 }}", "{{ [1,2]|tojson }} {{ {'é':1.5e20}|tojson }}",
+            "{{ range(3)|list }} {{ range(1, 9, 3)|list }}", "{{ dict(a=1)|tojson }}",
+            "{{ '1e500'|int }}", "{{ 'abc'|int(5) }} {{ '0x1A'|int(0, 16) }} {{ '12'|int }}",
+            "{% set ns = namespace(c=0) %}{% for i in range(3) %}{% set ns.c = ns.c + i %}{% endfor %}{{ ns.c }}",
+            "{{ 'a,b'.split(',') }} {{ ' x '.strip() }} {{ 'Ab'.startswith('A') }}",
+            "{{ v1.keys()|list }}", "{{ v1.items()|list|length }}", "{{ v1.get('name', 'dflt') }}",
+            "{%- if true -%}  trimmed  {%- endif %}", "{{ 'q' if none else 'r' }}", "{# comment #}",
+            "{% raw %}{{ raw }}{% endraw %}", "{{ lipsum(1) }}", "{{ [3,1,2]|sort|first }}",
+        ]).to_string(),
+        21 => r.pick(&[
+            "{{ a b }}", "{% if %}x{% endif %}", "{% endfor %}", "{{ x|to_json }}", "{{ x|to_yaml }}",
+            "{% for x in y %}{% break %}{% endfor %}", "{{ 1 + }}", "{{ x|b64encode }}",
+            "{% if true %}", "{{ 'unterminated }}", "{% macro %}", "{{ x is foo }}",
+        ]).to_string(),
+        22 => r.pick(&["{{ foo-bar }}", "{{ v1.a-b }}", "{{ ds.meta_data.x-y }}", "{{ missing - 1 }}", "{{ 1 - missing }}"]).to_string(),
+        23 => format!("{{{{ {}.upper() }}}}", var(r)),
+        24 => format!("{{{{ {} ~ '-' ~ {} }}}}", var(r), var(r)),
+        25 => format!("{{{{ ({}|string)[:3] }}}}", var(r)),
+        26 => format!("{{{{ {} == {} }}}}", var(r), var(r)),
+        27 => format!("{{% if {} is defined %}}{{{{ {} }}}}{{% endif %}}", var(r), var(r)),
+        _ => format!("{{{{ {}|default({})|string }}}}", var(r), var(r)),
+    }
+}
+
+fn template(r: &mut Rng) -> String {
+    let mut t = String::from(*r.pick(&[
+        "## template: jinja\n",
+        "## template: jinja\n",
+        "## template: jinja\n",
+        "## template:jinja\n",
+        "## template: JINJA\r\n",
+        "## template: jinja2\n",
+    ]));
+    let first = *r.pick(&[
+        "#cloud-config\n",
+        "#cloud-config\n",
+        "#cloud-config\n",
+        "#cloud-config\n",
+        "#!/bin/sh\n",
+        "#cloud-boothook\n",
+        "#cloud-config-jsonp\n",
+        "#include\n",
+        "",
+        "{{ '#cloud-config' }}\n",
+        "{% if true %}\n#cloud-config\n{% endif %}\n",
+    ]);
+    t.push_str(first);
+    for i in 0..1 + r.below(4) {
+        let e = expr(r);
+        let line = match r.below(4) {
+            0 => format!("k{i}: \"{e}\"\n"),
+            1 => format!("k{i}: |\n  {e}\n"),
+            _ => format!("k{i}: {e}\n"),
+        };
+        t.push_str(&line);
+    }
+    if r.chance(10) {
+        t = t.replace('\n', "\r\n");
+    }
+    if r.chance(15) {
+        t.pop();
+    }
+    t
+}
+
+/// A user-data payload with jinja parts (single or MIME) and its instance data.
+pub fn case(r: &mut Rng) -> (Vec<u8>, Vec<u8>) {
+    let data = instance_data(r).into_bytes();
+    if r.chance(40) {
+        return (template(r).into_bytes(), data);
+    }
+    let mut p =
+        String::from("Content-Type: multipart/mixed; boundary=\"BB\"\nMIME-Version: 1.0\n\n");
+    for _ in 0..1 + r.below(3) {
+        p.push_str("--BB\n");
+        match r.below(5) {
+            0 => p.push_str(
+                "Content-Type: text/cloud-config\n\n#cloud-config\nk0: plain\nruncmd: [a]\n",
+            ),
+            1 => p.push_str(
+                "Content-Type: text/jinja2\nMerge-Type: list(append)+dict(recurse_array)+str()\n\n",
+            ),
+            _ => p.push_str("Content-Type: text/x-shellscript\n\n"),
+        }
+        if !p.ends_with("[a]\n") {
+            p.push_str(&template(r));
+            p.push('\n');
+        }
+    }
+    p.push_str("--BB--\n");
+    (p.into_bytes(), data)
+}
