@@ -4,9 +4,13 @@ use std::process::Command;
 
 #[test]
 fn cli_golden_cases() {
+    // The README's examples name files from the repository root, and trycmd runs a
+    // Markdown file's commands in the test's directory: the package's. Every other test
+    // of this binary uses absolute paths, so moving the process there is safe.
+    std::env::set_current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/..")).unwrap();
     trycmd::TestCases::new()
-        .case("../fixtures/cli/*.toml")
-        .case("../README.md");
+        .case("fixtures/cli/*.toml")
+        .case("README.md");
 }
 
 /// `man/cloudfold.1` is generated from the clap definitions; regenerate with
