@@ -85,7 +85,7 @@ CLOUDFOLD_COMPOSE_CASES=2000 ci_test oracle integration -- compose_differential:
 CLOUDFOLD_EXPLAIN_CASES=2500 ci_test oracle -- explain_provenance::
 # Layered config (issue 31): 2,500 generated layer sets per release (5,000) through the real
 # Init/ConfigMerger/_consume_vendordata/Modules; image profiles against their sources (~4 min).
-CLOUDFOLD_LAYERS_CASES=2500 ci_test oracle -- layers_oracle::
+CLOUDFOLD_LAYERS_CASES=2500 CLOUDFOLD_LAYERS_PROVENANCE_CASES=1100 ci_test oracle -- layers_oracle::
 # The rest of the oracle binary at its default sizes (in the dev-profile `cargo test` step
 # these are ignored: they need ../shared, python3 or the extracted cloud-init).
 ci_test oracle -- merge_handler_vectors:: mime_fixtures:: mime_smoke:: \

@@ -82,6 +82,7 @@ pub fn fold_layers_with(
         notes: Vec::new(),
         templater,
         read: Vec::new(),
+        originals: Vec::new(),
     };
     let mut flat_base: Vec<FlatSource> = Vec::new();
 
@@ -399,6 +400,7 @@ pub fn fold_layers_with(
         vendor2,
         notes: r.notes,
         init_stage_error,
+        originals: r.originals,
     })
 }
 
@@ -717,6 +719,8 @@ enum PayloadFold {
 #[derive(Default)]
 struct SpecWatch {
     named: bool,
+    /// Each part's data (its values' identity tells read values from built ones).
+    data: Vec<Node>,
 }
 
 impl MergeObserver for SpecWatch {
@@ -728,6 +732,10 @@ impl MergeObserver for SpecWatch {
 }
 
 impl FoldObserver for SpecWatch {
+    fn part_data(&mut self, _source: SourceId, data: &Node) {
+        self.data.push(data.clone());
+    }
+
     fn part_mergers(&mut self, _source: SourceId, mergers: &MergerStack) {
         if *mergers != MergerStack::handler_default() {
             self.named = true;
@@ -791,6 +799,7 @@ fn fold_payload(
         });
         debug_assert_eq!(id, p.source);
     }
+    r.originals.extend(watch.data);
     Ok(PayloadFold::Folded(Box::new(folded), watch.named))
 }
 

@@ -5,6 +5,7 @@ use super::layered::{FlatSource, Layered, VendorOutcome};
 use super::source_registry::LayerKind;
 use crate::source::{SourceId, Span};
 use crate::yaml::value::{Node, Value};
+use std::collections::HashSet;
 
 /// Where a value was read: its source and 1-based position there.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -43,6 +44,10 @@ pub struct LayerEntry {
     /// Where the value was read (for a mapping the merges built, the
     /// highest layer's mapping).
     pub origin: Option<LayerOrigin>,
+    /// Whether the merges built the value (a `str(append)` concatenation,
+    /// a merged mapping or list): the origin is then where its first
+    /// contribution was read, not the value itself.
+    pub built: bool,
     /// Values at the same path in lower-priority sources that did not make
     /// it into this value.
     pub shadowed: Vec<LayerOrigin>,
@@ -83,16 +88,16 @@ pub fn explain_layers(l: &Layered, max_nodes: usize) -> Result<LayerExplanation,
     let mut entries = Vec::new();
     let mut budget = max_nodes;
     let mut path: Vec<Node> = Vec::new();
-    walk(
+    let read = read_ids(l, max_nodes)?;
+    let mut w = Walk {
         l,
-        &l.config,
-        &mut path,
-        "$".to_owned(),
-        0,
-        &mut entries,
-        &mut budget,
-        max_nodes,
-    )?;
+        read: &read,
+        out: &mut entries,
+        budget: &mut budget,
+        limit: max_nodes,
+        in_lists: 0,
+    };
+    w.walk(&l.config, &mut path, "$".to_owned(), 0)?;
     let mut notes = l.notes.clone();
     traps(l, &entries, &mut notes);
     Ok(LayerExplanation { entries, notes })
@@ -115,68 +120,112 @@ pub fn origin_of(l: &Layered, span: Span) -> Option<LayerOrigin> {
     })
 }
 
-#[allow(clippy::too_many_arguments)]
-fn walk(
-    l: &Layered,
-    node: &Node,
-    path: &mut Vec<Node>,
-    text: String,
-    depth: usize,
-    out: &mut Vec<LayerEntry>,
-    budget: &mut usize,
-    limit: usize,
-) -> Result<(), TooManyNodes> {
-    match node.value() {
-        Value::Map(m) => {
-            for (k, v) in m.iter() {
-                *budget = budget.checked_sub(1).ok_or(TooManyNodes { limit })?;
-                let key_text = match k.as_str() {
-                    Some(s) => format!("{text}.{s}"),
-                    None => format!("{text}[{}]", crate::yaml::value::py_repr(k)),
-                };
-                path.push(k.clone());
-                // Shadowing is looked for along paths of keys only.
-                let keyed = path.len() == depth + 1;
-                let shadowed = if keyed {
-                    shadowed(l, path, v)
-                } else {
-                    Vec::new()
-                };
-                out.push(LayerEntry {
-                    path: key_text.clone(),
-                    depth,
-                    key: Some(k.clone()),
-                    index: None,
-                    value: v.clone(),
-                    origin: origin_of(l, v.span()),
-                    shadowed,
-                });
-                walk(l, v, path, key_text, depth + 1, out, budget, limit)?;
-                path.pop();
-            }
+/// The identities of every value read from a source (files and parts).
+fn read_ids(l: &Layered, limit: usize) -> Result<HashSet<usize>, TooManyNodes> {
+    let mut ids = HashSet::new();
+    // A payload layer's data is its fold's result: its parts' data is what was read.
+    let files = l.flat.iter().filter(|f| {
+        !matches!(
+            f.layer,
+            LayerKind::UserData | LayerKind::VendorData | LayerKind::VendorData2
+        )
+    });
+    let mut stack: Vec<&Node> = files.map(|f| &f.data).chain(l.originals.iter()).collect();
+    while let Some(n) = stack.pop() {
+        if !ids.insert(n.id()) {
+            continue;
         }
-        Value::Seq(s) | Value::Tuple(s) => {
-            for (i, v) in s.iter().enumerate() {
-                *budget = budget.checked_sub(1).ok_or(TooManyNodes { limit })?;
-                let item_text = format!("{text}[{i}]");
-                out.push(LayerEntry {
-                    path: item_text.clone(),
-                    depth,
-                    key: None,
-                    index: Some(i),
-                    value: v.clone(),
-                    origin: origin_of(l, v.span()),
-                    shadowed: Vec::new(),
-                });
-                // Items are not keyed: below them no shadowing is looked for.
-                path.push(Node::synthetic(Value::Null));
-                walk(l, v, path, item_text, depth + 1, out, budget, limit)?;
-                path.pop();
-            }
+        if ids.len() > limit.saturating_mul(4) {
+            return Err(TooManyNodes { limit });
         }
-        _ => {}
+        match n.value() {
+            Value::Map(m) => stack.extend(m.iter().map(|(_, v)| v)),
+            Value::Seq(s) | Value::Tuple(s) => stack.extend(s.iter()),
+            _ => {}
+        }
     }
-    Ok(())
+    Ok(ids)
+}
+
+struct Walk<'a> {
+    l: &'a Layered,
+    read: &'a HashSet<usize>,
+    out: &'a mut Vec<LayerEntry>,
+    budget: &'a mut usize,
+    limit: usize,
+    /// How many list items the walk is inside (no shadowing is looked for there).
+    in_lists: usize,
+}
+
+impl Walk<'_> {
+    /// One entry at `path` (`text`): a key's value (`key`) or a list item (`index`).
+    fn entry(
+        &mut self,
+        path: &[Node],
+        text: String,
+        depth: usize,
+        (key, index): (Option<Node>, Option<usize>),
+        v: &Node,
+    ) -> Result<(), TooManyNodes> {
+        // Shadowing is looked for along paths of keys only.
+        let keyed = key.is_some() && self.in_lists == 0;
+        *self.budget = self
+            .budget
+            .checked_sub(1)
+            .ok_or(TooManyNodes { limit: self.limit })?;
+        let shadowed = if keyed {
+            shadowed(self.l, path, v)
+        } else {
+            Vec::new()
+        };
+        self.out.push(LayerEntry {
+            path: text,
+            depth,
+            key,
+            index,
+            value: v.clone(),
+            origin: origin_of(self.l, v.span()),
+            built: !self.read.contains(&v.id()),
+            shadowed,
+        });
+        Ok(())
+    }
+
+    fn walk(
+        &mut self,
+        node: &Node,
+        path: &mut Vec<Node>,
+        text: String,
+        depth: usize,
+    ) -> Result<(), TooManyNodes> {
+        match node.value() {
+            Value::Map(m) => {
+                for (k, v) in m.iter() {
+                    let key_text = match k.as_str() {
+                        Some(s) => format!("{text}.{s}"),
+                        None => format!("{text}[{}]", crate::yaml::value::py_repr(k)),
+                    };
+                    path.push(k.clone());
+                    self.entry(path, key_text.clone(), depth, (Some(k.clone()), None), v)?;
+                    self.walk(v, path, key_text, depth + 1)?;
+                    path.pop();
+                }
+            }
+            Value::Seq(s) | Value::Tuple(s) => {
+                for (i, v) in s.iter().enumerate() {
+                    let item_text = format!("{text}[{i}]");
+                    self.entry(path, item_text.clone(), depth, (None, Some(i)), v)?;
+                    path.push(Node::synthetic(Value::Null));
+                    self.in_lists += 1;
+                    self.walk(v, path, item_text, depth + 1)?;
+                    self.in_lists -= 1;
+                    path.pop();
+                }
+            }
+            _ => {}
+        }
+        Ok(())
+    }
 }
 
 /// The value at a path of keys in a source's data.
@@ -297,5 +346,32 @@ fn traps(l: &Layered, entries: &[LayerEntry], notes: &mut Vec<LayerNote>) {
                 });
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+    use super::*;
+    use crate::layers::{LayerInputs, fold_layers};
+    use crate::userdata::{NoIncludes, UserDataOptions};
+
+    /// A `str(append)` concatenation is reported as built, not as the value read.
+    #[test]
+    fn concatenation_is_built() {
+        let user = b"Content-Type: multipart/mixed; boundary=XB\nMIME-Version: 1.0\n\n--XB\nContent-Type: text/cloud-config\n\nallow_userdata: 'no'\n--XB\nContent-Type: text/cloud-config\n\nallow_userdata: 'no'\nmerge_type: 'dict(no_replace,recurse_str)+str(append)'\n--XB--\n";
+        let inputs = LayerInputs {
+            user_data: Some(user.to_vec()),
+            ..LayerInputs::default()
+        };
+        let l = fold_layers(&inputs, &UserDataOptions::default(), &NoIncludes).unwrap();
+        let ex = explain_layers(&l, 10_000).unwrap();
+        let e = ex
+            .entries
+            .iter()
+            .find(|e| e.path == "$.allow_userdata")
+            .unwrap();
+        assert_eq!(e.value.as_str(), Some("nono"));
+        assert!(e.built, "{:?}", e);
     }
 }

@@ -80,6 +80,10 @@ pub struct Layered {
     /// aborted, or vendor-data's handlers raised): later stages still run
     /// with what was written.
     pub init_stage_error: Option<String>,
+    /// The data of every user-data and vendor-data part as read (with
+    /// [`Layered::flat`], what tells a value read from a source from one
+    /// the merges built).
+    pub originals: Vec<Node>,
 }
 
 /// The stage keys whose module lists `plan` reads.

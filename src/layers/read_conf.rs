@@ -38,6 +38,8 @@ pub(crate) struct ConfReader<'a> {
     pub templater: Option<&'a dyn ConfigTemplater>,
     /// Every file `read_conf` loaded to a mapping, by source.
     pub read: Vec<(SourceId, Node)>,
+    /// The data of every user-data and vendor-data part.
+    pub originals: Vec<Node>,
 }
 
 /// An empty dict, as `read_conf` returns for a missing or unusable file.

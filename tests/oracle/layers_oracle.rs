@@ -198,7 +198,7 @@ fn differential_25_1() {
 /// Each image profile, loaded as cloudfold loads it, equals the real file loaded by
 /// PyYAML (values and key order): the packaged files from the oracle's extraction and, for
 /// ubuntu, upstream `config/cloud.cfg.tmpl` rendered by cloud-init's own templater
-/// (`scripts/render_cloud_cfg_tmpl.py`, which finds the template in Debian's source package).
+/// (`scripts/profile_sources.py`, which takes the template from Debian's source package).
 #[test]
 #[ignore = "needs ../shared (the extracted cloud-init): scripts/conformance.sh runs it"]
 fn image_profiles_equal_their_sources() {
@@ -269,4 +269,166 @@ fn image_profiles_equal_their_sources() {
 #[allow(dead_code)]
 fn b64(b: &[u8]) -> String {
     B64.encode(b)
+}
+
+type Reread = (
+    cloudfold::yaml::Node,
+    std::collections::HashMap<(u32, u32), Vec<cloudfold::yaml::Node>>,
+);
+
+/// Every node of a source's text, re-loaded, by 1-based (line, column) of its start.
+fn reread(l: &Layered, id: cloudfold::source::SourceId, release: Release) -> Option<Reread> {
+    let info = l.sources.get(id)?;
+    if info.shift != (0, 0) {
+        return None;
+    }
+    let text = info.text.text().to_string_lossy().into_owned();
+    let opts = cloudfold::yaml::LoadOptions {
+        source: id,
+        python_unicode_tag: release == Release::V22_4,
+        ..cloudfold::yaml::LoadOptions::default()
+    };
+    let root = cloudfold::yaml::load(&text, &opts).ok()??;
+    let mut idx: std::collections::HashMap<(u32, u32), Vec<cloudfold::yaml::Node>> =
+        std::collections::HashMap::new();
+    let mut stack = vec![root.clone()];
+    let mut seen = std::collections::HashSet::new();
+    while let Some(n) = stack.pop() {
+        if !seen.insert(n.id()) {
+            continue;
+        }
+        let s = n.span();
+        idx.entry((s.start.line + 1, s.start.column + 1))
+            .or_default()
+            .push(n.clone());
+        match n.value() {
+            cloudfold::yaml::Value::Map(m) => {
+                for (k, v) in m.iter() {
+                    stack.push(k.clone());
+                    stack.push(v.clone());
+                }
+            }
+            cloudfold::yaml::Value::Seq(s) | cloudfold::yaml::Value::Tuple(s) => {
+                stack.extend(s.iter().cloned())
+            }
+            _ => {}
+        }
+    }
+    Some((root, idx))
+}
+
+fn kind(n: &cloudfold::yaml::Node) -> &'static str {
+    match n.value() {
+        cloudfold::yaml::Value::Map(_) => "map",
+        cloudfold::yaml::Value::Seq(_) | cloudfold::yaml::Value::Tuple(_) => "seq",
+        _ => "leaf",
+    }
+}
+
+/// explain_layers' origins are checked, not trusted: each reported origin (the winner and
+/// every shadowed value) is re-read from its source's text at the reported line:column and
+/// must hold the value (a leaf: equal, same type; a container: a container of the same kind),
+/// and a shadowed origin must be the value at the entry's key path in that source.
+/// `CLOUDFOLD_LAYERS_PROVENANCE_CASES` sets the count per release (default 200; CI 1,100).
+#[test]
+fn explain_provenance_is_reread() {
+    let n: usize = std::env::var("CLOUDFOLD_LAYERS_PROVENANCE_CASES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(200);
+    let mut checked = 0usize;
+    let mut cases_run = 0usize;
+    for (release, seed) in [
+        (Release::V22_4, 0x9e0_0022u64),
+        (Release::V25_1, 0x9e0_0025),
+    ] {
+        for (ci, c) in cases(n, seed).iter().enumerate() {
+            let Ok(l) = fold(c, release) else { continue };
+            cases_run += 1;
+            let ex = cloudfold::layers::explain_layers(&l, 1_000_000).unwrap();
+            let mut cache: std::collections::HashMap<cloudfold::source::SourceId, Option<Reread>> =
+                std::collections::HashMap::new();
+            for e in &ex.entries {
+                let mut origins: Vec<(&cloudfold::layers::LayerOrigin, bool)> =
+                    e.origin.iter().map(|o| (o, true)).collect();
+                origins.extend(e.shadowed.iter().map(|o| (o, false)));
+                for (o, winner) in origins {
+                    let Some((root, idx)) = cache
+                        .entry(o.source)
+                        .or_insert_with(|| reread(&l, o.source, release))
+                        .as_ref()
+                    else {
+                        continue;
+                    };
+                    let at = idx.get(&(o.line, o.column));
+                    let ok = at.is_some_and(|nodes| {
+                        nodes.iter().any(|n| {
+                            if !winner || (e.built && kind(&e.value) == "leaf") {
+                                return true;
+                            }
+                            if kind(n) != kind(&e.value) {
+                                return false;
+                            }
+                            kind(n) != "leaf"
+                                || (n.type_name() == e.value.type_name()
+                                    && cloudfold::yaml::value::py_eq(n, &e.value))
+                        })
+                    });
+                    assert!(
+                        ok,
+                        "case {ci} at {}: {} {} does not hold the value {:?} (built: {}, winner: {winner}, found: {:?})\n{}",
+                        release.as_str(),
+                        e.path,
+                        o,
+                        e.value,
+                        e.built,
+                        at,
+                        c.describe()
+                    );
+                    if !winner {
+                        // The shadowed value is the one at the entry's key path.
+                        let keys: Vec<&cloudfold::yaml::Node> = ex_keys(&ex.entries, e);
+                        let mut cur = Some(root);
+                        for k in keys {
+                            cur = cur.and_then(|x| x.as_map()).and_then(|m| m.get(k));
+                        }
+                        let cur = cur
+                            .unwrap_or_else(|| panic!("case {ci}: {} not in {}", e.path, o.label));
+                        assert_eq!(
+                            (cur.span().start.line + 1, cur.span().start.column + 1),
+                            (o.line, o.column),
+                            "case {ci}: {}",
+                            e.path
+                        );
+                    }
+                    checked += 1;
+                }
+            }
+        }
+    }
+    println!(
+        "layers explain provenance: {cases_run} cases, {checked} origins re-read, all hold their values"
+    );
+    assert!(checked > 0);
+}
+
+/// The keys from the root to a keyed entry (its ancestors are the closest shallower entries).
+fn ex_keys<'a>(
+    entries: &'a [cloudfold::layers::LayerEntry],
+    e: &'a cloudfold::layers::LayerEntry,
+) -> Vec<&'a cloudfold::yaml::Node> {
+    let pos = entries.iter().position(|x| std::ptr::eq(x, e)).unwrap();
+    let mut keys = vec![e.key.as_ref().unwrap()];
+    let mut depth = e.depth;
+    for x in entries[..pos].iter().rev() {
+        if depth == 0 {
+            break;
+        }
+        if x.depth == depth - 1 {
+            keys.push(x.key.as_ref().unwrap());
+            depth -= 1;
+        }
+    }
+    keys.reverse();
+    keys
 }
