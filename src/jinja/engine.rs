@@ -206,6 +206,19 @@ impl Engine {
         Engine { env, limits }
     }
 
+    /// Compile `content` only: the syntax error Jinja2 raises before rendering, if any
+    /// (the message in Jinja2's words where cloudfold knows them, the 1-based line).
+    pub fn check_syntax(&self, content: &str) -> Option<(String, usize)> {
+        match self.env.template_from_str(content) {
+            Ok(_) => None,
+            Err(e) => match syntax_error_in(&e, content) {
+                RenderError::Syntax { message, line } => Some((message, line)),
+                RenderError::Limit(m) => Some((m, e.line().unwrap_or(1))),
+                RenderError::Fault(_) => None,
+            },
+        }
+    }
+
     /// Render `content` (CRLF already normalised, header removed) with `vars`.
     pub fn render(&self, content: &str, vars: &Value) -> Result<String, RenderError> {
         let scope = FaultScope::begin();

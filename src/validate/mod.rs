@@ -16,6 +16,7 @@ mod abort_kind;
 mod did_you_mean;
 mod encoding_check;
 mod encoding_kind;
+mod jinja_check;
 mod merge_kind;
 mod merge_lint;
 mod merge_replay;

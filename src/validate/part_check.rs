@@ -39,17 +39,8 @@ pub fn part_diagnostics(
         PartOutcome::Merged | PartOutcome::WouldRun | PartOutcome::Empty | PartOutcome::Excluded => {
             return Vec::new();
         }
-        PartOutcome::JinjaDropped => {
-            let reason = match report.jinja.as_deref() {
-                Some(crate::jinja::JinjaRender::Dropped { why, .. }) => why.describe(),
-                Some(crate::jinja::JinjaRender::Unsupported(m)) => {
-                    format!("cloudfold cannot reproduce its result exactly ({m})")
-                }
-                Some(crate::jinja::JinjaRender::Limit(m)) => m.clone(),
-                _ => "a jinja template".to_owned(),
-            };
-            Diagnostic::new(&PartKind::JinjaDropped { part: n, reason }).with_primary(whole)
-        }
+        // jinja_check reports these, at their lines.
+        PartOutcome::JinjaDropped => return Vec::new(),
         PartOutcome::Unhandled => {
             let what = if report.content_type() == "text/x-not-multipart" {
                 "Unhandled non-multipart (text/x-not-multipart) userdata".to_owned()

@@ -84,6 +84,31 @@ pub enum PartKind {
         /// Why (cloud-init's reason, in words).
         reason: String,
     },
+    /// `part-jinja-syntax` (error): a template syntax error at its line (the header is
+    /// line 1); Jinja2 raises `TemplateSyntaxError` and cloud-init drops the part
+    /// (`## template: jinja\n#cloud-config\na: {{ a b }}\n`).
+    JinjaSyntax {
+        /// Part number.
+        part: usize,
+        /// Jinja2's message.
+        message: String,
+    },
+    /// `part-jinja-unknown-filter` (error): a filter Jinja2 does not have, such as
+    /// Ansible's `to_json` or `to_yaml` (`## template: jinja\n#cloud-config\na: {{ x|to_json }}\n`).
+    JinjaUnknownFilter {
+        /// Part number.
+        part: usize,
+        /// The filter.
+        name: String,
+    },
+    /// `part-jinja-undefined` (warning): a variable the instance data lacks; cloud-init
+    /// keeps `CI_MISSING_JINJA_VAR/<name>` in the text (`{{ v1.nope }}` with `--instance-data`).
+    JinjaUndefined {
+        /// Part number.
+        part: usize,
+        /// The variable's last name.
+        name: String,
+    },
     /// `include-not-fetched` (warning): an `#include` URL (`#include\nhttps://example.com/x`);
     /// cloudfold never fetches, so what it holds is not checked. At boot a failed fetch
     /// makes cloud-init abort all user-data processing.
@@ -152,6 +177,21 @@ impl fmt::Display for PartKind {
                     "part {part} is a jinja template that is dropped: {reason}"
                 )
             }
+            PartKind::JinjaSyntax { part, message } => {
+                write!(f, "template syntax error in part {part}: {message}")
+            }
+            PartKind::JinjaUnknownFilter { part, name } => {
+                write!(
+                    f,
+                    "part {part} uses the filter `{name}`, which Jinja2 does not have"
+                )
+            }
+            PartKind::JinjaUndefined { part, name } => {
+                write!(
+                    f,
+                    "part {part} uses `{name}`, which the instance data does not define"
+                )
+            }
             PartKind::IncludeNotFetched { url, reason } => {
                 write!(f, "#include {url} is not checked: {reason}")
             }
@@ -177,6 +217,9 @@ impl DiagnosticKind for PartKind {
             PartKind::JsonInvalid { .. } => "part-json-invalid",
             PartKind::JsonPatchFailed { .. } => "part-json-patch-failed",
             PartKind::JinjaDropped { .. } => "part-jinja-not-rendered",
+            PartKind::JinjaSyntax { .. } => "part-jinja-syntax",
+            PartKind::JinjaUnknownFilter { .. } => "part-jinja-unknown-filter",
+            PartKind::JinjaUndefined { .. } => "part-jinja-undefined",
             PartKind::IncludeNotFetched { .. } => "include-not-fetched",
             PartKind::ArchiveIgnored { .. } => "archive-ignored",
             PartKind::HandedAgain { .. } => "part-handed-again",
@@ -190,6 +233,7 @@ impl DiagnosticKind for PartKind {
             | PartKind::ArchiveIgnored { .. }
             | PartKind::HandedAgain { .. }
             | PartKind::JinjaDropped { .. }
+            | PartKind::JinjaUndefined { .. }
             | PartKind::IncludeNotFetched { .. } => Severity::Warning,
             PartKind::FilteredByLaunchIndex { .. } | PartKind::OtherAgent { .. } => Severity::Note,
             _ => Severity::Error,

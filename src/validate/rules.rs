@@ -154,6 +154,24 @@ pub const RULES: &[Rule] = &[
         "Pass --instance-data FILE (`sudo cloud-init query --all` on the instance writes it) and fix the template error named. Triggered by `## template: jinja\\n#cloud-config\\n` without instance data.",
     ),
     rule(
+        "part-jinja-syntax",
+        E,
+        "A template syntax error, at its line (the header is line 1): Jinja2 raises TemplateSyntaxError and cloud-init drops the part.",
+        "Fix the template at the line named. Triggered by `## template: jinja\\n#cloud-config\\na: {{ a b }}`.",
+    ),
+    rule(
+        "part-jinja-unknown-filter",
+        E,
+        "A filter Jinja2 does not have (Ansible's `to_json`, `to_yaml`, `b64encode` ...): Jinja2 refuses the template and cloud-init drops the part.",
+        "Use Jinja2's filters (`tojson`), or compute the value into the instance data. Triggered by `{{ x|to_json }}`.",
+    ),
+    rule(
+        "part-jinja-undefined",
+        W,
+        "A variable the instance data lacks: cloud-init keeps `CI_MISSING_JINJA_VAR/<name>` in the text and logs a warning.",
+        "Use a key the instance data has (`cloud-init query --list-keys` on the instance), or `|default('...')`. Triggered by `{{ v1.nope }}` with --instance-data.",
+    ),
+    rule(
         "include-not-fetched",
         W,
         "An `#include` URL: cloudfold never fetches, so what it holds is not checked; at boot a failed fetch makes cloud-init abort all user-data processing.",

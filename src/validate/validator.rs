@@ -193,6 +193,11 @@ pub fn validate(payload: &[u8], opts: &ValidateOptions, includes: &dyn IncludeRe
     for ((report, ps), out) in folded.parts.iter().zip(&parts).zip(per_part.iter_mut()) {
         out.extend(part_encoding(report, ps));
         out.extend(part_diagnostics(report, ps, version, opts.cloud_init_only));
+        out.extend(super::jinja_check::jinja_diagnostics(
+            report,
+            ps,
+            &opts.userdata,
+        ));
         if matches!(report.part_type, PartType::CloudConfig) {
             out.extend(merge_lint(ps, version));
         }
