@@ -20,7 +20,9 @@
 #  - layered config: 2,500 generated layer sets per release (5,000) against the real Init /
 #    ConfigMerger / _consume_vendordata / Modules, and the image profiles against their sources,
 #  - 500 generated NoCloud seeds read back by xorriso/isoinfo/mtools/fsck.fat/blkid and by
-#    cloud-init's NoCloud datasource (both releases), a sample against cloud-localds.
+#    cloud-init's NoCloud datasource (both releases), a sample against cloud-localds,
+#  - diff: 10,000 generated payload pairs (mirror, apply, empty self-diff); 500 of them (1,000
+#    payloads) against cloud-init 25.1 and their own cloud-config.txt (~2.5 min in all).
 # Tests that need ../shared (or python3, puppet, nickel, docker-compose) are #[ignore]d with
 # the reason in a plain `cargo test`; here they run (--include-ignored), and a missing
 # reference fails them. Each line selects tests by module path in the workspace's test
@@ -86,6 +88,11 @@ CLOUDFOLD_EXPLAIN_CASES=2500 ci_test oracle -- explain_provenance::
 # Layered config (issue 31): 2,500 generated layer sets per release (5,000) through the real
 # Init/ConfigMerger/_consume_vendordata/Modules; image profiles against their sources (~4 min).
 CLOUDFOLD_LAYERS_CASES=2500 CLOUDFOLD_LAYERS_PROVENANCE_CASES=1100 ci_test oracle -- layers_oracle::
+# diff: 10,000 generated pairs (diff A A empty, mirror images, the JSON diff applied to render A
+# gives render B; ~40 s), and 500 of them through cloud-init 25.1 (both renders, each payload
+# against its cloud-config.txt: ~100 s, most of it the oracle).
+CLOUDFOLD_DIFF_PAIRS=10000 CLOUDFOLD_DIFF_ORACLE_PAIRS=500 ci_test oracle integration -- \
+  diff_props:: diff_oracle::
 # The rest of the oracle binary at its default sizes (in the dev-profile `cargo test` step
 # these are ignored: they need ../shared, python3 or the extracted cloud-init).
 ci_test oracle -- merge_handler_vectors:: mime_fixtures:: mime_smoke:: \

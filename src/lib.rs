@@ -1,7 +1,7 @@
 //! cloudfold: fold cloud-init user-data offline, exactly as cloud-init does, and explain it.
 //!
 //! Stages (dependencies point one way): [`source`] ← [`diagnostic`], [`mime`], [`yaml`] ← [`merge`] ←
-//! [`userdata`] ← [`build`], [`validate`], [`explain`] ← the `cloudfold` binary.
+//! [`userdata`] ← [`build`], [`validate`], [`explain`] ← [`diff`] ← the `cloudfold` binary.
 
 #![forbid(unsafe_code)]
 
@@ -10,6 +10,7 @@ mod byte_scan;
 mod content_hash;
 mod deep_stack;
 pub mod diagnostic;
+pub mod diff;
 pub mod explain;
 pub mod jinja;
 pub mod layers;

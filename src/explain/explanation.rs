@@ -2,12 +2,13 @@
 
 use super::change::{Change, Step};
 use super::history::{Slot, part_of};
+use super::locator::Locator;
 use super::recorder::{PartRecord, Recorder};
 use crate::merge::{Decision, PathSeg};
-use crate::source::{Mark, Span};
+use crate::source::Span;
 use crate::userdata::{
-    Folded, IncludeResolver, PartOutcome, Payload, RenderError, UserDataOptions, py_is_space,
-    render_observed,
+    Folded, IncludeResolver, PartOutcome, PartReport, Payload, RenderError, UserDataOptions,
+    py_is_space, render_observed,
 };
 use crate::yaml::Node;
 use crate::yaml::value::{PyStr, Value};
@@ -210,6 +211,41 @@ pub struct Explanation {
     pub has_config: bool,
 }
 
+impl PartSummary {
+    /// A part as the fold reported it, before its changes are known
+    /// (`mergers` unset, `changes` empty).
+    pub fn of(p: &PartReport) -> PartSummary {
+        PartSummary {
+            number: p.number,
+            filename: p.filename().into_owned(),
+            content_type: p.content_type().to_owned(),
+            merge_type: p.merge_type_header(),
+            mergers: None,
+            status: match &p.outcome {
+                PartOutcome::Merged => PartStatus::Merged,
+                PartOutcome::Rejected(r) => PartStatus::Dropped(r.to_string()),
+                PartOutcome::WouldRun => PartStatus::WouldRun,
+                PartOutcome::JinjaDropped => PartStatus::Ignored(match p.jinja.as_deref() {
+                    Some(crate::jinja::JinjaRender::Dropped { why, .. }) => why.describe(),
+                    Some(crate::jinja::JinjaRender::Unsupported(m)) => {
+                        format!("a jinja template cloudfold cannot reproduce exactly: {m}")
+                    }
+                    Some(crate::jinja::JinjaRender::Limit(m)) => m.clone(),
+                    _ => "a jinja template".to_owned(),
+                }),
+                PartOutcome::Unhandled => {
+                    PartStatus::Ignored(format!("unhandled content type {}", p.content_type()))
+                }
+                PartOutcome::Empty => PartStatus::Ignored("empty part".to_owned()),
+                PartOutcome::Excluded => {
+                    PartStatus::Ignored("excluded by disabled_handlers".to_owned())
+                }
+            },
+            changes: Vec::new(),
+        }
+    }
+}
+
 impl Explanation {
     /// The part with this 1-based number.
     pub fn part(&self, number: usize) -> Option<&PartSummary> {
@@ -267,45 +303,19 @@ pub fn jsonp_shift(text: &PyStr) -> (u32, u32) {
 }
 
 struct Ctx<'a> {
-    /// Per part (0-based): the JSON patch shift, if it is a patch part.
-    shifts: Vec<Option<(u32, u32)>>,
+    locator: Locator,
     /// Ids of every node of every merged part's data.
     data_ids: HashSet<usize>,
     records: &'a [PartRecord],
 }
 
 impl Ctx<'_> {
-    fn position(&self, part: usize, m: Mark) -> Position {
-        let (mut line, mut column) = (m.line, m.column);
-        if let Some(Some((dl, dc))) = part.checked_sub(1).and_then(|i| self.shifts.get(i)) {
-            if line == 0 {
-                column = column.saturating_add(*dc);
-            }
-            line = line.saturating_add(*dl);
-        }
-        Position {
-            line: line.saturating_add(1),
-            column: column.saturating_add(1),
-        }
-    }
-
     fn origin(&self, span: Span) -> Option<Origin> {
-        let part = part_of(span.source)?;
-        if part > self.shifts.len() {
-            return None;
-        }
-        Some(Origin {
-            part,
-            start: self.position(part, span.start),
-            end: self.position(part, span.end),
-        })
+        self.locator.origin(span)
     }
 
     fn is_patch_part(&self, part: usize) -> bool {
-        matches!(
-            part.checked_sub(1).and_then(|i| self.shifts.get(i)),
-            Some(Some(_))
-        )
+        self.locator.is_patch_part(part)
     }
 }
 
@@ -334,14 +344,6 @@ fn build(
     rec: &Recorder,
     limits: ExplainLimits,
 ) -> Result<Explanation, ExplainError> {
-    let shifts: Vec<Option<(u32, u32)>> = folded
-        .parts
-        .iter()
-        .map(|p| {
-            (p.content_type() == "text/cloud-config-jsonp")
-                .then(|| jsonp_shift(&part_text(&p.leaf.payload())))
-        })
-        .collect();
     let mut data_ids = HashSet::new();
     for r in rec.parts.iter().filter(|r| r.merged) {
         if let Some(d) = &r.data {
@@ -349,43 +351,12 @@ fn build(
         }
     }
     let ctx = Ctx {
-        shifts,
+        locator: Locator::new(folded),
         data_ids,
         records: &rec.parts,
     };
     let history = history(&ctx);
-    let mut parts: Vec<PartSummary> = folded
-        .parts
-        .iter()
-        .map(|p| PartSummary {
-            number: p.number,
-            filename: p.filename().into_owned(),
-            content_type: p.content_type().to_owned(),
-            merge_type: p.merge_type_header(),
-            mergers: None,
-            status: match &p.outcome {
-                PartOutcome::Merged => PartStatus::Merged,
-                PartOutcome::Rejected(r) => PartStatus::Dropped(r.to_string()),
-                PartOutcome::WouldRun => PartStatus::WouldRun,
-                PartOutcome::JinjaDropped => PartStatus::Ignored(match p.jinja.as_deref() {
-                    Some(crate::jinja::JinjaRender::Dropped { why, .. }) => why.describe(),
-                    Some(crate::jinja::JinjaRender::Unsupported(m)) => {
-                        format!("a jinja template cloudfold cannot reproduce exactly: {m}")
-                    }
-                    Some(crate::jinja::JinjaRender::Limit(m)) => m.clone(),
-                    _ => "a jinja template".to_owned(),
-                }),
-                PartOutcome::Unhandled => {
-                    PartStatus::Ignored(format!("unhandled content type {}", p.content_type()))
-                }
-                PartOutcome::Empty => PartStatus::Ignored("empty part".to_owned()),
-                PartOutcome::Excluded => {
-                    PartStatus::Ignored("excluded by disabled_handlers".to_owned())
-                }
-            },
-            changes: Vec::new(),
-        })
-        .collect();
+    let mut parts: Vec<PartSummary> = folded.parts.iter().map(PartSummary::of).collect();
     for r in ctx.records.iter().filter(|r| r.merged) {
         let Some(number) = part_of(r.source) else {
             continue;

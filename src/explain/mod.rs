@@ -11,6 +11,7 @@ mod change;
 mod explanation;
 mod history;
 mod json_view;
+mod locator;
 mod recorder;
 mod text_view;
 
@@ -20,4 +21,5 @@ pub use explanation::{
     PartSummary, Position, explain, jsonp_shift, part_text,
 };
 pub use json_view::{JsonView, to_json};
-pub use text_view::to_text;
+pub use locator::Locator;
+pub use text_view::{inline, status_words, to_text};

@@ -1,7 +1,7 @@
 //! `to_text`: the explanation for people — the merged YAML with a comment per key and item, then each part's changes.
 
 use super::change::{Change, Step, keep_words};
-use super::explanation::{Entry, Explanation, Origin, OriginKind, PartStatus};
+use super::explanation::{Entry, Explanation, Origin, OriginKind, PartStatus, PartSummary};
 use crate::yaml::value::{Seq, py_repr};
 use crate::yaml::{DumpOptions, Node, Value, dump};
 use std::collections::HashSet;
@@ -12,7 +12,14 @@ const COMMENT_COLUMN: usize = 40;
 
 /// A value on one line: YAML as the dumper writes it inside a list, or a
 /// double-quoted string when that would take several lines.
-fn inline(n: &Node) -> String {
+///
+/// ```
+/// use cloudfold::explain::inline;
+/// use cloudfold::yaml::Node;
+/// assert_eq!(inline(&Node::str("echo hi")), "echo hi");
+/// assert_eq!(inline(&Node::str("yes")), "'yes'");
+/// ```
+pub fn inline(n: &Node) -> String {
     match n.value() {
         Value::Map(m) if m.is_empty() => return "{}".to_owned(),
         Value::Seq(s) | Value::Tuple(s) if s.is_empty() => return "[]".to_owned(),
@@ -209,27 +216,7 @@ pub fn to_text(ex: &Explanation) -> String {
             "# part {} ({}) {}",
             p.number, p.filename, p.content_type
         );
-        match &p.status {
-            PartStatus::Merged => match &p.mergers {
-                Some(m) if p.merge_type.is_some() => {
-                    let _ = writeln!(out, ": merged with {m} (its Merge-Type)");
-                }
-                Some(m) => {
-                    let _ = writeln!(out, ": merged with {m} (no Merge-Type header)");
-                }
-                None => out.push_str(": merged\n"),
-            },
-            PartStatus::Dropped(r) => {
-                if let Some(m) = &p.merge_type {
-                    let _ = write!(out, " (Merge-Type: {m})");
-                }
-                let _ = writeln!(out, ": DROPPED, cloud-init skips it: {r}");
-            }
-            PartStatus::WouldRun => out.push_str(": not a config part (cloud-init runs it)\n"),
-            PartStatus::Ignored(r) => {
-                let _ = writeln!(out, ": ignored: {r}");
-            }
-        }
+        let _ = writeln!(out, "{}", status_words(p));
         if p.status == PartStatus::Merged && p.changes.is_empty() {
             out.push_str("#   (changed nothing)\n");
         }
@@ -267,6 +254,28 @@ pub fn to_text(ex: &Explanation) -> String {
         let _ = writeln!(out, "# {f}: left out by the launch-index filter");
     }
     out
+}
+
+/// What cloud-init does with a part, in words, after its name and type
+/// (`: merged with … (its Merge-Type)`, ` (Merge-Type: …): DROPPED, …`).
+pub fn status_words(p: &PartSummary) -> String {
+    match &p.status {
+        PartStatus::Merged => match &p.mergers {
+            Some(m) if p.merge_type.is_some() => format!(": merged with {m} (its Merge-Type)"),
+            Some(m) => format!(": merged with {m} (no Merge-Type header)"),
+            None => ": merged".to_owned(),
+        },
+        PartStatus::Dropped(r) => {
+            let header = p
+                .merge_type
+                .as_ref()
+                .map(|m| format!(" (Merge-Type: {m})"))
+                .unwrap_or_default();
+            format!("{header}: DROPPED, cloud-init skips it: {r}")
+        }
+        PartStatus::WouldRun => ": not a config part (cloud-init runs it)".to_owned(),
+        PartStatus::Ignored(r) => format!(": ignored: {r}"),
+    }
 }
 
 #[cfg(test)]

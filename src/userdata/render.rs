@@ -275,6 +275,18 @@ impl<'scope, 'env> Renderer<'scope, 'env> {
             self.text,
         )
     }
+
+    /// [`Renderer::render_owned`], telling `observer` what
+    /// [`render_observed`] tells it (the result is the same).
+    pub fn render_owned_observed(
+        self,
+        payload: Vec<u8>,
+        includes: &dyn IncludeResolver,
+        observer: &mut dyn FoldObserver,
+    ) -> Result<Folded, RenderError> {
+        let processed = process_cow(payload.into(), self.opts, includes, Some(&self.preloader))?;
+        fold_processed(processed, self.opts, observer, self.preloader, self.text)
+    }
 }
 
 impl std::fmt::Debug for Renderer<'_, '_> {

@@ -86,6 +86,23 @@ pub fn to_typed_json(node: &Node, limits: WalkLimits) -> Result<J, TypedJsonErro
     )
 }
 
+/// A mapping key as [`to_typed_json`] writes it in an object (`"runcmd"`,
+/// `"$int:1"`, `"$str:$x"`, …; see the table above).
+///
+/// ```
+/// use cloudfold::yaml::Node;
+/// use cloudfold::yaml::typed_json::{WalkLimits, to_typed_key};
+/// assert_eq!(to_typed_key(&Node::str("$x"), WalkLimits::default()).unwrap(), "$str:$x");
+/// ```
+pub fn to_typed_key(key: &Node, limits: WalkLimits) -> Result<String, TypedJsonError> {
+    let mut enc = Encoder {
+        limits,
+        visited: 0,
+        path: Vec::new(),
+    };
+    enc.encode_key(key)
+}
+
 /// [`to_typed_json`] written as pretty JSON text (`serde_json::to_string_pretty`
 /// of it, byte for byte), serialized as the value is walked rather than
 /// built as a JSON value first: a large merged config's value tree cost

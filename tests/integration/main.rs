@@ -17,6 +17,7 @@ mod build_fixtures;
 mod build_roundtrip;
 mod compose_fixtures;
 mod diagnostic;
+mod diff_props;
 mod explain_cases;
 mod merge_dialect_layer;
 mod merge_engine;

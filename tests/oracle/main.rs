@@ -24,6 +24,7 @@ mod compose_differential;
 mod conformance_handler;
 mod conformance_samples;
 mod conformance_userdata;
+mod diff_oracle;
 mod differential_oracle;
 mod explain_provenance;
 mod jinja_differential;

@@ -7,6 +7,8 @@
 pub mod cloud_config_doc;
 pub mod compose_gen;
 pub mod compose_oracle;
+pub mod diff_apply;
+pub mod diff_gen;
 pub mod fold_json;
 pub mod hiera;
 pub mod jinja_gen;

@@ -64,7 +64,7 @@ const SPECS: &[&str] = &[
     "str(append)+dict(recurse_str,recurse_list)+list(prepend)",
 ];
 
-fn scalar(r: &mut Rng) -> String {
+pub fn scalar(r: &mut Rng) -> String {
     if r.chance(30) {
         format!("v{}", r.below(5))
     } else {
@@ -1019,7 +1019,7 @@ pub const GOOD_SPECS: &[&str] = &[
 
 /// A value for a merge-heavy part: scalars, strings to append, nulls to delete with,
 /// nested mappings holding lists.
-fn merge_value(r: &mut Rng) -> String {
+pub fn merge_value(r: &mut Rng) -> String {
     match r.below(10) {
         0 | 1 => format!(" s{}\n", r.below(4)),
         2 => " ~\n".into(),
@@ -1034,6 +1034,32 @@ fn merge_value(r: &mut Rng) -> String {
     }
 }
 
+/// One part of a [`merge_payload`]: its content type and body (a cloud-config
+/// touching the common keys, maybe with `merge_how`; sometimes a JSON patch or
+/// a random, possibly broken, cloud-config).
+pub fn merge_part(r: &mut Rng) -> (&'static str, String) {
+    match r.below(20) {
+        0 => ("text/cloud-config-jsonp", jsonp(r)),
+        1 => ("text/cloud-config", cloud_config(r)),
+        _ => {
+            let mut body = String::from("#cloud-config\n");
+            for _ in 0..1 + r.below(5) {
+                let k = r.pick(&["runcmd", "packages", "hostname", "a", "nested", "users"]);
+                body.push_str(&format!("{k}:{}", merge_value(r)));
+            }
+            if r.chance(10) {
+                body.push_str("anch: &x [1, s2]\nref: *x\n");
+            }
+            if r.chance(15) {
+                body.push_str(&format!("merge_how: '{}'\n", r.pick(GOOD_SPECS)));
+            } else if r.chance(5) {
+                body.push_str(&merge_key(r));
+            }
+            ("text/cloud-config", body)
+        }
+    }
+}
+
 /// A multipart payload of several cloud-config parts that touch the same keys
 /// with varied merge specs (headers and `merge_how`), sometimes a JSON patch or a
 /// broken part: what `explain` has to attribute.
@@ -1042,26 +1068,7 @@ pub fn merge_payload(r: &mut Rng) -> (Vec<u8>, Option<i64>) {
     let mut s = format!("Content-Type: multipart/mixed; boundary=\"{b}\"\nMIME-Version: 1.0\n\n");
     let n = 2 + r.below(4);
     for i in 0..n {
-        let (ctype, body) = match r.below(20) {
-            0 => ("text/cloud-config-jsonp", jsonp(r)),
-            1 => ("text/cloud-config", cloud_config(r)),
-            _ => {
-                let mut body = String::from("#cloud-config\n");
-                for _ in 0..1 + r.below(5) {
-                    let k = r.pick(&["runcmd", "packages", "hostname", "a", "nested", "users"]);
-                    body.push_str(&format!("{k}:{}", merge_value(r)));
-                }
-                if r.chance(10) {
-                    body.push_str("anch: &x [1, s2]\nref: *x\n");
-                }
-                if r.chance(15) {
-                    body.push_str(&format!("merge_how: '{}'\n", r.pick(GOOD_SPECS)));
-                } else if r.chance(5) {
-                    body.push_str(&merge_key(r));
-                }
-                ("text/cloud-config", body)
-            }
-        };
+        let (ctype, body) = merge_part(r);
         s.push_str(&format!("--{b}\nContent-Type: {ctype}\n"));
         if r.chance(60) {
             s.push_str(&format!("Merge-Type: {}\n", r.pick(GOOD_SPECS)));

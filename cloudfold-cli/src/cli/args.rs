@@ -1,10 +1,11 @@
 //! `Cli`: the clap definition of every subcommand and flag (also the source of the man page).
 
 use super::exit::{
-    BUILD_EXIT_CODES_HELP, EXIT_CODES_HELP, MERGE_EXIT_CODES_HELP, SEED_EXIT_CODES_HELP,
-    VALIDATE_EXIT_CODES_HELP,
+    BUILD_EXIT_CODES_HELP, DIFF_EXIT_CODES_HELP, EXIT_CODES_HELP, MERGE_EXIT_CODES_HELP,
+    SEED_EXIT_CODES_HELP, VALIDATE_EXIT_CODES_HELP,
 };
 use clap::{Args, Parser, Subcommand, ValueEnum};
+use cloudfold::diff::DEFAULT_MAX_ALIGN_WORK;
 use cloudfold::userdata::{
     DEFAULT_MAX_ALIAS_EXPANSION, DEFAULT_MAX_DECOMPRESSED_SIZE, DEFAULT_MAX_INPUT_SIZE,
     DEFAULT_MAX_SCALAR_SIZE, Limits,
@@ -48,6 +49,11 @@ pub enum Command {
     /// Print instance-data values, keys or a rendered jinja format, as `cloud-init query` does.
     #[command(after_help = TEMPLATE_EXIT_CODES_HELP)]
     Query(QueryArgs),
+    /// Show what changing one payload into another does at boot: the merged configs compared
+    /// by logical path, each value with the part and line it came from, and the part-level
+    /// changes that caused it.
+    #[command(after_help = DIFF_EXIT_CODES_HELP)]
+    Diff(DiffArgs),
     /// Print a shell completion script.
     Completions {
         /// The shell.
@@ -123,6 +129,13 @@ pub struct PayloadArgs {
     /// The user-data payload (a path; `-` or nothing reads stdin). A NoCloud seed — an ISO 9660
     /// or FAT image, or a directory — is read for its `user-data`.
     pub input: Option<PathBuf>,
+    #[command(flatten)]
+    pub fold: FoldArgs,
+}
+
+/// How a payload is folded (`diff` applies them to both of its payloads).
+#[derive(Debug, Args)]
+pub struct FoldArgs {
     /// Emulate this cloud-init release where releases differ.
     #[arg(long = "cloud-init", value_name = "RELEASE", default_value = "25.1", value_parser = ["22.4", "25.1"])]
     pub cloud_init: String,
@@ -536,4 +549,58 @@ pub struct SeedArgs {
     /// Largest input file accepted (each of them), in bytes.
     #[arg(long, value_name = "BYTES", default_value_t = 64 << 20)]
     pub max_input_size: u64,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum DiffFormat {
+    /// For people: the changes at boot with each value's part and line, the parts behind them.
+    Text,
+    /// One JSON document (see README: "diff --format json"): type-faithful values, paths and
+    /// pointers, origins, part-level causes.
+    Json,
+    /// A unified diff of the two merged configs as readable YAML (`render` of each side), for
+    /// code-review comments.
+    YamlDiff,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ColorWhen {
+    /// Colour when standard output is a terminal and NO_COLOR is not set.
+    Auto,
+    /// Always colour.
+    Always,
+    /// Never colour.
+    Never,
+}
+
+#[derive(Debug, Args)]
+pub struct DiffArgs {
+    /// The payload before the change (a path; `-` reads stdin). A cloud-config.txt captured from
+    /// an instance is a payload too, and so is a NoCloud seed (ISO 9660 or FAT image, directory).
+    #[arg(value_name = "OLD")]
+    pub old: PathBuf,
+    /// The payload after the change (a path; `-` reads stdin, for one side only).
+    #[arg(value_name = "NEW")]
+    pub new: PathBuf,
+    /// Fold options, applied to both payloads.
+    #[command(flatten)]
+    pub fold: FoldArgs,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = DiffFormat::Text)]
+    pub format: DiffFormat,
+    /// Colour the text output.
+    #[arg(long, value_enum, default_value_t = ColorWhen::Auto)]
+    pub color: ColorWhen,
+    /// Compare the merged configs only: changed scripts, boothooks, part-handlers and templates
+    /// do not count as changes at boot (on its own when a side is a cloud-config.txt).
+    #[arg(long)]
+    pub config_only: bool,
+    /// Most steps spent aligning lists and texts over the whole diff; past it, the rest of a
+    /// list is compared item by item in place (and a note says where).
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_MAX_ALIGN_WORK)]
+    pub max_align_work: u64,
+    /// Compare the two boot plans (commands per stage, modules that start or stop running).
+    /// Not yet available: it needs the `plan` command.
+    #[arg(long)]
+    pub plan: bool,
 }

@@ -3,25 +3,42 @@
 /// Exit codes (also listed in `--help` and the man page).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Exit {
+    /// 1 (`diff`): the payloads differ at boot (as `diff(1)` says its inputs differ).
+    Differ,
     /// 0: done (warnings may have been printed).
-    Ok = 0,
+    Ok,
     /// 1: cloud-init would abort user-data processing: no cloud-config at all.
-    Aborted = 1,
+    Aborted,
     /// 2: usage or I/O error.
-    Usage = 2,
+    Usage,
     /// 3: with `--strict`: a part cloud-init would ignore or reject.
-    Strict = 3,
+    Strict,
     /// 4: a cloudfold safety limit was exceeded (raise it with its flag).
-    Limit = 4,
+    Limit,
     /// 5: `validate` found errors.
-    Invalid = 5,
+    Invalid,
     /// 70: an internal error (a bug in cloudfold; never expected).
-    Internal = 70,
+    Internal,
+}
+
+impl Exit {
+    /// The process exit code.
+    pub fn code(self) -> u8 {
+        match self {
+            Exit::Ok => 0,
+            Exit::Aborted | Exit::Differ => 1,
+            Exit::Usage => 2,
+            Exit::Strict => 3,
+            Exit::Limit => 4,
+            Exit::Invalid => 5,
+            Exit::Internal => 70,
+        }
+    }
 }
 
 impl From<Exit> for std::process::ExitCode {
     fn from(e: Exit) -> Self {
-        std::process::ExitCode::from(e as u8)
+        std::process::ExitCode::from(e.code())
     }
 }
 
@@ -75,3 +92,11 @@ Exit codes:
 
 Timestamps in images are SOURCE_DATE_EPOCH if set, else 1980-01-01T00:00:00Z: the same inputs
 give the same bytes.";
+
+/// The exit-code table for `diff --help` (those of `diff(1)`).
+pub const DIFF_EXIT_CODES_HELP: &str = "\
+Exit codes (as diff(1)):
+  0  no change at boot (the payloads may still differ in ways that do not matter: listed)
+  1  the payloads differ at boot
+  2  trouble: usage or I/O error, a payload cloud-init would abort on, a safety limit
+ 70  internal error (a bug in cloudfold: please report it)";

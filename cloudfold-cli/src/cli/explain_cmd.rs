@@ -17,10 +17,10 @@ pub fn explain_payload(
     max_nodes: usize,
     strict: bool,
 ) -> Result<Exit, String> {
-    let opts = options(p)?;
-    let input = read_payload(p.input.as_deref(), p.max_input_size)?;
+    let opts = options(&p.fold)?;
+    let input = read_payload(p.input.as_deref(), p.fold.max_input_size)?;
     let includes = LocalIncludes {
-        dir: p.include_dir.clone(),
+        dir: p.fold.include_dir.clone(),
     };
     let (folded, ex) = match explain(&input, &opts, &includes, ExplainLimits { max_nodes }) {
         Ok(r) => r,

@@ -2,6 +2,7 @@
 
 mod args;
 mod build_cmd;
+mod diff_cmd;
 mod exit;
 mod explain_cmd;
 mod input;
@@ -61,6 +62,7 @@ fn run() -> std::process::ExitCode {
         Command::Validate(a) => validate_cmd::run(&a),
         Command::Template(a) => template_cmd::run_template(&a),
         Command::Query(a) => template_cmd::run_query(&a),
+        Command::Diff(a) => diff_cmd::run(&a),
         Command::Completions { shell } => {
             let mut cmd = Cli::command();
             let mut script = Vec::new();

@@ -1,6 +1,6 @@
 //! `cloudfold render`: print the merged cloud-config; warnings name the part and the reason.
 
-use super::args::{ExplainFormat, PayloadArgs, RenderArgs, RenderFormat};
+use super::args::{ExplainFormat, FoldArgs, PayloadArgs, RenderArgs, RenderFormat};
 use super::exit::Exit;
 use super::input::{LocalIncludes, read_payload, size_hint};
 use cloudfold::userdata::{
@@ -10,7 +10,7 @@ use cloudfold::userdata::{
 use cloudfold::yaml::typed_json::{TypedJsonError, to_typed_json_pretty};
 
 /// Build library options from the shared flags.
-pub fn options(p: &PayloadArgs) -> Result<UserDataOptions, String> {
+pub fn options(p: &FoldArgs) -> Result<UserDataOptions, String> {
     Ok(UserDataOptions {
         release: p.cloud_init.parse()?,
         launch_index: p.launch_index,
@@ -87,16 +87,17 @@ pub fn jinja_reason(p: &cloudfold::userdata::PartReport) -> String {
 /// Read, fold, report: the common front of `render` and `parts`; the fold
 /// writes `text` (and no other: a dump not printed is time lost).
 pub fn fold(p: &PayloadArgs, text: FoldText) -> Result<Result<Folded, (Exit, String)>, String> {
-    let opts = options(p)?;
+    let opts = options(&p.fold)?;
     let includes = LocalIncludes {
-        dir: p.include_dir.clone(),
+        dir: p.fold.include_dir.clone(),
     };
+    let max_input_size = p.fold.max_input_size;
     std::thread::scope(|scope| {
         // A large file's helper thread gets going while the file is read.
-        let expected = size_hint(p.input.as_deref()).min(p.max_input_size);
+        let expected = size_hint(p.input.as_deref()).min(max_input_size);
         let renderer =
             Renderer::start(scope, &opts, usize::try_from(expected).unwrap_or(0)).writing(text);
-        let input = match read_payload(p.input.as_deref(), p.max_input_size) {
+        let input = match read_payload(p.input.as_deref(), max_input_size) {
             Ok(i) => i,
             // Over --max-input-size is a limit (exit 4), like the others.
             Err(e) if e.contains("--max-input-size") => return Ok(Err((Exit::Limit, e))),
@@ -122,19 +123,19 @@ pub fn render_failure(e: RenderError) -> (Exit, String) {
     }
 }
 
-/// Print one warning line per part that cloud-init would not use as intended.
-pub fn print_warnings(f: &Folded) -> usize {
-    let mut n = 0;
+/// One warning per part that cloud-init would not use as intended (without
+/// the `warning: ` prefix).
+pub fn warning_lines(f: &Folded) -> Vec<String> {
+    let mut out = Vec::new();
     for w in &f.warnings {
-        eprintln!("warning: {}: {}", w.origin, w.message);
-        n += 1;
+        out.push(format!("{}: {}", w.origin, w.message));
     }
     for p in &f.parts {
         if let Some(cloudfold::jinja::JinjaRender::Rendered { missing, .. }) = p.jinja.as_deref()
             && !missing.is_empty()
         {
-            eprintln!(
-                "warning: part {} ({}): cloud-init: Could not render jinja template variables in file '{}': {}",
+            out.push(format!(
+                "part {} ({}): cloud-init: Could not render jinja template variables in file '{}': {}",
                 p.number,
                 p.filename(),
                 p.filename(),
@@ -143,8 +144,7 @@ pub fn print_warnings(f: &Folded) -> usize {
                     .map(|m| format!("'{m}'"))
                     .collect::<Vec<_>>()
                     .join(", ")
-            );
-            n += 1;
+            ));
         }
     }
     for p in &f.parts {
@@ -157,10 +157,18 @@ pub fn print_warnings(f: &Folded) -> usize {
             PartOutcome::JinjaDropped => jinja_reason(p),
             _ => continue,
         };
-        eprintln!("warning: part {} ({}): {what}", p.number, p.filename());
-        n += 1;
+        out.push(format!("part {} ({}): {what}", p.number, p.filename()));
     }
-    n
+    out
+}
+
+/// Print one warning line per part that cloud-init would not use as intended.
+pub fn print_warnings(f: &Folded) -> usize {
+    let lines = warning_lines(f);
+    for l in &lines {
+        eprintln!("warning: {l}");
+    }
+    lines.len()
 }
 
 pub fn run(a: &RenderArgs) -> Result<Exit, String> {
@@ -174,7 +182,7 @@ pub fn run(a: &RenderArgs) -> Result<Exit, String> {
         };
         return super::explain_cmd::explain_payload(&a.payload, format, a.max_nodes, a.strict);
     }
-    let limits = options(&a.payload)?.limits;
+    let limits = options(&a.payload.fold)?.limits;
     let text = match a.format {
         RenderFormat::CloudInit => FoldText::CloudConfigTxt,
         RenderFormat::Yaml => FoldText::Readable,

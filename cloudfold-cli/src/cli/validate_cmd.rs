@@ -67,6 +67,8 @@ fn rank(e: Exit) -> u8 {
         Exit::Limit => 4,
         Exit::Usage => 5,
         Exit::Internal => 6,
+        // `diff` only.
+        Exit::Differ => 0,
     }
 }
 
@@ -89,7 +91,7 @@ struct Checked {
 }
 
 pub fn run(a: &ValidateArgs) -> Result<Exit, String> {
-    let userdata = options(&a.payload)?;
+    let userdata = options(&a.payload.fold)?;
     let size_limit = match (a.platform, a.max_size) {
         (Some(p), _) => Some(SizeLimit::platform(platform(p))),
         (None, Some(n)) => Some(SizeLimit::bytes(n)),
@@ -123,13 +125,13 @@ pub fn run(a: &ValidateArgs) -> Result<Exit, String> {
         cloud_init_only: a.strict,
     };
     let includes = LocalIncludes {
-        dir: a.payload.include_dir.clone(),
+        dir: a.payload.fold.include_dir.clone(),
     };
     let mut checked = Vec::with_capacity(inputs.len());
     let mut worst = Exit::Ok;
     for input in inputs {
         let path = input.filter(|p| p.as_os_str() != "-");
-        let bytes = match read_payload(input, a.payload.max_input_size) {
+        let bytes = match read_payload(input, a.payload.fold.max_input_size) {
             Ok(b) => b,
             // One unreadable file among several does not hide the others' problems.
             Err(e) if a.more_inputs.is_empty() => return Err(e),
@@ -267,7 +269,7 @@ fn json(c: &Checked) -> Result<String, String> {
         .collect();
     let doc = json!({
         "valid": c.code == Exit::Ok,
-        "exit_code": c.code as u8,
+        "exit_code": c.code.code(),
         "aborted": report.aborted(),
         "summary": {
             "errors": report.count(Severity::Error),

@@ -1,0 +1,44 @@
+//! `diff`: what a change to user-data does at boot — the two merged configs compared by logical path, and the parts that caused it.
+//!
+//! Each payload is folded as [`crate::userdata::render`] folds it (the same
+//! options for both), then:
+//!
+//! - the merged configs are compared by logical path ([`ValueChange`]):
+//!   keys added, removed, changed; list items aligned by a linear-space
+//!   diff ([`align`]), so an inserted `runcmd` line is one addition; values
+//!   compared exactly as cloud-init's values differ (type and value, see
+//!   `value_classes`); differences the modules cannot see (key order, a
+//!   tuple against a list, a top-level `merge_type`) are kept apart;
+//! - each value comes with where it was read (part, line:column:
+//!   [`crate::explain::Locator`]);
+//! - the parts are compared ([`PartCause`]): added, removed, moved,
+//!   re-headed, their mergers, what cloud-init does with them and why
+//!   (`explain`'s [`crate::explain::PartSummary`]), their text.
+//!
+//! [`text_view`], [`json_view`] and [`yaml_diff`] write the result.
+
+mod alignment;
+mod config_walk;
+mod diff_error;
+mod diff_options;
+mod folded_side;
+mod json_view;
+mod line_hunk;
+mod part_cause;
+mod payload_diff;
+mod text_view;
+mod value_change;
+mod value_classes;
+mod yaml_diff;
+
+pub use alignment::{Budget, Run, align, align_symmetric};
+pub use diff_error::{DiffError, Side};
+pub use diff_options::{DEFAULT_MAX_ALIGN_WORK, DiffOptions};
+pub use folded_side::{FoldedSide, is_cloud_config_txt};
+pub use json_view::{JsonView, to_json};
+pub use line_hunk::{LineHunk, line_hunks, split_lines};
+pub use part_cause::{PartCause, PartDelta};
+pub use payload_diff::{PayloadDiff, diff};
+pub use text_view::{Palette, to_text};
+pub use value_change::{ChangeKind, NotAtBoot, Place, ValueChange};
+pub use yaml_diff::yaml_diff;

@@ -1,0 +1,528 @@
+//! `to_text`: the difference for people — the changes at boot with where each value came from, the parts that caused them, and what did not matter.
+
+use super::part_cause::{PartCause, PartDelta};
+use super::payload_diff::PayloadDiff;
+use super::value_change::{ChangeKind, ValueChange};
+use crate::explain::{Origin, PartStatus, PartSummary, inline, status_words};
+use crate::merge::PathSeg;
+use crate::yaml::{Node, Value};
+use std::fmt::Write;
+
+/// Comments start at this column at most (longer lines push theirs right).
+const COMMENT_COLUMN: usize = 44;
+
+/// Terminal colours (ANSI escapes), or none.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Palette {
+    /// Removed things.
+    pub red: &'static str,
+    /// Added things.
+    pub green: &'static str,
+    /// Changed things.
+    pub yellow: &'static str,
+    /// Headings.
+    pub bold: &'static str,
+    /// Provenance comments.
+    pub dim: &'static str,
+    /// Back to plain.
+    pub reset: &'static str,
+}
+
+impl Palette {
+    /// No colour at all.
+    pub const PLAIN: Palette = Palette {
+        red: "",
+        green: "",
+        yellow: "",
+        bold: "",
+        dim: "",
+        reset: "",
+    };
+
+    /// ANSI colours.
+    pub const ANSI: Palette = Palette {
+        red: "\x1b[31m",
+        green: "\x1b[32m",
+        yellow: "\x1b[33m",
+        bold: "\x1b[1m",
+        dim: "\x1b[2m",
+        reset: "\x1b[0m",
+    };
+}
+
+/// A value on one line: a scalar as `explain` writes it, a container in
+/// YAML flow style (items that flow syntax would misread double-quoted).
+pub(crate) fn flow(n: &Node) -> String {
+    let mut out = String::new();
+    write_flow(n, &mut out, 0);
+    out
+}
+
+fn write_flow(n: &Node, out: &mut String, depth: usize) {
+    // Deeper than this, the rest is elided (the JSON output has it all).
+    if depth > 64 {
+        out.push('…');
+        return;
+    }
+    let items = |out: &mut String, it: &mut dyn Iterator<Item = &Node>| {
+        for (i, x) in it.enumerate() {
+            if i > 0 {
+                out.push_str(", ");
+            }
+            write_flow(x, out, depth + 1);
+        }
+    };
+    match n.value() {
+        Value::Seq(s) => {
+            out.push('[');
+            items(out, &mut s.iter());
+            out.push(']');
+        }
+        Value::Tuple(s) => {
+            out.push_str("!!python/tuple [");
+            items(out, &mut s.iter());
+            out.push(']');
+        }
+        Value::Set(m) => {
+            out.push_str("!!set {");
+            items(out, &mut m.keys());
+            out.push('}');
+        }
+        Value::Map(m) => {
+            out.push('{');
+            for (i, (k, v)) in m.iter().enumerate() {
+                if i > 0 {
+                    out.push_str(", ");
+                }
+                write_flow(k, out, depth + 1);
+                out.push_str(": ");
+                write_flow(v, out, depth + 1);
+            }
+            out.push('}');
+        }
+        _ => {
+            let s = inline(n);
+            let quoted = s.starts_with('\'') || s.starts_with('"');
+            if depth > 0 && !quoted && s.contains([',', '[', ']', '{', '}']) {
+                out.push_str(&serde_json::to_string(&s).unwrap_or_else(|_| "\"?\"".to_owned()));
+            } else {
+                out.push_str(&s);
+            }
+        }
+    }
+}
+
+fn place(parts: &[PartSummary], o: Option<Origin>) -> String {
+    match o {
+        Some(o) => {
+            let name = o
+                .part
+                .checked_sub(1)
+                .and_then(|i| parts.get(i))
+                .map_or("?", |p| p.filename.as_str());
+            format!(
+                "part {} ({name}):{}:{}",
+                o.part, o.start.line, o.start.column
+            )
+        }
+        None => "built by the merge".to_owned(),
+    }
+}
+
+/// A part cause in a few words, for the changes it explains.
+fn cause_words(c: &PartCause) -> String {
+    let (number, file) = c
+        .new
+        .as_ref()
+        .or(c.old.as_ref())
+        .map_or((0, ""), |p| (p.number, p.filename.as_str()));
+    let what = c
+        .deltas
+        .iter()
+        .filter(|d| !matches!(d, PartDelta::Content(_)) || c.deltas.len() == 1)
+        .map(|d| match d {
+            PartDelta::Added => "added".to_owned(),
+            PartDelta::Removed => "removed".to_owned(),
+            PartDelta::Moved => "moved".to_owned(),
+            PartDelta::Renamed => "renamed".to_owned(),
+            PartDelta::ContentType => "content type changed".to_owned(),
+            PartDelta::MergeHeader => "Merge-Type changed".to_owned(),
+            PartDelta::Mergers => "mergers changed".to_owned(),
+            PartDelta::Status => match c.new.as_ref().map(|p| p.status.code()) {
+                Some("merged") => "now merged".to_owned(),
+                Some("dropped") => "now dropped".to_owned(),
+                _ => "handled differently".to_owned(),
+            },
+            PartDelta::Content(_) => "edited".to_owned(),
+        })
+        .collect::<Vec<_>>()
+        .join(", ");
+    let side = if c.new.is_some() { "" } else { "old " };
+    format!("{side}part {number} ({file}) {what}")
+}
+
+/// Characters shown of `s` (ANSI colour sequences take no room).
+fn visible_width(s: &str) -> usize {
+    let mut n = 0;
+    let mut in_escape = false;
+    for c in s.chars() {
+        match (in_escape, c) {
+            (false, '\x1b') => in_escape = true,
+            (false, _) => n += 1,
+            (true, 'm') => in_escape = false,
+            (true, _) => {}
+        }
+    }
+    n
+}
+
+/// What cloud-init does with a part (`explain`'s status and reason).
+fn status_text(p: &PartSummary) -> String {
+    match &p.status {
+        PartStatus::Merged => match &p.mergers {
+            Some(m) => format!("merged with {m}"),
+            None => "merged".to_owned(),
+        },
+        PartStatus::Dropped(r) => format!("DROPPED, cloud-init skips it: {r}"),
+        PartStatus::WouldRun => "cloud-init runs it".to_owned(),
+        PartStatus::Ignored(r) => format!("ignored: {r}"),
+    }
+}
+
+struct Writer<'a> {
+    d: &'a PayloadDiff,
+    pal: Palette,
+    causes: Vec<Vec<usize>>,
+    out: String,
+}
+
+fn key_list(keys: &[Node]) -> String {
+    let shown: Vec<String> = keys.iter().take(12).map(flow).collect();
+    let more = keys.len().saturating_sub(12);
+    if more > 0 {
+        format!("{}, … ({more} more)", shown.join(", "))
+    } else {
+        shown.join(", ")
+    }
+}
+
+impl Writer<'_> {
+    /// One line: `left`, then the comment in the comment column.
+    fn line(&mut self, left: &str, comment: &str) {
+        if comment.is_empty() {
+            let _ = writeln!(self.out, "{left}");
+            return;
+        }
+        let visible = visible_width(left);
+        let pad = COMMENT_COLUMN.saturating_sub(visible).max(2);
+        let p = self.pal;
+        let _ = writeln!(
+            self.out,
+            "{left}{}{}# {comment}{}",
+            " ".repeat(pad),
+            p.dim,
+            p.reset
+        );
+    }
+
+    /// Where a value was read; on the new side's line (or the only line),
+    /// the part-level changes behind it.
+    fn comment(
+        &self,
+        i: usize,
+        origin: Option<Origin>,
+        old_side: bool,
+        with_causes: bool,
+    ) -> String {
+        let parts = if old_side {
+            &self.d.old.parts
+        } else {
+            &self.d.new.parts
+        };
+        let mut c = place(parts, origin);
+        if old_side {
+            c = format!("was {c}");
+        }
+        if with_causes {
+            for &k in self.causes.get(i).map(Vec::as_slice).unwrap_or_default() {
+                if let Some(cause) = self.d.parts.get(k) {
+                    let _ = write!(c, "; {}", cause_words(cause));
+                }
+            }
+        }
+        c
+    }
+
+    fn change(&mut self, i: usize, ch: &ValueChange) {
+        let p = self.pal;
+        let path = ch.path().to_string();
+        let value = |n: Option<&Node>| n.map(flow).unwrap_or_default();
+        let element = |ch: &ValueChange| match ch.path().segments().last() {
+            Some(PathSeg::Key(k)) => flow(k),
+            _ => String::new(),
+        };
+        match ch.kind {
+            ChangeKind::Added => {
+                let what = if ch.in_set {
+                    format!("(set element {})", element(ch))
+                } else {
+                    value(ch.new.as_ref())
+                };
+                let left = format!("  {}+ {path}: {what}{}", p.green, p.reset);
+                let c = self.comment(i, ch.new_origin, false, true);
+                self.line(&left, &c);
+            }
+            ChangeKind::Removed => {
+                let what = if ch.in_set {
+                    format!("(set element {})", element(ch))
+                } else {
+                    value(ch.old.as_ref())
+                };
+                let left = format!("  {}- {path}: {what}{}", p.red, p.reset);
+                let c = self.comment(i, ch.old_origin, true, true);
+                self.line(&left, &c);
+            }
+            ChangeKind::Changed => {
+                let left = format!("  {}~ {path}{}", p.yellow, p.reset);
+                self.line(&left, "");
+                let old = format!("      {}- {}{}", p.red, value(ch.old.as_ref()), p.reset);
+                let c = self.comment(i, ch.old_origin, true, false);
+                self.line(&old, &c);
+                let new = format!("      {}+ {}{}", p.green, value(ch.new.as_ref()), p.reset);
+                let c = self.comment(i, ch.new_origin, false, true);
+                self.line(&new, &c);
+            }
+            ChangeKind::Retyped => {
+                let names = |n: Option<&Node>| n.map_or("?", Node::type_name);
+                let left = format!(
+                    "  {}~ {path}: {} → {}{}",
+                    p.yellow,
+                    names(ch.old.as_ref()),
+                    names(ch.new.as_ref()),
+                    p.reset
+                );
+                self.line(&left, "");
+            }
+            ChangeKind::Reordered => {
+                let left = format!(
+                    "  {}~ {path}: key order {} → {}{}",
+                    p.yellow,
+                    key_list(&ch.old_keys),
+                    key_list(&ch.new_keys),
+                    p.reset
+                );
+                self.line(&left, "");
+            }
+        }
+        if let Some(why) = ch.not_at_boot {
+            let _ = writeln!(self.out, "      {}({}){}", p.dim, why.words(), p.reset);
+        }
+    }
+
+    fn part(&mut self, c: &PartCause) {
+        let p = self.pal;
+        let Some(s) = c.new.as_ref().or(c.old.as_ref()) else {
+            return;
+        };
+        let head = format!("part {} ({}) {}", s.number, s.filename, s.content_type);
+        if c.has("added") {
+            let _ = writeln!(
+                self.out,
+                "  {}+ {head}, added{}{}",
+                p.green,
+                status_words(s),
+                p.reset
+            );
+            return;
+        }
+        if c.has("removed") {
+            let _ = writeln!(
+                self.out,
+                "  {}- {head}, removed (it was{}){}",
+                p.red,
+                status_words(s).trim_start_matches(':'),
+                p.reset
+            );
+            return;
+        }
+        let before = match (&c.old, &c.new) {
+            (Some(o), Some(n)) if o.number != n.number => format!(" (part {} before)", o.number),
+            _ => String::new(),
+        };
+        let _ = writeln!(self.out, "  {}~ {head}{before}{}", p.yellow, p.reset);
+        let (Some(o), Some(n)) = (&c.old, &c.new) else {
+            return;
+        };
+        if !c.has("status") {
+            let _ = writeln!(
+                self.out,
+                "      {}",
+                status_words(n).trim_start_matches(": ")
+            );
+        }
+        for d in &c.deltas {
+            match d {
+                PartDelta::Moved => {
+                    let _ = writeln!(self.out, "      moved among the other parts");
+                }
+                PartDelta::Renamed => {
+                    let _ = writeln!(self.out, "      renamed from {}", o.filename);
+                }
+                PartDelta::ContentType => {
+                    let _ = writeln!(self.out, "      content type was {}", o.content_type);
+                }
+                PartDelta::MergeHeader => {
+                    let show =
+                        |m: &Option<String>| m.clone().unwrap_or_else(|| "(none)".to_owned());
+                    let _ = writeln!(
+                        self.out,
+                        "      Merge-Type: {} → {}",
+                        show(&o.merge_type),
+                        show(&n.merge_type)
+                    );
+                }
+                PartDelta::Mergers => {
+                    let _ = writeln!(
+                        self.out,
+                        "      mergers: {} → {}",
+                        o.mergers.as_deref().unwrap_or("?"),
+                        n.mergers.as_deref().unwrap_or("?")
+                    );
+                }
+                PartDelta::Status => {
+                    let _ = writeln!(self.out, "      now: {}", status_text(n));
+                    let _ = writeln!(self.out, "      before: {}", status_text(o));
+                }
+                PartDelta::Content(hunks) => {
+                    let _ = writeln!(self.out, "      content changed:");
+                    for h in hunks {
+                        let _ = writeln!(
+                            self.out,
+                            "        {}@@ -{},{} +{},{} @@{}",
+                            p.dim,
+                            h.old_start,
+                            h.old_lines.len(),
+                            h.new_start,
+                            h.new_lines.len(),
+                            p.reset
+                        );
+                        for l in &h.old_lines {
+                            let _ = writeln!(self.out, "        {}-{l}{}", p.red, p.reset);
+                        }
+                        for l in &h.new_lines {
+                            let _ = writeln!(self.out, "        {}+{l}{}", p.green, p.reset);
+                        }
+                    }
+                }
+                PartDelta::Added | PartDelta::Removed => {}
+            }
+        }
+    }
+
+    fn heading(&mut self, h: &str) {
+        let p = self.pal;
+        let _ = writeln!(self.out, "{}{h}{}", p.bold, p.reset);
+    }
+}
+
+/// The difference as text: `--- OLD` / `+++ NEW`, then the changes at boot
+/// (each value with the part and line:column it was read from, and the
+/// part-level change behind it), the parts that changed, and what changed
+/// without mattering at boot. Identical configs read "no change at boot".
+pub fn to_text(d: &PayloadDiff, names: (&str, &str), pal: Palette) -> String {
+    let mut w = Writer {
+        d,
+        pal,
+        causes: d.causes(),
+        out: String::new(),
+    };
+    let _ = writeln!(w.out, "{}--- {}{}", pal.red, names.0, pal.reset);
+    let _ = writeln!(w.out, "{}+++ {}{}", pal.green, names.1, pal.reset);
+    if d.config_only {
+        let why = match (d.old.is_cloud_config_txt, d.new.is_cloud_config_txt) {
+            (true, true) => "both are cloud-config.txt files as cloud-init writes them",
+            (true, false) => "OLD is a cloud-config.txt as cloud-init writes it",
+            (false, true) => "NEW is a cloud-config.txt as cloud-init writes it",
+            (false, false) => "--config-only",
+        };
+        let what = if d.old.is_cloud_config_txt || d.new.is_cloud_config_txt {
+            "it is compared as the config it holds, and parts are not compared"
+        } else {
+            "parts cloud-init runs are not compared"
+        };
+        let _ = writeln!(w.out, "(merged configs only: {why}; {what})");
+    }
+    let boot: Vec<usize> = (0..d.changes.len())
+        .filter(|&i| d.changes.get(i).is_some_and(ValueChange::at_boot))
+        .collect();
+    let quiet: Vec<usize> = (0..d.changes.len())
+        .filter(|&i| d.changes.get(i).is_some_and(|c| !c.at_boot()))
+        .collect();
+    if d.same_at_boot() {
+        let why = if d.identical_payloads {
+            " (the payloads are identical)"
+        } else {
+            ""
+        };
+        w.heading(&format!("no change at boot{why}"));
+        if !d.identical_payloads {
+            let txt = d.old.is_cloud_config_txt || d.new.is_cloud_config_txt;
+            if d.parts.is_empty() && quiet.is_empty() && txt {
+                let _ = writeln!(w.out, "the merged configs are the same");
+            } else if d.parts.is_empty() && quiet.is_empty() {
+                let _ = writeln!(
+                    w.out,
+                    "the payloads differ only in how they are framed (MIME boundaries, headers, encoding): every part is the same"
+                );
+            } else {
+                w.heading("differences that did not matter:");
+                for c in &d.parts {
+                    w.part(c);
+                }
+                for i in quiet {
+                    if let Some(c) = d.changes.get(i) {
+                        w.change(i, c);
+                    }
+                }
+            }
+        }
+    } else {
+        if !boot.is_empty() {
+            w.heading("changes at boot:");
+            for i in boot {
+                if let Some(c) = d.changes.get(i) {
+                    w.change(i, c);
+                }
+            }
+        }
+        let runs: Vec<&PartCause> = d.parts.iter().filter(|c| c.at_boot).collect();
+        if !runs.is_empty() {
+            w.heading("parts cloud-init runs:");
+            for c in runs {
+                w.part(c);
+            }
+        }
+        let rest: Vec<&PartCause> = d.parts.iter().filter(|c| !c.at_boot).collect();
+        if !rest.is_empty() {
+            w.heading("parts:");
+            for c in rest {
+                w.part(c);
+            }
+        }
+        if !quiet.is_empty() {
+            w.heading("did not matter at boot:");
+            for i in quiet {
+                if let Some(c) = d.changes.get(i) {
+                    w.change(i, c);
+                }
+            }
+        }
+    }
+    for p in &d.by_position {
+        let _ = writeln!(
+            w.out,
+            "note: {p}: too different to align within --max-align-work: the rest of it is compared item by item in place"
+        );
+    }
+    w.out
+}

@@ -1,0 +1,275 @@
+//! `diff` properties on generated payload pairs (B a mutation of A): `diff A A` is empty,
+//! `diff A B` mirrors `diff B A`, the JSON diff applied to `render A` gives `render B`
+//! (tests/oracle/diff_oracle.rs checks a sample against the real cloud-init).
+//!
+//! `CLOUDFOLD_DIFF_PAIRS` sets the number of pairs (default 300; CI: 10,000).
+
+use crate::support;
+
+use cloudfold::diff::{DiffOptions, JsonView, PayloadDiff, diff, to_json};
+use cloudfold::userdata::{FoldText, NoIncludes, Preload, Release, UserDataOptions};
+use cloudfold::yaml::typed_json::{WalkLimits, to_typed_json};
+use serde_json::{Value as J, json};
+use support::diff_apply::apply;
+use support::diff_gen::pair;
+use support::rng::Rng;
+
+pub(crate) fn env_count(name: &str, default: usize) -> usize {
+    std::env::var(name)
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default)
+}
+
+fn opts() -> UserDataOptions {
+    UserDataOptions {
+        release: Release::V25_1,
+        preload: Preload::Auto,
+        ..UserDataOptions::default()
+    }
+}
+
+pub(crate) fn run(a: &[u8], b: &[u8]) -> Result<PayloadDiff, String> {
+    diff(
+        a.to_vec(),
+        b.to_vec(),
+        &opts(),
+        &NoIncludes,
+        &DiffOptions::default(),
+        FoldText::Nothing,
+    )
+    .map_err(|e| e.to_string())
+}
+
+pub(crate) fn json_of(d: &PayloadDiff) -> J {
+    to_json(JsonView {
+        diff: d,
+        limits: WalkLimits::default(),
+    })
+    .unwrap()
+}
+
+fn typed_config(d: &PayloadDiff, old: bool) -> J {
+    let side = if old { &d.old } else { &d.new };
+    side.folded.config.as_ref().map_or(J::Null, |c| {
+        to_typed_json(c, WalkLimits::default()).unwrap()
+    })
+}
+
+/// A change as seen from the other side (`diff B A`), in a form to compare.
+fn mirrored(c: &J) -> String {
+    let op = match c["op"].as_str().unwrap() {
+        "add" => "remove",
+        "remove" => "add",
+        o => o,
+    };
+    canonical_change(&json!({
+        "op": op,
+        "old_path": c["new_path"], "new_path": c["old_path"],
+        "old": c["new"], "new": c["old"],
+        "key": c["key"], "element": c["element"],
+        "old_index": c["new_index"], "new_index": c["old_index"],
+        "old_type": c["new_type"], "new_type": c["old_type"],
+        "old_keys": c["new_keys"], "new_keys": c["old_keys"],
+        "not_at_boot": c["not_at_boot"],
+        "old_origin": c["new_origin"], "new_origin": c["old_origin"],
+        "container": if c["container"].is_null() {
+            J::Null
+        } else {
+            json!({"old": c["container"]["new"], "new": c["container"]["old"]})
+        },
+    }))
+}
+
+fn canonical_change(c: &J) -> String {
+    let keys = [
+        "op",
+        "old_path",
+        "new_path",
+        "old",
+        "new",
+        "key",
+        "element",
+        "old_index",
+        "new_index",
+        "old_type",
+        "new_type",
+        "old_keys",
+        "new_keys",
+        "not_at_boot",
+        "old_origin",
+        "new_origin",
+        "container",
+    ];
+    let m: serde_json::Map<String, J> = keys
+        .iter()
+        .map(|k| ((*k).to_owned(), c.get(*k).cloned().unwrap_or(J::Null)))
+        .collect();
+    J::Object(m).to_string()
+}
+
+fn mirrored_part(p: &J) -> String {
+    let changes: Vec<J> = p["changes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| match c.as_str().unwrap() {
+            "added" => J::from("removed"),
+            "removed" => J::from("added"),
+            o => J::from(o),
+        })
+        .collect();
+    let content: Vec<J> = p["content"]
+        .as_array()
+        .map(|hs| {
+            hs.iter()
+                .map(|h| {
+                    json!({"old_start": h["new_start"], "old_lines": h["new_lines"],
+                           "new_start": h["old_start"], "new_lines": h["old_lines"]})
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    json!({"changes": changes, "at_boot": p["at_boot"], "old": p["new"], "new": p["old"], "content": content})
+        .to_string()
+}
+
+fn plain_part(p: &J) -> String {
+    json!({"changes": p["changes"], "at_boot": p["at_boot"], "old": p["old"], "new": p["new"],
+           "content": p["content"].as_array().cloned().unwrap_or_default()})
+    .to_string()
+}
+
+/// JSON text: compared as text, key order counts (`Value`'s `==` ignores it).
+fn ordered(v: &J) -> String {
+    serde_json::to_string(v).unwrap()
+}
+
+/// Every property of one pair; the first that fails, as text. Gives the JSON diff of A -> B.
+fn check_pair(a: &[u8], b: &[u8]) -> Result<J, String> {
+    // diff A A: nothing, exit 0.
+    let same = run(a, a)?;
+    if !same.changes.is_empty() || !same.parts.is_empty() || !same.same_at_boot() {
+        return Err(format!("diff A A is not empty: {}", json_of(&same)));
+    }
+    let ab = run(a, b)?;
+    let ba = run(b, a)?;
+    let (jab, jba) = (json_of(&ab), json_of(&ba));
+    // Mirror images.
+    let mut x: Vec<String> = jab["changes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(mirrored)
+        .collect();
+    let mut y: Vec<String> = jba["changes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(canonical_change)
+        .collect();
+    x.sort();
+    y.sort();
+    if x != y {
+        return Err(format!(
+            "changes are not mirror images:\nA->B {jab:#}\nB->A {jba:#}"
+        ));
+    }
+    let mut x: Vec<String> = jab["parts"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(mirrored_part)
+        .collect();
+    let mut y: Vec<String> = jba["parts"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(plain_part)
+        .collect();
+    x.sort();
+    y.sort();
+    if x != y {
+        return Err(format!(
+            "parts are not mirror images:\nA->B {jab:#}\nB->A {jba:#}"
+        ));
+    }
+    if jab["same_at_boot"] != jba["same_at_boot"] {
+        return Err("same_at_boot differs by direction".into());
+    }
+    // Applying the JSON diff of A -> B to render A gives render B, type for type, key for key.
+    let (ra, rb) = (typed_config(&ab, true), typed_config(&ab, false));
+    let got = apply(&ra, &jab).map_err(|e| format!("apply failed: {e}\n{jab:#}"))?;
+    if ordered(&got) != ordered(&rb) {
+        return Err(format!(
+            "apply(render A, diff A B) != render B\napplied {got}\nrender B {rb}\ndiff {jab:#}"
+        ));
+    }
+    let got = apply(&rb, &jba).map_err(|e| format!("apply failed (B->A): {e}"))?;
+    if ordered(&got) != ordered(&ra) {
+        return Err("apply(render B, diff B A) != render A".into());
+    }
+    Ok(jab)
+}
+
+#[test]
+fn diff_properties_on_generated_pairs() {
+    let n = env_count("CLOUDFOLD_DIFF_PAIRS", 300);
+    let mut r = Rng::new(0xd1ff);
+    let (mut checked, mut skipped, mut changed, mut bad) = (0, 0, 0, Vec::new());
+    // How often each kind of change and of part difference came up.
+    let mut kinds: std::collections::BTreeMap<String, usize> = std::collections::BTreeMap::new();
+    for i in 0..n {
+        let (a, b) = pair(&mut r);
+        match check_pair(&a, &b) {
+            Ok(j) => {
+                checked += 1;
+                if j["same_at_boot"] == json!(false) {
+                    changed += 1;
+                }
+                for c in j["changes"].as_array().unwrap() {
+                    let k = match c["not_at_boot"].as_str() {
+                        Some(why) => format!("{} ({why})", c["op"].as_str().unwrap()),
+                        None => c["op"].as_str().unwrap().to_owned(),
+                    };
+                    *kinds.entry(k).or_default() += 1;
+                }
+                for p in j["parts"].as_array().unwrap() {
+                    for d in p["changes"].as_array().unwrap() {
+                        *kinds
+                            .entry(format!("part {}", d.as_str().unwrap()))
+                            .or_default() += 1;
+                    }
+                }
+            }
+            // A payload that does not fold (cloud-init would abort): nothing to compare.
+            Err(e) if e.starts_with("old payload") || e.starts_with("new payload") => skipped += 1,
+            Err(e) => {
+                if let Ok(dir) = std::env::var("CLOUDFOLD_DIFF_DUMP") {
+                    std::fs::write(format!("{dir}/pair{i}-a"), &a).unwrap();
+                    std::fs::write(format!("{dir}/pair{i}-b"), &b).unwrap();
+                }
+                bad.push(format!(
+                    "pair {i}:\nA:\n{}\nB:\n{}\n{e}",
+                    String::from_utf8_lossy(&a),
+                    String::from_utf8_lossy(&b)
+                ))
+            }
+        }
+    }
+    eprintln!(
+        "diff properties: {checked} of {n} pairs checked ({changed} differ at boot), {skipped} skipped (a side aborts), {} failed",
+        bad.len()
+    );
+    eprintln!("diff properties: changes seen: {kinds:?}");
+    assert!(
+        bad.is_empty(),
+        "{} pairs failed:\n{}",
+        bad.len(),
+        bad.iter().take(3).cloned().collect::<Vec<_>>().join("\n\n")
+    );
+    assert!(
+        checked * 10 >= n * 9,
+        "too few pairs checked: {checked} of {n}"
+    );
+}
