@@ -781,7 +781,17 @@ fn fold_payload(
         _ => "user-data",
     };
     for p in &folded.parts {
-        let label = match p.leaf.filename.as_deref().filter(|f| !f.is_empty()) {
+        // A name of cloud-init's own making (`part-001`) says nothing more.
+        let own = |f: &str| {
+            f.strip_prefix("part-")
+                .is_some_and(|n| n.len() == 3 && n.bytes().all(|b| b.is_ascii_digit()))
+        };
+        let label = match p
+            .leaf
+            .filename
+            .as_deref()
+            .filter(|f| !f.is_empty() && !own(f))
+        {
             Some(f) => format!("{name} part {} ({f})", p.number),
             None => format!("{name} part {}", p.number),
         };

@@ -28,8 +28,10 @@ pub enum EtcEntry {
 #[derive(Clone, Debug, Default)]
 pub struct EtcCloud {
     entries: BTreeMap<String, EtcEntry>,
-    /// Set for a built-in image profile: labels say whose data it is.
+    /// The built-in image profile whose files some entries are.
     pub profile: Option<&'static str>,
+    /// The entries that are the profile's data (not replaced since).
+    profile_files: std::collections::BTreeSet<String>,
 }
 
 /// `/etc/cloud`, as cloud-init names it.
@@ -49,7 +51,15 @@ impl EtcCloud {
             self.entries.entry(p.to_owned()).or_insert(EtcEntry::Dir);
             parent = p;
         }
+        self.profile_files.remove(rel);
         self.entries.insert(rel.to_owned(), entry);
+    }
+
+    /// Add a file of the built-in image `profile`.
+    pub fn insert_profile_file(&mut self, profile: &'static str, rel: &str, bytes: &[u8]) {
+        self.insert(rel, EtcEntry::File(bytes.to_vec()));
+        self.profile = Some(profile);
+        self.profile_files.insert(rel.to_owned());
     }
 
     /// The entry at `rel`.
@@ -94,8 +104,10 @@ impl EtcCloud {
     /// How a file is named in reports: its path, and the profile whose data it is.
     pub fn label_of(&self, rel: &str) -> String {
         match self.profile {
-            Some(p) => format!("{} ({p} profile)", Self::path_of(rel)),
-            None => Self::path_of(rel),
+            Some(p) if self.profile_files.contains(rel) => {
+                format!("{} ({p} profile)", Self::path_of(rel))
+            }
+            _ => Self::path_of(rel),
         }
     }
 

@@ -1,6 +1,6 @@
 //! `ImageProfile`: built-in image defaults (`--image`): the `/etc/cloud` an image ships, as cloudfold's own data.
 
-use super::etc_cloud::{EtcCloud, EtcEntry};
+use super::etc_cloud::EtcCloud;
 use crate::userdata::Release;
 
 /// A built-in image's `/etc/cloud`. The data (in `src/layers/data/`) is
@@ -66,9 +66,8 @@ impl ImageProfile {
     /// The profile as an `/etc/cloud` directory.
     pub fn etc_cloud(self, release: Release) -> EtcCloud {
         let mut etc = EtcCloud::new();
-        etc.profile = Some(self.name());
         for (rel, text) in self.files(release) {
-            etc.insert(rel, EtcEntry::File(text.as_bytes().to_vec()));
+            etc.insert_profile_file(self.name(), rel, text.as_bytes());
         }
         etc
     }

@@ -130,6 +130,31 @@ fn read_ids(l: &Layered, limit: usize) -> Result<HashSet<usize>, TooManyNodes> {
             LayerKind::UserData | LayerKind::VendorData | LayerKind::VendorData2
         )
     });
+    // The containers of a payload layer are those its file held (read back).
+    for f in l.flat.iter().filter(|f| {
+        matches!(
+            f.layer,
+            LayerKind::UserData | LayerKind::VendorData | LayerKind::VendorData2
+        )
+    }) {
+        let mut stack = vec![&f.data];
+        while let Some(n) = stack.pop() {
+            match n.value() {
+                Value::Map(m) => {
+                    ids.insert(n.id());
+                    stack.extend(m.iter().map(|(_, v)| v));
+                }
+                Value::Seq(s) | Value::Tuple(s) => {
+                    ids.insert(n.id());
+                    stack.extend(s.iter());
+                }
+                _ => {}
+            }
+            if ids.len() > limit.saturating_mul(4) {
+                return Err(TooManyNodes { limit });
+            }
+        }
+    }
     let mut stack: Vec<&Node> = files.map(|f| &f.data).chain(l.originals.iter()).collect();
     while let Some(n) = stack.pop() {
         if !ids.insert(n.id()) {
@@ -267,6 +292,32 @@ fn shadowed(l: &Layered, path: &[Node], won: &Node) -> Vec<LayerOrigin> {
         .collect()
 }
 
+/// The shadowed value an origin names (found again at its path in its source).
+fn lookup_origin<'a>(l: &'a Layered, o: &LayerOrigin) -> Option<&'a Node> {
+    l.flat
+        .iter()
+        .filter(|f| f.source == Some(o.source) || f.source.is_none())
+        .find_map(|f| {
+            let mut found = None;
+            let mut stack = vec![&f.data];
+            while let Some(n) = stack.pop() {
+                let sp = n.span();
+                if sp.source == o.source
+                    && origin_of(l, sp).is_some_and(|x| x.line == o.line && x.column == o.column)
+                {
+                    found = Some(n);
+                    break;
+                }
+                match n.value() {
+                    Value::Map(m) => stack.extend(m.iter().map(|(_, v)| v)),
+                    Value::Seq(s) | Value::Tuple(s) => stack.extend(s.iter()),
+                    _ => {}
+                }
+            }
+            found
+        })
+}
+
 /// A conf.d file name's leading number, if it starts with digits.
 fn leading_number(label: &str) -> Option<u64> {
     let name = label.rsplit('/').next()?;
@@ -288,7 +339,11 @@ fn traps(l: &Layered, entries: &[LayerEntry], notes: &mut Vec<LayerNote>) {
         let Some(won) = &e.origin else { continue };
         for s in &e.shadowed {
             let is_list = |n: &Node| matches!(n.value(), Value::Seq(_));
-            if is_list(&e.value) && s.layer != won.layer {
+            // The built-in defaults are meant to be replaced; an empty list drops nothing.
+            let dropped =
+                lookup_origin(l, s).is_some_and(|n| n.as_seq().is_some_and(|q| !q.is_empty()));
+            if is_list(&e.value) && s.layer != won.layer && s.layer != LayerKind::Builtin && dropped
+            {
                 let mut message = format!(
                     "{} from {won} replaces the list from {s}: layers merge first-wins, so the lower layer's items are dropped",
                     e.path
@@ -327,6 +382,13 @@ fn traps(l: &Layered, entries: &[LayerEntry], notes: &mut Vec<LayerNote>) {
                 });
             }
         }
+    }
+    // The list trap already says it where it matters.
+    let said = notes.iter().any(|n| {
+        n.kind == NoteKind::Trap(Trap::ListReplaced) && n.message.contains("cloud-init pops it")
+    });
+    if said {
+        notes.retain(|n| n.kind != NoteKind::Trap(Trap::UserMergeHowIgnored));
     }
     for (outcome, name) in [(&l.vendor, "vendor-data"), (&l.vendor2, "vendor-data2")] {
         if let VendorOutcome::Disabled {

@@ -9,6 +9,7 @@
 //! names the file (or part) and line:column it came from ([`explain_layers`]).
 
 mod boot;
+mod combined_json;
 mod config_templater;
 mod etc_cloud;
 mod image_profile;
@@ -22,6 +23,10 @@ mod read_conf;
 mod source_registry;
 
 pub use boot::{fold_layers, fold_layers_with, read_cc_from_cmdline};
+pub use combined_json::{
+    COMBINED_CLOUD_CONFIG_DOC, CombinedJsonError, FEATURES_25_1, FeatureValue,
+    combined_cloud_config_json,
+};
 pub use config_templater::{ConfigTemplater, TemplateKind, TemplateOutcome, template_kind};
 pub use etc_cloud::{ETC_CLOUD, EtcCloud, EtcEntry};
 pub use image_profile::{ImageProfile, builtin_config};

@@ -113,12 +113,23 @@ fn ours(c: &Case, release: Release) -> J {
     match fold(c, release) {
         Err(LayersError::Crash { .. }) => json!({"error": true}),
         Err(e) => json!({"unsupported": e.to_string()}),
-        Ok(l) => json!({
-            "error": false,
-            "modules": typed(&l.config),
-            "init": typed(&l.init_config),
-            "init_stage_error": l.init_stage_error.is_some(),
-        }),
+        Ok(l) => {
+            // combined-cloud-config.json: written by 25.1's init stage unless it failed
+            // (json.dumps raising is such a failure).
+            let combined = match cloudfold::layers::combined_cloud_config_json(&l) {
+                _ if l.init_stage_error.is_some() => J::Null,
+                Ok(text) => J::String(text),
+                Err(cloudfold::layers::CombinedJsonError::Release) => J::Null,
+                Err(_) => json!("unwritable"),
+            };
+            json!({
+                "error": false,
+                "modules": typed(&l.config),
+                "init": typed(&l.init_config),
+                "init_stage_error": l.init_stage_error.is_some() || combined == json!("unwritable"),
+                "combined": if combined == json!("unwritable") { J::Null } else { combined },
+            })
+        }
     }
 }
 
@@ -131,6 +142,7 @@ fn theirs(d: &J) -> J {
         "modules": serde_json::to_string(&d["modules"]).unwrap(),
         "init": serde_json::to_string(&d["init"]).unwrap(),
         "init_stage_error": !d["init_stage_error"].is_null(),
+        "combined": d["combined"],
     })
 }
 

@@ -136,9 +136,10 @@ pub struct PayloadArgs {
 /// How a payload is folded (`diff` applies them to both of its payloads).
 #[derive(Debug, Args)]
 pub struct FoldArgs {
-    /// Emulate this cloud-init release where releases differ.
-    #[arg(long = "cloud-init", value_name = "RELEASE", default_value = "25.1", value_parser = ["22.4", "25.1"])]
-    pub cloud_init: String,
+    /// Emulate this cloud-init release where releases differ [default: 25.1; with --image
+    /// debian-12, 22.4].
+    #[arg(long = "cloud-init", value_name = "RELEASE", value_parser = ["22.4", "25.1"])]
+    pub cloud_init: Option<String>,
     /// Keep only the parts for this launch index (cloud-init's launch-index filter).
     #[arg(long, value_name = "N", allow_negative_numbers = true)]
     pub launch_index: Option<i64>,
@@ -189,12 +190,64 @@ pub enum RenderFormat {
     CloudInit,
     /// Type-faithful JSON (see README: values JSON lacks become `$` markers).
     Json,
+    /// With layers: cloud-init 25.1's /run/cloud-init/combined-cloud-config.json, byte for byte.
+    CombinedJson,
+}
+
+/// The layers cloud-init merges under user-data. With any of them, `render` prints the
+/// config the modules see, `explain` names the layer and file:line:col of every value, and
+/// `validate` checks every layer. Without user-data (no INPUT), only the layers are folded.
+#[derive(Debug, Args, Default)]
+pub struct LayerArgs {
+    /// A directory standing for /etc/cloud (cloud.cfg, cloud.cfg.d/*.cfg, `conf_d:` inside it);
+    /// `## template: jinja` files are rendered with --instance-data. With --image, its files
+    /// are added to (or replace) the image's.
+    #[arg(long, value_name = "DIR")]
+    pub etc_cloud: Option<PathBuf>,
+    /// A built-in image's /etc/cloud: debian-12 (cloud-init 22.4), debian-13 (25.1), ubuntu
+    /// (upstream cloud.cfg.tmpl rendered for ubuntu at the release).
+    #[arg(long, value_name = "PROFILE", value_parser = ["debian-12", "debian-13", "ubuntu"])]
+    pub image: Option<String>,
+    /// The vendor-data payload (processed like user-data; vendor_data.enabled decides).
+    #[arg(long, value_name = "FILE")]
+    pub vendor_data: Option<PathBuf>,
+    /// The vendor-data2 payload.
+    #[arg(long, value_name = "FILE")]
+    pub vendor_data2: Option<PathBuf>,
+    /// The datasource's config object (YAML mapping), e.g. Azure's from ovf-env.xml.
+    #[arg(long, value_name = "FILE")]
+    pub datasource_config: Option<PathBuf>,
+    /// /run/cloud-init/cloud.cfg (ds-identify writes datasource_list there).
+    #[arg(long, value_name = "FILE")]
+    pub run_cloud_cfg: Option<PathBuf>,
+    /// The kernel command line (`cc: ... end_cc` spans are config).
+    #[arg(long, value_name = "TEXT", allow_hyphen_values = true)]
+    pub kernel_cmdline: Option<String>,
+    /// The file $CLOUD_CFG names (above everything else).
+    #[arg(long, value_name = "FILE")]
+    pub cloud_cfg_env: Option<PathBuf>,
+}
+
+impl LayerArgs {
+    /// Whether any layer is given.
+    pub fn any(&self) -> bool {
+        self.etc_cloud.is_some()
+            || self.image.is_some()
+            || self.vendor_data.is_some()
+            || self.vendor_data2.is_some()
+            || self.datasource_config.is_some()
+            || self.run_cloud_cfg.is_some()
+            || self.kernel_cmdline.is_some()
+            || self.cloud_cfg_env.is_some()
+    }
 }
 
 #[derive(Debug, Args)]
 pub struct RenderArgs {
     #[command(flatten)]
     pub payload: PayloadArgs,
+    #[command(flatten)]
+    pub layers: LayerArgs,
     /// Output format.
     #[arg(long, value_enum, default_value_t = RenderFormat::Yaml)]
     pub format: RenderFormat,
@@ -227,6 +280,8 @@ pub enum ExplainFormat {
 pub struct ExplainArgs {
     #[command(flatten)]
     pub payload: PayloadArgs,
+    #[command(flatten)]
+    pub layers: LayerArgs,
     /// Output format.
     #[arg(long, value_enum, default_value_t = ExplainFormat::Text)]
     pub format: ExplainFormat,
@@ -460,6 +515,8 @@ pub enum ColorChoice {
 pub struct ValidateArgs {
     #[command(flatten)]
     pub payload: PayloadArgs,
+    #[command(flatten)]
+    pub layers: LayerArgs,
     /// More payloads to check, each on its own (the exit code is the worst one's).
     #[arg(value_name = "MORE")]
     pub more_inputs: Vec<PathBuf>,

@@ -7,6 +7,9 @@ use super::render_cmd::{options, print_warnings, render_failure};
 use cloudfold::explain::{ExplainError, ExplainLimits, JsonView, explain, to_text};
 
 pub fn run(a: &ExplainArgs) -> Result<Exit, String> {
+    if a.layers.any() {
+        return super::layers_cmd::explain(&a.payload, &a.layers, a.format, a.max_nodes, a.strict);
+    }
     explain_payload(&a.payload, a.format, a.max_nodes, a.strict)
 }
 

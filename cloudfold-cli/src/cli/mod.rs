@@ -6,6 +6,7 @@ mod diff_cmd;
 mod exit;
 mod explain_cmd;
 mod input;
+mod layers_cmd;
 mod manifest;
 mod merge_cmd;
 mod output;

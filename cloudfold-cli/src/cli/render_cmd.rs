@@ -12,7 +12,7 @@ use cloudfold::yaml::typed_json::{TypedJsonError, to_typed_json_pretty};
 /// Build library options from the shared flags.
 pub fn options(p: &FoldArgs) -> Result<UserDataOptions, String> {
     Ok(UserDataOptions {
-        release: p.cloud_init.parse()?,
+        release: p.cloud_init.as_deref().unwrap_or("25.1").parse()?,
         launch_index: p.launch_index,
         limits: Limits {
             max_input_size: p.max_input_size,
@@ -176,17 +176,32 @@ pub fn run(a: &RenderArgs) -> Result<Exit, String> {
         let format = match a.format {
             RenderFormat::Yaml => ExplainFormat::Text,
             RenderFormat::Json => ExplainFormat::Json,
-            RenderFormat::CloudInit => {
-                return Err("--explain writes text or json, not --format cloud-init".to_owned());
+            RenderFormat::CloudInit | RenderFormat::CombinedJson => {
+                return Err("--explain writes text or json (--format yaml or json)".to_owned());
             }
         };
+        if a.layers.any() {
+            return super::layers_cmd::explain(
+                &a.payload,
+                &a.layers,
+                format,
+                a.max_nodes,
+                a.strict,
+            );
+        }
         return super::explain_cmd::explain_payload(&a.payload, format, a.max_nodes, a.strict);
+    }
+    if a.layers.any() {
+        return super::layers_cmd::render(&a.payload, &a.layers, a.format, a.strict);
+    }
+    if a.format == RenderFormat::CombinedJson {
+        return Err("--format combined-json needs layers (--image, --etc-cloud, …): it is the config the modules see".to_owned());
     }
     let limits = options(&a.payload.fold)?.limits;
     let text = match a.format {
         RenderFormat::CloudInit => FoldText::CloudConfigTxt,
         RenderFormat::Yaml => FoldText::Readable,
-        RenderFormat::Json => FoldText::Nothing,
+        RenderFormat::Json | RenderFormat::CombinedJson => FoldText::Nothing,
     };
     let mut folded = match fold(&a.payload, text)? {
         Ok(f) => f,
@@ -202,7 +217,7 @@ pub fn run(a: &RenderArgs) -> Result<Exit, String> {
     let out = match a.format {
         RenderFormat::CloudInit => std::mem::take(&mut folded.cloud_config_txt),
         RenderFormat::Yaml => std::mem::take(&mut folded.readable),
-        RenderFormat::Json => {
+        RenderFormat::Json | RenderFormat::CombinedJson => {
             let mut s = match &folded.config {
                 Some(c) => match to_typed_json_pretty(c, limits.walk_limits()) {
                     Ok(s) => s,

@@ -91,6 +91,23 @@ struct Checked {
 }
 
 pub fn run(a: &ValidateArgs) -> Result<Exit, String> {
+    if a.layers.any() {
+        // Every layer first, then the user-data payload as always (if one is given).
+        let layers = super::layers_cmd::validate(&a.payload, &a.layers)?;
+        if a.payload.input.is_none() {
+            return Ok(layers);
+        }
+        let payload = run_payloads(a)?;
+        return Ok(if rank(layers) >= rank(payload) {
+            layers
+        } else {
+            payload
+        });
+    }
+    run_payloads(a)
+}
+
+fn run_payloads(a: &ValidateArgs) -> Result<Exit, String> {
     let userdata = options(&a.payload.fold)?;
     let size_limit = match (a.platform, a.max_size) {
         (Some(p), _) => Some(SizeLimit::platform(platform(p))),
