@@ -196,6 +196,19 @@ pub struct PartSummary {
     pub status: PartStatus,
     /// What it changed, in merge order (merged cloud-config parts only).
     pub changes: Vec<PartChange>,
+    /// A rendered jinja part: which template line wrote each place of the
+    /// rendered text (origins point into the rendered text).
+    pub template_lines: Option<crate::jinja::LineMap>,
+}
+
+impl PartSummary {
+    /// The template line (header counted) that wrote the value at `o`, for a
+    /// rendered jinja part.
+    pub fn template_line(&self, o: &Origin) -> Option<usize> {
+        self.template_lines
+            .as_ref()
+            .and_then(|m| m.template_line(o.start.line, o.start.column))
+    }
 }
 
 /// The whole explanation.
@@ -216,6 +229,10 @@ impl PartSummary {
     /// (`mergers` unset, `changes` empty).
     pub fn of(p: &PartReport) -> PartSummary {
         PartSummary {
+            template_lines: match p.jinja.as_deref() {
+                Some(crate::jinja::JinjaRender::Rendered { lines, .. }) => lines.clone(),
+                _ => None,
+            },
             number: p.number,
             filename: p.filename().into_owned(),
             content_type: p.content_type().to_owned(),

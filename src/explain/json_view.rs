@@ -60,13 +60,18 @@ struct OriginView<'a>(&'a Explanation, &'a Origin);
 impl Serialize for OriginView<'_> {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         let OriginView(ex, o) = *self;
-        let mut m = s.serialize_map(Some(6))?;
+        let template_line = ex.part(o.part).and_then(|p| p.template_line(o));
+        let mut m = s.serialize_map(Some(6 + usize::from(template_line.is_some())))?;
         m.serialize_entry("part", &o.part)?;
         m.serialize_entry("filename", &ex.part(o.part).map(|p| p.filename.as_str()))?;
         m.serialize_entry("line", &o.start.line)?;
         m.serialize_entry("column", &o.start.column)?;
         m.serialize_entry("end_line", &o.end.line)?;
         m.serialize_entry("end_column", &o.end.column)?;
+        // A rendered jinja part: line/column are in the rendered text.
+        if let Some(t) = template_line {
+            m.serialize_entry("template_line", &t)?;
+        }
         m.end()
     }
 }

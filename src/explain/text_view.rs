@@ -46,10 +46,18 @@ pub fn inline(n: &Node) -> String {
 
 fn place(ex: &Explanation, o: &Origin) -> String {
     let name = ex.part(o.part).map_or("?", |p| p.filename.as_str());
-    format!(
-        "part {} ({name}):{}:{}",
-        o.part, o.start.line, o.start.column
-    )
+    match ex.part(o.part).and_then(|p| p.template_line(o)) {
+        // A rendered template: the place in the rendered text, and the
+        // template line that wrote it.
+        Some(t) => format!(
+            "part {} ({name}):{}:{} (template line {t})",
+            o.part, o.start.line, o.start.column
+        ),
+        None => format!(
+            "part {} ({name}):{}:{}",
+            o.part, o.start.line, o.start.column
+        ),
+    }
 }
 
 fn step_words(s: &Step, origin_part: Option<usize>) -> String {

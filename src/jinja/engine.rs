@@ -221,13 +221,33 @@ impl Engine {
 
     /// Render `content` (CRLF already normalised, header removed) with `vars`.
     pub fn render(&self, content: &str, vars: &Value) -> Result<String, RenderError> {
+        self.render_mapped(content, vars, None).map(|(s, _)| s)
+    }
+
+    /// [`Engine::render`], with the [`LineMap`] of the output when
+    /// `header_lines` is given (lines before the body, counted in the map).
+    pub fn render_mapped(
+        &self,
+        content: &str,
+        vars: &Value,
+        header_lines: Option<usize>,
+    ) -> Result<(String, Option<super::LineMap>), RenderError> {
         let scope = FaultScope::begin();
         let tmpl = match self.env.template_from_str(content) {
             Ok(t) => t,
             Err(e) => return Err(syntax_error_in(&e, content)),
         };
         let ctx = Value::from_object(Root(vars.clone()));
-        let result = tmpl.render(ctx);
+        let (result, map) = match header_lines {
+            None => (tmpl.render(ctx), None),
+            Some(h) => match tmpl.render_with_spans(ctx) {
+                Ok((s, spans)) => {
+                    let map = super::LineMap::new(&s, &spans, h);
+                    (Ok(s), Some(map))
+                }
+                Err(e) => (Err(e), None),
+            },
+        };
         if let Some(fault) = scope.take() {
             return Err(RenderError::Fault(fault));
         }
@@ -243,7 +263,7 @@ impl Engine {
                 "the template's output exceeds {} bytes (--max-template-output)",
                 self.limits.max_output
             ))),
-            Ok(s) => Ok(s),
+            Ok(s) => Ok((s, map)),
             Err(e) => Err(map_error(&e, self.limits)),
         }
     }

@@ -1,5 +1,6 @@
 //! `JinjaPart`: what cloud-init's `JinjaTemplatePartHandler` does with one part, and the warnings it logs.
 
+use super::LineMap;
 use super::MISSING_JINJA_PREFIX;
 use super::engine::{Engine, RenderError};
 use super::instance_data::InstanceData;
@@ -69,6 +70,8 @@ pub enum JinjaRender {
         subtype: &'static str,
         /// `CI_MISSING_JINJA_VAR/<name>` names found in it.
         missing: Vec<String>,
+        /// Which template line wrote each place of the text (cloud-config renders).
+        lines: Option<LineMap>,
     },
     /// Not handed on.
     Dropped {
@@ -160,8 +163,8 @@ pub fn render_part(payload: &str, ctx: &JinjaContext<'_>) -> JinjaRender {
         return drop(JinjaDrop::NoInstanceData);
     };
     let (body, add) = template_body(content);
-    match ctx.engine.render(&body, data.vars()) {
-        Ok(mut text) => {
+    match ctx.engine.render_mapped(&body, data.vars(), Some(1)) {
+        Ok((mut text, lines)) => {
             if add {
                 text.push('\n');
             }
@@ -179,11 +182,13 @@ pub fn render_part(payload: &str, ctx: &JinjaContext<'_>) -> JinjaRender {
                     text,
                     subtype: t,
                     missing,
+                    lines,
                 },
                 Some(t @ "text/cloud-boothook") if ctx.v25 => JinjaRender::Rendered {
                     text,
                     subtype: t,
                     missing,
+                    lines,
                 },
                 other => JinjaRender::Dropped {
                     why: JinjaDrop::NoSubHandler(other),

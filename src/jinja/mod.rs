@@ -20,6 +20,7 @@ mod filters;
 mod instance_data;
 mod jinja_part;
 mod jtests;
+mod line_map;
 mod methods;
 mod py_error;
 mod py_format;
@@ -36,6 +37,7 @@ pub use jinja_part::{
     detect_template, missing_vars, render_part, template_body,
 };
 pub use jtests::TESTS;
+pub use line_map::LineMap;
 pub use py_error::{PyExc, RenderFault};
 pub use py_format::{py_repr, py_str};
 pub use query::{find_var, list_keys, query_text};
