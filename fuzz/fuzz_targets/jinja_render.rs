@@ -32,6 +32,7 @@ fuzz_target!(|data: &[u8]| {
             data: Some(&instance),
             v25: version == JinjaVersion::V3_1_6,
             engine: &engine,
+            line_maps: false,
         };
         let payload = format!("## template: jinja\n{text}");
         let _ = render_part(&payload, &ctx);

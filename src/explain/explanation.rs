@@ -289,6 +289,17 @@ pub fn explain(
     limits: ExplainLimits,
 ) -> Result<(Folded, Explanation), ExplainError> {
     let mut rec = Recorder::default();
+    // Values from rendered templates are placed by template line too.
+    let with_lines;
+    let opts = if opts.jinja_line_maps {
+        opts
+    } else {
+        with_lines = UserDataOptions {
+            jinja_line_maps: true,
+            ..opts.clone()
+        };
+        &with_lines
+    };
     let folded = render_observed(payload, opts, includes, &mut rec)?;
     let ex = build(&folded, &rec, limits)?;
     Ok((folded, ex))

@@ -95,6 +95,9 @@ pub struct JinjaContext<'a> {
     pub v25: bool,
     /// The engine.
     pub engine: &'a Engine,
+    /// Record which template line wrote each place of the render ([`LineMap`];
+    /// explain wants it, a plain render does not pay for it).
+    pub line_maps: bool,
 }
 
 /// `detect_template`: the header's type and the rest, or `None` when the
@@ -163,7 +166,10 @@ pub fn render_part(payload: &str, ctx: &JinjaContext<'_>) -> JinjaRender {
         return drop(JinjaDrop::NoInstanceData);
     };
     let (body, add) = template_body(content);
-    match ctx.engine.render_mapped(&body, data.vars(), Some(1)) {
+    match ctx
+        .engine
+        .render_mapped(&body, data.vars(), ctx.line_maps.then_some(1))
+    {
         Ok((mut text, lines)) => {
             if add {
                 text.push('\n');

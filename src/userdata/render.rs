@@ -420,6 +420,7 @@ fn render_jinja_leaf(leaf: &Leaf, opts: &UserDataOptions, engine: &Engine) -> Ji
         data: opts.instance_data.as_deref(),
         v25: opts.release == super::user_data_options::Release::V25_1,
         engine,
+        line_maps: opts.jinja_line_maps,
     };
     match &leaf.body {
         Body::Bytes(b) => match b.as_str() {

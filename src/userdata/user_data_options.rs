@@ -133,6 +133,9 @@ pub struct UserDataOptions {
     pub instance_data: Option<std::sync::Arc<crate::jinja::InstanceData>>,
     /// Bounds on each template render.
     pub jinja_limits: crate::jinja::JinjaLimits,
+    /// Record which template line wrote each place of a rendered jinja part
+    /// (explain sets it).
+    pub jinja_line_maps: bool,
     /// The source id of the first part (part `n` is `first_source + n - 1`):
     /// folds whose values end up in one tree (user-data and vendor-data
     /// layered, `crate::layers`) number their parts apart.

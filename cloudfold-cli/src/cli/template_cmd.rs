@@ -64,6 +64,7 @@ pub fn run_template(a: &TemplateArgs) -> Result<Exit, String> {
         data: Some(&data),
         v25: release == Release::V25_1,
         engine: &engine,
+        line_maps: false,
     };
     let name = a.user_data.display().to_string();
     let r = render_part(&text, &ctx);
@@ -251,6 +252,7 @@ pub fn run_query(a: &QueryArgs) -> Result<Exit, String> {
             data: Some(&with_keys),
             v25: release == Release::V25_1,
             engine: &engine,
+            line_maps: false,
         };
         let name = if release == Release::V25_1 {
             "query command line"
