@@ -155,34 +155,174 @@ pub fn align<T: PartialEq>(a: &[T], b: &[T], budget: &mut Budget) -> Vec<Run> {
     out
 }
 
-/// [`align`] in the direction fixed by the inputs rather than by which is
-/// old: the shorter sequence (or, at equal length, the one whose
-/// fingerprints sort first) is aligned against the other and the script
-/// turned round if need be, so that aligning `b` to `a` gives exactly the
-/// mirror image of aligning `a` to `b` (Myers' choice between equally short
-/// scripts depends on the direction).
-pub fn align_symmetric<T: PartialEq, F: Ord>(
-    a: &[T],
-    b: &[T],
+/// [`align`] of class numbers (equal items numbered alike, numbers dense
+/// from 0), in the direction fixed by the inputs rather than by which is
+/// old: the shorter sequence (or, at equal length, the one whose keys sort
+/// first) is aligned against the other and the script turned round if need
+/// be, so that aligning `b` to `a` gives exactly the mirror image of aligning
+/// `a` to `b` (Myers' choice between equally short scripts depends on the
+/// direction).
+///
+/// Items whose class the other side lacks cannot be matched, so they are
+/// set aside before the search (GNU diff's "discard" step): a block of
+/// removed `runcmd` lines costs the search nothing, and the script found is
+/// still a shortest one.
+///
+/// ```
+/// use cloudfold::diff::{Budget, Run, align_symmetric};
+/// let (a, b) = ([0, 1, 2, 3], [0, 3, 4]);
+/// let runs = align_symmetric(&a, &b, &a, &b, &mut Budget::new(1000));
+/// assert_eq!(runs, [
+///     Run::Same { old: 0, new: 0, len: 1 },
+///     Run::Removed { old: 1, len: 2 },
+///     Run::Same { old: 3, new: 1, len: 1 },
+///     Run::Inserted { new: 2, len: 1 },
+/// ]);
+/// ```
+pub fn align_symmetric<F: Ord>(
+    a: &[u32],
+    b: &[u32],
     a_key: &[F],
     b_key: &[F],
     budget: &mut Budget,
 ) -> Vec<Run> {
-    if (a.len(), a_key) <= (b.len(), b_key) {
+    let runs = if (a.len(), a_key) <= (b.len(), b_key) {
+        align_shared(a, b, budget)
+    } else {
+        align_shared(b, a, budget)
+            .into_iter()
+            .map(|r| match r {
+                Run::Same { old, new, len } => Run::Same {
+                    old: new,
+                    new: old,
+                    len,
+                },
+                Run::Removed { old, len } => Run::Inserted { new: old, len },
+                Run::Inserted { new, len } => Run::Removed { old: new, len },
+            })
+            .collect()
+    };
+    removed_first(&runs, a.len(), b.len())
+}
+
+/// The script with each gap between matched runs written as its removal,
+/// then its insertion, whichever direction found it: `diff A B` then lists
+/// a removed part before the added one in its place, as `diff B A` does.
+fn removed_first(runs: &[Run], a_len: usize, b_len: usize) -> Vec<Run> {
+    let mut out = Vec::with_capacity(runs.len());
+    let (mut i, mut j) = (0usize, 0usize);
+    for r in runs {
+        if let Run::Same { old, new, len } = *r {
+            push(
+                &mut out,
+                Run::Removed {
+                    old: i,
+                    len: old.saturating_sub(i),
+                },
+            );
+            push(
+                &mut out,
+                Run::Inserted {
+                    new: j,
+                    len: new.saturating_sub(j),
+                },
+            );
+            push(&mut out, *r);
+            (i, j) = (old + len, new + len);
+        }
+    }
+    push(
+        &mut out,
+        Run::Removed {
+            old: i,
+            len: a_len.saturating_sub(i),
+        },
+    );
+    push(
+        &mut out,
+        Run::Inserted {
+            new: j,
+            len: b_len.saturating_sub(j),
+        },
+    );
+    out
+}
+
+/// [`align`] of the items whose class both sides have, mapped back.
+fn align_shared(a: &[u32], b: &[u32], budget: &mut Budget) -> Vec<Run> {
+    let classes = a
+        .iter()
+        .chain(b)
+        .map(|&c| c as usize + 1)
+        .max()
+        .unwrap_or(0);
+    // Numbers that are not dense would make the table below as large as the
+    // largest: align them as they are (a shortest script all the same).
+    if classes > a.len() + b.len() {
         return align(a, b, budget);
     }
-    align(b, a, budget)
-        .into_iter()
-        .map(|r| match r {
-            Run::Same { old, new, len } => Run::Same {
-                old: new,
-                new: old,
-                len,
+    // Bit 1: in a; bit 2: in b.
+    let mut seen = vec![0u8; classes];
+    for (side, items) in [(1u8, a), (2u8, b)] {
+        for &c in items {
+            if let Some(s) = seen.get_mut(c as usize) {
+                *s |= side;
+            }
+        }
+    }
+    let shared = |c: &u32| seen.get(*c as usize) == Some(&3);
+    let ia: Vec<usize> = (0..a.len())
+        .filter(|&i| a.get(i).is_some_and(shared))
+        .collect();
+    let ib: Vec<usize> = (0..b.len())
+        .filter(|&j| b.get(j).is_some_and(shared))
+        .collect();
+    if ia.len() == a.len() && ib.len() == b.len() {
+        return align(a, b, budget);
+    }
+    let sa: Vec<u32> = ia.iter().filter_map(|&i| a.get(i).copied()).collect();
+    let sb: Vec<u32> = ib.iter().filter_map(|&j| b.get(j).copied()).collect();
+    // The matched pairs, in the original indexes, then the script around them.
+    let mut out = Vec::new();
+    let (mut i, mut j) = (0usize, 0usize);
+    let gap = |out: &mut Vec<Run>, i: &mut usize, j: &mut usize, to_i: usize, to_j: usize| {
+        push(
+            out,
+            Run::Removed {
+                old: *i,
+                len: to_i - *i,
             },
-            Run::Removed { old, len } => Run::Inserted { new: old, len },
-            Run::Inserted { new, len } => Run::Removed { old: new, len },
-        })
-        .collect()
+        );
+        push(
+            out,
+            Run::Inserted {
+                new: *j,
+                len: to_j - *j,
+            },
+        );
+        (*i, *j) = (to_i, to_j);
+    };
+    for r in align(&sa, &sb, budget) {
+        if let Run::Same { old, new, len } = r {
+            for d in 0..len {
+                let (Some(&x), Some(&y)) = (ia.get(old + d), ib.get(new + d)) else {
+                    continue;
+                };
+                gap(&mut out, &mut i, &mut j, x, y);
+                push(
+                    &mut out,
+                    Run::Same {
+                        old: x,
+                        new: y,
+                        len: 1,
+                    },
+                );
+                (i, j) = (x + 1, y + 1);
+            }
+        }
+    }
+    gap(&mut out, &mut i, &mut j, a.len(), b.len());
+    out
 }
 
 enum Task {
@@ -400,6 +540,47 @@ mod tests {
             let b: Vec<u8> = (0..next(14)).map(|_| next(alphabet) as u8).collect();
             let runs = align(&a, &b, &mut Budget::new(u64::MAX));
             assert_eq!(check(&a, &b, &runs), distance(&a, &b), "{a:?} {b:?}");
+            // With unmatched items set aside, in either direction: as short, and mirrored.
+            let (ca, cb): (Vec<u32>, Vec<u32>) = (
+                a.iter().map(|&x| u32::from(x)).collect(),
+                b.iter().map(|&x| u32::from(x) + 2).collect(),
+            );
+            let (ka, kb): (Vec<u8>, Vec<u8>) = (
+                ca.iter().map(|&x| x as u8).collect(),
+                cb.iter().map(|&x| x as u8).collect(),
+            );
+            let ab = align_symmetric(&ca, &cb, &ca, &cb, &mut Budget::new(u64::MAX));
+            assert_eq!(check(&ka, &kb, &ab), distance(&ka, &kb), "{ka:?} {kb:?}");
+            // Each gap written as its removal, then its insertion.
+            assert!(
+                !ab.windows(2)
+                    .any(|w| matches!(w, [Run::Inserted { .. }, Run::Removed { .. }])),
+                "{ab:?}"
+            );
+            let ba = align_symmetric(&cb, &ca, &cb, &ca, &mut Budget::new(u64::MAX));
+            let mirrored: Vec<Run> = ba
+                .iter()
+                .map(|r| match *r {
+                    Run::Same { old, new, len } => Run::Same {
+                        old: new,
+                        new: old,
+                        len,
+                    },
+                    Run::Removed { old, len } => Run::Inserted { new: old, len },
+                    Run::Inserted { new, len } => Run::Removed { old: new, len },
+                })
+                .collect();
+            let pairs = |rs: &[Run]| -> Vec<(usize, usize)> {
+                rs.iter()
+                    .flat_map(|r| match *r {
+                        Run::Same { old, new, len } => {
+                            (0..len).map(|d| (old + d, new + d)).collect()
+                        }
+                        _ => Vec::new(),
+                    })
+                    .collect()
+            };
+            assert_eq!(pairs(&ab), pairs(&mirrored), "{ka:?} {kb:?}");
         }
     }
 

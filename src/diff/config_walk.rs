@@ -12,7 +12,7 @@
 use super::alignment::{Budget, Run, align_symmetric};
 use super::diff_error::DiffError;
 use super::value_change::{ChangeKind, NotAtBoot, Place, ValueChange};
-use super::value_classes::{Meter, ValueClasses, same, scalar_same};
+use super::value_classes::{MAX_DEPTH, Meter, ValueClasses, same, scalar_same};
 use crate::merge::{Path, PathSeg};
 use crate::yaml::Node;
 use crate::yaml::value::{Map, Value};
@@ -39,31 +39,41 @@ pub(crate) struct ConfigWalk<'b> {
     new_containers: Vec<Node>,
 }
 
-/// The changes from `old` to `new` (`None`: no config at all on that side).
+/// The changes from `old` to `new` (`None`: no config at all on that side),
+/// and what is left of `budget`. Nesting past `deep_stack`'s inline depth is
+/// walked again on its large-stack thread (with the budget as it was).
 pub(crate) fn diff_configs(
     old: Option<&Node>,
     new: Option<&Node>,
     max_nodes: usize,
-    budget: &mut Budget,
-) -> Result<ConfigChanges, DiffError> {
-    let mut w = ConfigWalk {
-        classes: ValueClasses::default(),
-        meter: Meter::new(max_nodes),
-        budget,
-        old_path: Vec::new(),
-        new_path: Vec::new(),
-        hidden: None,
-        out: ConfigChanges::default(),
-        old_containers: Vec::new(),
-        new_containers: Vec::new(),
-    };
-    match (old, new) {
-        (None, None) => {}
-        (Some(a), None) => w.emit(ChangeKind::Removed, Place::Root, Some(a), None),
-        (None, Some(b)) => w.emit(ChangeKind::Added, Place::Root, None, Some(b)),
-        (Some(a), Some(b)) => w.compare(a, b, Place::Root, 0)?,
-    }
-    Ok(w.out)
+    budget: Budget,
+) -> Result<(ConfigChanges, Budget), DiffError> {
+    crate::deep_stack::with_depth(
+        MAX_DEPTH,
+        |max_depth| {
+            let mut budget = budget;
+            let mut w = ConfigWalk {
+                classes: ValueClasses::default(),
+                meter: Meter::new(max_nodes, max_depth),
+                budget: &mut budget,
+                old_path: Vec::new(),
+                new_path: Vec::new(),
+                hidden: None,
+                out: ConfigChanges::default(),
+                old_containers: Vec::new(),
+                new_containers: Vec::new(),
+            };
+            match (old, new) {
+                (None, None) => {}
+                (Some(a), None) => w.emit(ChangeKind::Removed, Place::Root, Some(a), None),
+                (None, Some(b)) => w.emit(ChangeKind::Added, Place::Root, None, Some(b)),
+                (Some(a), Some(b)) => w.compare(a, b, Place::Root, 0)?,
+            }
+            let out = w.out;
+            Ok((out, budget))
+        },
+        |e| matches!(e, DiffError::TooDeep { limit } if *limit < MAX_DEPTH),
+    )
 }
 
 fn is_scalar(n: &Node) -> bool {
@@ -302,7 +312,7 @@ impl ConfigWalk<'_> {
         let (n, m) = (a.len(), b.len());
         let mut p = 0;
         while let (Some(x), Some(y)) = (a.get(p), b.get(p)) {
-            if !same(x, y, &mut self.meter, depth + 1)? {
+            if !self.same_item(x, y, depth + 1)? {
                 break;
             }
             p += 1;
@@ -311,7 +321,7 @@ impl ConfigWalk<'_> {
         while s < n.min(m) - p
             && let (Some(x), Some(y)) = (a.get(n - 1 - s), b.get(m - 1 - s))
         {
-            if !same(x, y, &mut self.meter, depth + 1)? {
+            if !self.same_item(x, y, depth + 1)? {
                 break;
             }
             s += 1;
@@ -329,9 +339,18 @@ impl ConfigWalk<'_> {
             return Ok(());
         }
         let numbered = self.classes.number(ma, mb, &mut self.meter, depth + 1)?;
+        // Class numbers are dense from 0: a flag per class says whether `a` has it.
         let shared = {
-            let in_a: std::collections::HashSet<u32> = numbered.a.iter().copied().collect();
-            numbered.b.iter().any(|c| in_a.contains(c))
+            let mut in_a = vec![false; numbered.a.len() + numbered.b.len()];
+            for &c in &numbered.a {
+                if let Some(f) = in_a.get_mut(c as usize) {
+                    *f = true;
+                }
+            }
+            numbered
+                .b
+                .iter()
+                .any(|&c| in_a.get(c as usize).copied().unwrap_or(false))
         };
         if !shared
             && ma.len() == n
@@ -375,6 +394,18 @@ impl ConfigWalk<'_> {
             };
             w.hunks(&runs, ma, mb, p, depth)
         })
+    }
+
+    /// Whether two list items are the same: their fingerprints first (memoized,
+    /// so a deep difference is not walked again at every level above it), then
+    /// in full.
+    fn same_item(&mut self, x: &Node, y: &Node, depth: usize) -> Result<bool, DiffError> {
+        if Node::ptr_eq(x, y) {
+            return Ok(true);
+        }
+        let fx = self.classes.fingerprint(x, &mut self.meter, depth)?;
+        let fy = self.classes.fingerprint(y, &mut self.meter, depth)?;
+        Ok(fx == fy && same(x, y, &mut self.meter, depth)?)
     }
 
     /// Walk an edit script of the middle of two lists (`offset` items before
@@ -439,9 +470,9 @@ mod tests {
     fn changes(old: &str, new: &str) -> Vec<(ChangeKind, String, bool)> {
         let l = |t: &str| load(t, &LoadOptions::default()).unwrap();
         let (a, b) = (l(old), l(new));
-        let mut budget = Budget::new(1_000_000);
-        diff_configs(a.as_ref(), b.as_ref(), 100_000, &mut budget)
+        diff_configs(a.as_ref(), b.as_ref(), 100_000, Budget::new(1_000_000))
             .unwrap()
+            .0
             .changes
             .iter()
             .map(|c| (c.kind, c.path().to_string(), c.at_boot()))
@@ -551,5 +582,21 @@ mod tests {
                 (Added, "$[1.0]".to_owned(), true)
             ]
         );
+    }
+
+    /// Deep nesting on a small caller stack: the walk moves to the library's deep-stack thread.
+    #[test]
+    fn deep_configs_on_a_small_stack() {
+        let nest = |leaf: &str| format!("x: {}{leaf}{}\n", "[".repeat(400), "]".repeat(400));
+        let (old, new) = (nest("1"), nest("2"));
+        let got = std::thread::Builder::new()
+            .stack_size(256 << 10)
+            .spawn(move || changes(&old, &new))
+            .unwrap()
+            .join()
+            .unwrap();
+        // The innermost lists share no item: changed as a whole.
+        let path = format!("$.x{}", "[0]".repeat(399));
+        assert_eq!(got, [(Changed, path, true)]);
     }
 }

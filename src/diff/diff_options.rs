@@ -26,7 +26,7 @@ impl Default for DiffOptions {
         DiffOptions {
             config_only: false,
             max_align_work: DEFAULT_MAX_ALIGN_WORK,
-            max_nodes: 4 * crate::userdata::DEFAULT_MAX_ALIAS_EXPANSION,
+            max_nodes: 2 * crate::userdata::DEFAULT_MAX_ALIAS_EXPANSION,
         }
     }
 }

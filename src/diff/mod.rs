@@ -15,7 +15,7 @@
 //!   re-headed, their mergers, what cloud-init does with them and why
 //!   (`explain`'s [`crate::explain::PartSummary`]), their text.
 //!
-//! [`text_view`], [`json_view`] and [`yaml_diff`] write the result.
+//! [`to_text`], [`to_json`] and [`yaml_diff`] write the result.
 
 mod alignment;
 mod config_walk;

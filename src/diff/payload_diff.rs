@@ -165,12 +165,11 @@ pub(crate) fn compare(
     dopts: &DiffOptions,
 ) -> Result<PayloadDiff, DiffError> {
     let config_only = dopts.config_only || old.is_cloud_config_txt || new.is_cloud_config_txt;
-    let mut budget = Budget::new(dopts.max_align_work);
-    let found = diff_configs(
+    let (found, mut budget) = diff_configs(
         old.folded.config.as_ref(),
         new.folded.config.as_ref(),
         dopts.max_nodes,
-        &mut budget,
+        Budget::new(dopts.max_align_work),
     )?;
     // A cloud-config.txt's one part stands for a whole merged config: its
     // parts say nothing about the other side's.

@@ -50,22 +50,37 @@ impl Palette {
     };
 }
 
+/// Longest value written on one line; the rest is elided (`--format json`
+/// has it all). An alias bomb stops here too.
+const MAX_INLINE: usize = 10_000;
+
 /// A value on one line: a scalar as `explain` writes it, a container in
 /// YAML flow style (items that flow syntax would misread double-quoted).
 pub(crate) fn flow(n: &Node) -> String {
     let mut out = String::new();
     write_flow(n, &mut out, 0);
+    if out.len() > MAX_INLINE {
+        let mut cut = MAX_INLINE;
+        while !out.is_char_boundary(cut) {
+            cut -= 1;
+        }
+        out.truncate(cut);
+        out.push_str(" … (cut here: --format json has the whole value)");
+    }
     out
 }
 
 fn write_flow(n: &Node, out: &mut String, depth: usize) {
-    // Deeper than this, the rest is elided (the JSON output has it all).
-    if depth > 64 {
+    // Deeper than this, or past the line's length, the rest is elided.
+    if depth > 64 || out.len() > MAX_INLINE {
         out.push('…');
         return;
     }
     let items = |out: &mut String, it: &mut dyn Iterator<Item = &Node>| {
         for (i, x) in it.enumerate() {
+            if out.len() > MAX_INLINE {
+                break;
+            }
             if i > 0 {
                 out.push_str(", ");
             }
@@ -91,6 +106,9 @@ fn write_flow(n: &Node, out: &mut String, depth: usize) {
         Value::Map(m) => {
             out.push('{');
             for (i, (k, v)) in m.iter().enumerate() {
+                if out.len() > MAX_INLINE {
+                    break;
+                }
                 if i > 0 {
                     out.push_str(", ");
                 }

@@ -15,8 +15,9 @@ use std::collections::HashMap;
 use std::hash::{BuildHasher, Hash, Hasher};
 
 /// Deepest nesting compared: past what cloud-init's loaders build (PyYAML
-/// stops near 500 levels, `json` near 1,000), within a 2 MiB thread stack;
-/// an alias that refers to its own ancestor stops here too.
+/// stops near 500 levels, `json` near 1,000); an alias that refers to its
+/// own ancestor stops here too. Walks deeper than `deep_stack`'s inline
+/// depth move to its large-stack thread.
 pub(crate) const MAX_DEPTH: usize = 1_100;
 
 /// Representatives compared per fingerprint before a value is given a class
@@ -24,16 +25,21 @@ pub(crate) const MAX_DEPTH: usize = 1_100;
 /// values then merely fail to align, and are compared again when paired.)
 const MAX_CHAIN: usize = 8;
 
-/// Node visits left.
+/// Node visits left, and the deepest level a walk may go.
 #[derive(Debug)]
 pub(crate) struct Meter {
     visited: usize,
     limit: usize,
+    max_depth: usize,
 }
 
 impl Meter {
-    pub(crate) fn new(limit: usize) -> Meter {
-        Meter { visited: 0, limit }
+    pub(crate) fn new(limit: usize, max_depth: usize) -> Meter {
+        Meter {
+            visited: 0,
+            limit,
+            max_depth,
+        }
     }
 
     pub(crate) fn visit(&mut self, depth: usize) -> Result<(), DiffError> {
@@ -41,8 +47,10 @@ impl Meter {
         if self.visited > self.limit {
             return Err(DiffError::TooManyNodes { limit: self.limit });
         }
-        if depth > MAX_DEPTH {
-            return Err(DiffError::TooDeep { limit: MAX_DEPTH });
+        if depth > self.max_depth {
+            return Err(DiffError::TooDeep {
+                limit: self.max_depth,
+            });
         }
         Ok(())
     }

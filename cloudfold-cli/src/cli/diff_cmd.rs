@@ -87,7 +87,7 @@ pub fn run(a: &DiffArgs) -> Result<Exit, String> {
     let dopts = DiffOptions {
         config_only: a.config_only,
         max_align_work: a.max_align_work,
-        max_nodes: a.fold.max_alias_expansion.saturating_mul(4),
+        max_nodes: a.fold.max_alias_expansion.saturating_mul(2),
     };
     let names = (name(&a.old), name(&a.new));
     let d = match diff(old, new, &opts, &includes, &dopts, text) {

@@ -156,6 +156,8 @@ enum Expect {
     Done(&'static str),
     /// Exit 0 or 1 (whatever cloud-init does), just cleanly.
     Clean,
+    /// Exit 2 (`diff`'s trouble), stderr naming the flag.
+    Trouble(&'static str),
 }
 
 struct Case {
@@ -512,6 +514,96 @@ fn include_loop(dir: &Path) -> Case {
     }
 }
 
+/// `diff` against hostile payloads: each case's input is NEW, OLD a file written here.
+fn diff_cases(dir: &Path) -> Vec<Case> {
+    let leak = |s: String| -> &'static str { Box::leak(s.into_boxed_str()) };
+    let old = |name: &str, bytes: &[u8]| {
+        let p = dir.join(format!("old-{name}"));
+        std::fs::write(&p, bytes).unwrap();
+        leak(p.display().to_string())
+    };
+    let args =
+        |v: Vec<&'static str>| -> &'static [&'static str] { Box::leak(v.into_boxed_slice()) };
+    // Alias bombs (10^9 leaves expanded) on both sides, one leaf apart: the comparison stops
+    // at its node budget. Against an empty config: added whole, shown cut on one line.
+    let bomb = |leaf: &str| {
+        let mut s = format!("#cloud-config\na0: &a0 [{leaf}, x, x, x, x, x, x, x, x, x]\n");
+        for i in 1..10 {
+            let p = i - 1;
+            s.push_str(&format!(
+                "a{i}: &a{i} [*a{p}, *a{p}, *a{p}, *a{p}, *a{p}, *a{p}, *a{p}, *a{p}, *a{p}, *a{p}]\n"
+            ));
+        }
+        s.into_bytes()
+    };
+    let empty = old("empty", b"#cloud-config\n{}\n");
+    // A 100,000-item list with one line inserted (one change); 30,000 items reversed (Myers'
+    // worst case: the alignment budget, lowered to keep a debug build quick, runs out and
+    // the rest is compared in place).
+    let long = |items: &mut dyn Iterator<Item = usize>| {
+        let mut s = String::from("#cloud-config\nruncmd:\n");
+        for i in items {
+            s.push_str(&format!("- echo {i}\n"));
+        }
+        s.into_bytes()
+    };
+    let long_old = old("long", &long(&mut (0..100_000)));
+    let mut inserted = (0..50_000).chain([7_777_777]).chain(50_000..100_000);
+    vec![
+        Case {
+            // The limit's own flag, lowered: the comparison's budget is twice it.
+            args: args(vec![
+                "diff",
+                "--max-alias-expansion",
+                "200000",
+                old("bomb", &bomb("y")),
+            ]),
+            ..case(
+                "diff-alias-bombs",
+                bomb("x"),
+                Expect::Trouble("--max-alias-expansion"),
+            )
+        },
+        Case {
+            args: args(vec!["diff", empty]),
+            ..case("diff-alias-bomb-added", bomb("x"), Expect::Clean)
+        },
+        Case {
+            args: args(vec![
+                "diff",
+                "--format",
+                "json",
+                "--max-alias-expansion",
+                "200000",
+                empty,
+            ]),
+            ..case(
+                "diff-alias-bomb-added-json",
+                bomb("x"),
+                Expect::Trouble("--max-alias-expansion"),
+            )
+        },
+        Case {
+            args: args(vec!["diff", long_old]),
+            ..case("diff-100k-one-inserted", long(&mut inserted), Expect::Clean)
+        },
+        Case {
+            args: args(vec![
+                "diff",
+                "--max-align-work",
+                "1000000",
+                old("long30k", &long(&mut (0..30_000))),
+            ]),
+            heavy: true,
+            ..case(
+                "diff-30k-reversed",
+                long(&mut (0..30_000).rev()),
+                Expect::Clean,
+            )
+        },
+    ]
+}
+
 fn check(c: &Case, o: &Outcome) -> Result<(), String> {
     if o.code == 101 || o.stderr.contains("panicked at") {
         return Err(format!("panicked (exit {}): {}", o.code, o.stderr));
@@ -524,6 +616,7 @@ fn check(c: &Case, o: &Outcome) -> Result<(), String> {
         Expect::Abort(text) => o.code == 1 && o.stderr.contains(text),
         Expect::Done(text) => o.code == 0 && o.stderr.contains(text),
         Expect::Clean => matches!(o.code, 0 | 1),
+        Expect::Trouble(flag) => o.code == 2 && o.stderr.contains(flag),
     };
     if !ok {
         return Err(format!(
@@ -542,6 +635,7 @@ fn hostile_inputs_end_cleanly_fast_and_small() {
     let dir = scratch();
     let mut all = cases();
     all.push(include_loop(&dir));
+    all.extend(diff_cases(&dir));
     let mut failures = Vec::new();
     let (mut worst_t, mut worst_t_name) = (Duration::ZERO, "");
     let (mut worst_m, mut worst_m_name) = (0, "");
@@ -645,11 +739,15 @@ fn no_panic_over_fixtures_and_fuzz_corpora() {
     files.sort();
     assert!(!files.is_empty());
     let mut bad = Vec::new();
-    for f in &files {
+    for (i, f) in files.iter().enumerate() {
+        // `diff` of each input against the one before it (and the first against itself).
+        let before = files[i.saturating_sub(1)].to_string_lossy().into_owned();
         for args in [
             &["render"][..],
             &["render", "--format", "json"][..],
             &["parts", "--format", "json"][..],
+            &["diff", before.as_str()][..],
+            &["diff", "--format", "json", before.as_str()][..],
         ] {
             let o = run(args, f);
             if o.code == 101 || o.code == 70 || o.stderr.contains("panicked at") {
@@ -662,6 +760,6 @@ fn no_panic_over_fixtures_and_fuzz_corpora() {
             }
         }
     }
-    eprintln!("{} inputs × 3 commands: no panic", files.len());
+    eprintln!("{} inputs × 5 commands: no panic", files.len());
     assert!(bad.is_empty(), "{}", bad.join("\n"));
 }
