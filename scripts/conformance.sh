@@ -89,10 +89,11 @@ CLOUDFOLD_EXPLAIN_CASES=2500 ci_test oracle -- explain_provenance::
 # Init/ConfigMerger/_consume_vendordata/Modules; image profiles against their sources (~4 min).
 CLOUDFOLD_LAYERS_CASES=2500 CLOUDFOLD_LAYERS_PROVENANCE_CASES=1100 ci_test oracle -- layers_oracle::
 # diff: 10,000 generated pairs (diff A A empty, mirror images, the JSON diff applied to render A
-# gives render B; ~40 s), and 500 of them through cloud-init 25.1 (both renders, each payload
+# gives render B; ~40 s), 1,000 more under a generated layer set (the same properties of the
+# layered configs), and 500 of them through cloud-init 25.1 (both renders, each payload
 # against its cloud-config.txt: ~100 s, most of it the oracle).
-CLOUDFOLD_DIFF_PAIRS=10000 CLOUDFOLD_DIFF_ORACLE_PAIRS=500 ci_test oracle integration -- \
-  diff_props:: diff_oracle::
+CLOUDFOLD_DIFF_PAIRS=10000 CLOUDFOLD_DIFF_LAYERED_PAIRS=1000 CLOUDFOLD_DIFF_ORACLE_PAIRS=500 \
+  ci_test oracle integration -- diff_props:: diff_oracle::
 # The rest of the oracle binary at its default sizes (in the dev-profile `cargo test` step
 # these are ignored: they need ../shared, python3 or the extracted cloud-init).
 ci_test oracle -- merge_handler_vectors:: mime_fixtures:: mime_smoke:: \

@@ -116,6 +116,8 @@ impl ConfigWalk<'_> {
             new_container: self.new_containers.last().cloned(),
             old_origin: None,
             new_origin: None,
+            old_layer: None,
+            new_layer: None,
         });
     }
 

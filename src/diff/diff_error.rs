@@ -42,6 +42,15 @@ pub enum DiffError {
         /// The limit ([`super::DiffOptions::max_nodes`]).
         limit: usize,
     },
+    /// The layers do not fold under a side's payload (cloud-init would
+    /// crash reading its configuration, or a limit).
+    #[error("{} payload with the layers: {error}", side.name())]
+    Layers {
+        /// Which payload.
+        side: Side,
+        /// Why.
+        error: crate::layers::LayersError,
+    },
     /// No thread could be started to fold a payload.
     #[error("cannot start a thread to fold the old payload")]
     NoThread,

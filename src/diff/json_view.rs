@@ -4,6 +4,7 @@ use super::part_cause::{PartCause, PartDelta};
 use super::payload_diff::PayloadDiff;
 use super::value_change::{ChangeKind, Place, ValueChange};
 use crate::explain::{Origin, PartSummary};
+use crate::layers::LayerOrigin;
 use crate::merge::PathSeg;
 use crate::yaml::Node;
 use crate::yaml::typed_json::{TypedJsonError, WalkLimits, to_typed_json, to_typed_key};
@@ -25,6 +26,18 @@ fn origin(parts: &[PartSummary], o: Option<Origin>) -> J {
             "filename": o.part.checked_sub(1).and_then(|i| parts.get(i)).map(|p| p.filename.as_str()),
             "line": o.start.line,
             "column": o.start.column,
+        }),
+        None => J::Null,
+    }
+}
+
+fn layer(o: Option<&LayerOrigin>) -> J {
+    match o {
+        Some(o) => json!({
+            "layer": o.layer.code(),
+            "file": o.label,
+            "line": o.line,
+            "column": o.column,
         }),
         None => J::Null,
     }
@@ -124,6 +137,10 @@ fn change(
     }
     m.insert("old_origin".into(), origin(&d.old.parts, c.old_origin));
     m.insert("new_origin".into(), origin(&d.new.parts, c.new_origin));
+    if d.layers.is_some() {
+        m.insert("old_layer".into(), layer(c.old_layer.as_ref()));
+        m.insert("new_layer".into(), layer(c.new_layer.as_ref()));
+    }
     m.insert(
         "causes".into(),
         causes.iter().copied().map(J::from).collect(),

@@ -15,6 +15,9 @@
 //!   re-headed, their mergers, what cloud-init does with them and why
 //!   (`explain`'s [`crate::explain::PartSummary`]), their text.
 //!
+//! With layers ([`diff_layered`]), the configs compared are what the
+//! modules see: each payload as the user-data under the same layers.
+//!
 //! [`to_text`], [`to_json`] and [`yaml_diff`] write the result.
 
 mod alignment;
@@ -23,6 +26,7 @@ mod diff_error;
 mod diff_options;
 mod folded_side;
 mod json_view;
+mod layered_diff;
 mod line_hunk;
 mod part_cause;
 mod payload_diff;
@@ -36,6 +40,7 @@ pub use diff_error::{DiffError, Side};
 pub use diff_options::{DEFAULT_MAX_ALIGN_WORK, DiffOptions};
 pub use folded_side::{FoldedSide, is_cloud_config_txt};
 pub use json_view::{JsonView, to_json};
+pub use layered_diff::diff_layered;
 pub use line_hunk::{LineHunk, line_hunks, split_lines};
 pub use part_cause::{PartCause, PartDelta};
 pub use payload_diff::{PayloadDiff, diff};

@@ -7,6 +7,7 @@ use super::diff_options::DiffOptions;
 use super::folded_side::FoldedSide;
 use super::part_cause::{PartCause, SideParts, diff_parts};
 use super::value_change::{ChangeKind, Place, ValueChange};
+use crate::layers::Layered;
 use crate::merge::Path;
 use crate::userdata::{FoldText, IncludeResolver, UserDataOptions};
 use std::collections::HashMap;
@@ -38,6 +39,9 @@ pub struct PayloadDiff {
     /// Parts cloud-init runs were not compared (asked for, or a side is a
     /// `cloud-config.txt`).
     pub config_only: bool,
+    /// With layers ([`super::diff_layered`]): each side's layered fold, whose
+    /// `config` (what the modules see) `changes` compares.
+    pub layers: Option<Box<(Layered, Layered)>>,
 }
 
 impl PayloadDiff {
@@ -203,16 +207,27 @@ pub(crate) fn compare(
         by_position: found.by_position,
         identical_payloads: identical,
         config_only,
+        layers: None,
     })
 }
 
 /// Where a change's value on one side was read: the value's span, or its
 /// key's for a set element or a value cloudfold built.
 fn origin_of(side: &FoldedSide, c: &ValueChange, old: bool) -> Option<crate::explain::Origin> {
+    origin_with(c, old, |span| side.locator.origin(span))
+}
+
+/// `locate` of the span of a change's value on one side, or of its key's
+/// where the value has no origin and the key is that side's own.
+pub(crate) fn origin_with<T>(
+    c: &ValueChange,
+    old: bool,
+    locate: impl Fn(crate::source::Span) -> Option<T>,
+) -> Option<T> {
     let value = if old { c.old.as_ref() } else { c.new.as_ref() };
     let on_side = if old { c.old_path() } else { c.new_path() };
     on_side?;
-    let from_value = value.and_then(|v| side.locator.origin(v.span()));
+    let from_value = value.and_then(|v| locate(v.span()));
     // A key node is the side's own only where the other side lacks it.
     let own_key = if old {
         c.kind == ChangeKind::Removed
@@ -220,7 +235,7 @@ fn origin_of(side: &FoldedSide, c: &ValueChange, old: bool) -> Option<crate::exp
         c.kind == ChangeKind::Added
     };
     from_value.or_else(|| match &c.place {
-        Place::Key(k) if own_key => side.locator.origin(k.span()),
+        Place::Key(k) if own_key => locate(k.span()),
         _ => None,
     })
 }

@@ -1,5 +1,6 @@
 //! `to_text`: the difference for people — the changes at boot with where each value came from, the parts that caused them, and what did not matter.
 
+use super::layered_diff::layer_place;
 use super::part_cause::{PartCause, PartDelta};
 use super::payload_diff::PayloadDiff;
 use super::value_change::{ChangeKind, ValueChange};
@@ -245,19 +246,20 @@ impl Writer<'_> {
 
     /// Where a value was read; on the new side's line (or the only line),
     /// the part-level changes behind it.
-    fn comment(
-        &self,
-        i: usize,
-        origin: Option<Origin>,
-        old_side: bool,
-        with_causes: bool,
-    ) -> String {
-        let parts = if old_side {
-            &self.d.old.parts
-        } else {
-            &self.d.new.parts
+    fn comment(&self, i: usize, old_side: bool, with_causes: bool) -> String {
+        let Some(ch) = self.d.changes.get(i) else {
+            return String::new();
         };
-        let mut c = place(parts, origin);
+        let (parts, origin, layer) = if old_side {
+            (&self.d.old.parts, ch.old_origin, ch.old_layer.as_ref())
+        } else {
+            (&self.d.new.parts, ch.new_origin, ch.new_layer.as_ref())
+        };
+        // With layers, a value no user-data part holds is named by its layer's file.
+        let mut c = match (origin, layer) {
+            (None, Some(l)) => layer_place(l),
+            _ => place(parts, origin),
+        };
         if old_side {
             c = format!("was {c}");
         }
@@ -287,7 +289,7 @@ impl Writer<'_> {
                     value(ch.new.as_ref())
                 };
                 let left = format!("  {}+ {path}: {what}{}", p.green, p.reset);
-                let c = self.comment(i, ch.new_origin, false, true);
+                let c = self.comment(i, false, true);
                 self.line(&left, &c);
             }
             ChangeKind::Removed => {
@@ -297,17 +299,17 @@ impl Writer<'_> {
                     value(ch.old.as_ref())
                 };
                 let left = format!("  {}- {path}: {what}{}", p.red, p.reset);
-                let c = self.comment(i, ch.old_origin, true, true);
+                let c = self.comment(i, true, true);
                 self.line(&left, &c);
             }
             ChangeKind::Changed => {
                 let left = format!("  {}~ {path}{}", p.yellow, p.reset);
                 self.line(&left, "");
                 let old = format!("      {}- {}{}", p.red, value(ch.old.as_ref()), p.reset);
-                let c = self.comment(i, ch.old_origin, true, false);
+                let c = self.comment(i, true, false);
                 self.line(&old, &c);
                 let new = format!("      {}+ {}{}", p.green, value(ch.new.as_ref()), p.reset);
-                let c = self.comment(i, ch.new_origin, false, true);
+                let c = self.comment(i, false, true);
                 self.line(&new, &c);
             }
             ChangeKind::Retyped => {

@@ -1,6 +1,7 @@
 //! `ValueChange`: one difference between two merged configs, at a logical path, with each side's value.
 
 use crate::explain::Origin;
+use crate::layers::LayerOrigin;
 use crate::merge::{Path, PathSeg};
 use crate::yaml::Node;
 
@@ -136,6 +137,12 @@ pub struct ValueChange {
     pub old_origin: Option<Origin>,
     /// Where the new value was read.
     pub new_origin: Option<Origin>,
+    /// With layers ([`super::diff_layered`]): the layer, file and
+    /// line:column the old value was read from (`None`: built in code or by
+    /// the merges, or no layers).
+    pub old_layer: Option<LayerOrigin>,
+    /// With layers: where the new value was read.
+    pub new_layer: Option<LayerOrigin>,
 }
 
 impl ValueChange {

@@ -2,11 +2,14 @@
 //! `diff A B` mirrors `diff B A`, the JSON diff applied to `render A` gives `render B`
 //! (tests/oracle/diff_oracle.rs checks a sample against the real cloud-init).
 //!
-//! `CLOUDFOLD_DIFF_PAIRS` sets the number of pairs (default 300; CI: 10,000).
+//! `CLOUDFOLD_DIFF_PAIRS` sets the number of pairs (default 300; CI: 10,000). With layers
+//! (`diff_layered`, the same generated layer set under A and B), the same properties hold
+//! of the layered configs: `CLOUDFOLD_DIFF_LAYERED_PAIRS` (default 100; CI: 1,000).
 
 use crate::support;
 
-use cloudfold::diff::{DiffOptions, JsonView, PayloadDiff, diff, to_json};
+use cloudfold::diff::{DiffOptions, JsonView, PayloadDiff, diff, diff_layered, to_json};
+use cloudfold::layers::LayerInputs;
 use cloudfold::userdata::{FoldText, NoIncludes, Preload, Release, UserDataOptions};
 use cloudfold::yaml::typed_json::{WalkLimits, to_typed_json};
 use serde_json::{Value as J, json};
@@ -49,11 +52,29 @@ pub(crate) fn json_of(d: &PayloadDiff) -> J {
     .unwrap()
 }
 
+/// The config a diff compared on one side: the fold's, or with layers the layered one.
 fn typed_config(d: &PayloadDiff, old: bool) -> J {
+    if let Some(l) = &d.layers {
+        let l = if old { &l.0 } else { &l.1 };
+        return to_typed_json(&l.config, WalkLimits::default()).unwrap();
+    }
     let side = if old { &d.old } else { &d.new };
     side.folded.config.as_ref().map_or(J::Null, |c| {
         to_typed_json(c, WalkLimits::default()).unwrap()
     })
+}
+
+fn run_layered(layers: &LayerInputs, a: &[u8], b: &[u8]) -> Result<PayloadDiff, String> {
+    diff_layered(
+        a.to_vec(),
+        b.to_vec(),
+        layers,
+        &opts(),
+        &NoIncludes,
+        &DiffOptions::default(),
+        FoldText::Nothing,
+    )
+    .map_err(|e| e.to_string())
 }
 
 /// A change as seen from the other side (`diff B A`), in a form to compare.
@@ -73,6 +94,7 @@ fn mirrored(c: &J) -> String {
         "old_keys": c["new_keys"], "new_keys": c["old_keys"],
         "not_at_boot": c["not_at_boot"],
         "old_origin": c["new_origin"], "new_origin": c["old_origin"],
+        "old_layer": c["new_layer"], "new_layer": c["old_layer"],
         "container": if c["container"].is_null() {
             J::Null
         } else {
@@ -99,6 +121,8 @@ fn canonical_change(c: &J) -> String {
         "not_at_boot",
         "old_origin",
         "new_origin",
+        "old_layer",
+        "new_layer",
         "container",
     ];
     let m: serde_json::Map<String, J> = keys
@@ -147,6 +171,14 @@ fn ordered(v: &J) -> String {
 
 /// Every property of one pair; the first that fails, as text. Gives the JSON diff of A -> B.
 fn check_pair(a: &[u8], b: &[u8]) -> Result<J, String> {
+    check_with(a, b, &run)
+}
+
+/// How a property test diffs two payloads.
+type DiffFn<'a> = &'a dyn Fn(&[u8], &[u8]) -> Result<PayloadDiff, String>;
+
+/// [`check_pair`] with the diff `run` makes.
+fn check_with(a: &[u8], b: &[u8], run: DiffFn<'_>) -> Result<J, String> {
     // diff A A: nothing, exit 0.
     let same = run(a, a)?;
     if !same.changes.is_empty() || !same.parts.is_empty() || !same.same_at_boot() {
@@ -270,6 +302,67 @@ fn diff_properties_on_generated_pairs() {
     );
     assert!(
         checked * 10 >= n * 9,
+        "too few pairs checked: {checked} of {n}"
+    );
+}
+
+/// The same properties with layers: a generated layer set (`layers_gen`, as the layers
+/// differential against the real cloud-init uses) under both payloads of each pair; the
+/// JSON diff applied to A's layered config gives B's. Every change read from a layer names
+/// it, and a value read from user-data names its part.
+#[test]
+fn diff_layered_properties_on_generated_pairs() {
+    let n = env_count("CLOUDFOLD_DIFF_LAYERED_PAIRS", 100);
+    let mut r = Rng::new(0x1a7e);
+    let (mut checked, mut skipped, mut changed, mut from_layers, mut bad) =
+        (0, 0, 0, 0, Vec::new());
+    for i in 0..n {
+        let layers = LayerInputs {
+            user_data: None,
+            ..support::layers_gen::case(&mut r).inputs()
+        };
+        let (a, b) = pair(&mut r);
+        let run = |x: &[u8], y: &[u8]| run_layered(&layers, x, y);
+        match check_with(&a, &b, &run) {
+            Ok(j) => {
+                checked += 1;
+                if j["same_at_boot"] == json!(false) {
+                    changed += 1;
+                }
+                for c in j["changes"].as_array().unwrap() {
+                    for side in ["old", "new"] {
+                        let (layer, origin) =
+                            (&c[format!("{side}_layer")], &c[format!("{side}_origin")]);
+                        // A part origin only for values read from user-data.
+                        if !origin.is_null() && layer["layer"] != json!("user-data") {
+                            bad.push(format!("pair {i}: part origin outside user-data: {c}"));
+                        }
+                        if !layer.is_null() && layer["layer"] != json!("user-data") {
+                            from_layers += 1;
+                        }
+                    }
+                }
+            }
+            Err(e) if e.starts_with("old payload") || e.starts_with("new payload") => skipped += 1,
+            Err(e) => bad.push(format!(
+                "pair {i}:\nA:\n{}\nB:\n{}\n{e}",
+                String::from_utf8_lossy(&a),
+                String::from_utf8_lossy(&b)
+            )),
+        }
+    }
+    eprintln!(
+        "diff properties with layers: {checked} of {n} pairs checked ({changed} differ at boot, {from_layers} values from other layers), {skipped} skipped (a side aborts or the layers crash), {} failed",
+        bad.len()
+    );
+    assert!(
+        bad.is_empty(),
+        "{} pairs failed:\n{}",
+        bad.len(),
+        bad.iter().take(3).cloned().collect::<Vec<_>>().join("\n\n")
+    );
+    assert!(
+        checked * 10 >= n * 8,
         "too few pairs checked: {checked} of {n}"
     );
 }

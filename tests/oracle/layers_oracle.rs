@@ -11,9 +11,7 @@ use crate::support;
 
 use base64::Engine;
 use base64::engine::general_purpose::STANDARD as B64;
-use cloudfold::layers::{
-    EtcCloud, EtcEntry, ImageProfile, LayerInputs, Layered, LayersError, fold_layers,
-};
+use cloudfold::layers::{ImageProfile, Layered, LayersError, fold_layers};
 use cloudfold::userdata::{NoIncludes, Release, UserDataOptions};
 use cloudfold::yaml::typed_json::{WalkLimits, to_typed_json};
 use serde_json::{Value as J, json};
@@ -62,38 +60,6 @@ fn oracle(release: &str, cases: &[Case]) -> Vec<J> {
     docs
 }
 
-fn inputs(c: &Case) -> LayerInputs {
-    LayerInputs {
-        etc: c.etc.as_ref().map(|files| {
-            let mut etc = EtcCloud::new();
-            for (rel, data) in files {
-                etc.insert(
-                    rel,
-                    data.as_ref()
-                        .map_or(EtcEntry::Dir, |d| EtcEntry::File(d.clone())),
-                );
-            }
-            etc
-        }),
-        run_cloud_cfg: c
-            .run
-            .clone()
-            .map(|b| cloudfold::layers::ConfigFile::new("/run/cloud-init/cloud.cfg", b)),
-        kernel_cmdline: c.cmdline.clone(),
-        cloud_cfg_env: c
-            .env
-            .clone()
-            .map(|b| cloudfold::layers::ConfigFile::new("/tmp/cloud-cfg-env.cfg", b)),
-        datasource_config: c
-            .ds
-            .clone()
-            .map(|b| cloudfold::layers::ConfigFile::new("datasource", b)),
-        user_data: c.user.clone(),
-        vendor_data: c.vendor.clone(),
-        vendor_data2: c.vendor2.clone(),
-    }
-}
-
 pub fn fold(c: &Case, release: Release) -> Result<Layered, LayersError> {
     let opts = UserDataOptions {
         release,
@@ -102,7 +68,7 @@ pub fn fold(c: &Case, release: Release) -> Result<Layered, LayersError> {
         }),
         ..UserDataOptions::default()
     };
-    fold_layers(&inputs(c), &opts, &NoIncludes)
+    fold_layers(&c.inputs(), &opts, &NoIncludes)
 }
 
 fn typed(n: &cloudfold::yaml::Node) -> String {

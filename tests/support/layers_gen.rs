@@ -5,6 +5,7 @@
 use super::rng::Rng;
 use base64::Engine;
 use base64::engine::general_purpose::STANDARD as B64;
+use cloudfold::layers::{ConfigFile, EtcCloud, EtcEntry, LayerInputs};
 use serde_json::{Value as J, json};
 
 /// One generated case: each layer's bytes (None: absent).
@@ -28,6 +29,31 @@ fn b64(b: &Option<Vec<u8>>) -> J {
 }
 
 impl Case {
+    /// The layers as the library takes them (paths as cloud-init reads them).
+    pub fn inputs(&self) -> LayerInputs {
+        let file = |b: &Option<Vec<u8>>, path: &str| b.clone().map(|b| ConfigFile::new(path, b));
+        LayerInputs {
+            etc: self.etc.as_ref().map(|files| {
+                let mut etc = EtcCloud::new();
+                for (rel, data) in files {
+                    etc.insert(
+                        rel,
+                        data.as_ref()
+                            .map_or(EtcEntry::Dir, |d| EtcEntry::File(d.clone())),
+                    );
+                }
+                etc
+            }),
+            run_cloud_cfg: file(&self.run, "/run/cloud-init/cloud.cfg"),
+            kernel_cmdline: self.cmdline.clone(),
+            cloud_cfg_env: file(&self.env, "/tmp/cloud-cfg-env.cfg"),
+            datasource_config: file(&self.ds, "datasource"),
+            user_data: self.user.clone(),
+            vendor_data: self.vendor.clone(),
+            vendor_data2: self.vendor2.clone(),
+        }
+    }
+
     pub fn to_json(&self, id: usize) -> J {
         json!({
             "id": id,

@@ -642,6 +642,10 @@ pub struct DiffArgs {
     /// Fold options, applied to both payloads.
     #[command(flatten)]
     pub fold: FoldArgs,
+    /// Layers, the same under both payloads: the configs compared are then what the modules
+    /// see (as `render` with layers prints it).
+    #[command(flatten)]
+    pub layers: LayerArgs,
     /// Output format.
     #[arg(long, value_enum, default_value_t = DiffFormat::Text)]
     pub format: DiffFormat,

@@ -3,11 +3,14 @@
 use super::args::{ColorWhen, DiffArgs, DiffFormat};
 use super::exit::Exit;
 use super::input::{LocalIncludes, read_payload};
+use super::layers_cmd::{layer_inputs, note_line, release_of};
 use super::render_cmd::{options, render_failure, warning_lines};
 use cloudfold::diff::{
-    Budget, DiffError, DiffOptions, JsonView, Palette, diff, to_json, to_text, yaml_diff,
+    Budget, DiffError, DiffOptions, JsonView, Palette, diff, diff_layered, to_json, to_text,
+    yaml_diff,
 };
-use cloudfold::userdata::FoldText;
+use cloudfold::layers::{Layered, explain_layers};
+use cloudfold::userdata::{FoldText, UserDataOptions};
 use std::io::IsTerminal;
 use std::path::Path;
 
@@ -64,6 +67,57 @@ fn colour_unified(text: &str, p: Palette) -> String {
     out
 }
 
+/// A layered config as `render` with layers prints it.
+fn readable(config: &cloudfold::yaml::Node) -> Result<String, String> {
+    cloudfold::yaml::dump_after(
+        "#cloud-config\n",
+        config,
+        &cloudfold::yaml::DumpOptions::readable(),
+        0,
+    )
+    .map_err(|e| format!("cannot write the layered config: {e}"))
+}
+
+/// What cloud-init logs while layering (and the traps): once when both sides
+/// have it, else with the side's name.
+fn layer_warnings(
+    old: &Layered,
+    new: &Layered,
+    names: &(String, String),
+    identical: bool,
+    max_nodes: usize,
+) {
+    let lines = |l: &Layered| -> Vec<String> {
+        // The notes and the traps, as `render` with layers prints them.
+        let notes = match explain_layers(l, max_nodes) {
+            Ok(ex) => ex.notes,
+            Err(_) => l.notes.clone(),
+        };
+        let mut v: Vec<String> = notes.iter().map(note_line).collect();
+        if let Some(e) = &l.init_stage_error {
+            v.push(format!(
+                "warning: cloud-init's init stage fails ({e}); later stages run with what was written"
+            ));
+        }
+        v
+    };
+    let (lo, ln) = (lines(old), lines(new));
+    if identical {
+        lo.iter().for_each(|l| eprintln!("{l}"));
+        return;
+    }
+    for l in &lo {
+        if ln.contains(l) {
+            eprintln!("{l}");
+        } else {
+            eprintln!("{}", l.replacen(": ", &format!(": {}: ", names.0), 1));
+        }
+    }
+    for l in ln.iter().filter(|l| !lo.contains(l)) {
+        eprintln!("{}", l.replacen(": ", &format!(": {}: ", names.1), 1));
+    }
+}
+
 pub fn run(a: &DiffArgs) -> Result<Exit, String> {
     if a.plan {
         eprintln!(
@@ -74,14 +128,29 @@ pub fn run(a: &DiffArgs) -> Result<Exit, String> {
     if is_stdin(&a.old) && is_stdin(&a.new) {
         return Err("only one of OLD and NEW can be `-` (standard input)".to_owned());
     }
-    let opts = options(&a.fold)?;
+    let layered = a.layers.any();
+    let opts = if layered {
+        UserDataOptions {
+            release: release_of(&a.fold, &a.layers)?,
+            ..options(&a.fold)?
+        }
+    } else {
+        options(&a.fold)?
+    };
+    let layers = if layered {
+        Some(layer_inputs(&a.fold, &a.layers, opts.release)?)
+    } else {
+        None
+    };
     let old = read_payload(Some(&a.old), a.fold.max_input_size)?;
     let new = read_payload(Some(&a.new), a.fold.max_input_size)?;
     let includes = LocalIncludes {
         dir: a.fold.include_dir.clone(),
     };
     let text = match a.format {
-        DiffFormat::YamlDiff => FoldText::Readable,
+        // With layers, the YAML compared is the layered configs' (dumped below).
+        DiffFormat::YamlDiff if !layered => FoldText::Readable,
+        DiffFormat::YamlDiff => FoldText::Nothing,
         DiffFormat::Text | DiffFormat::Json => FoldText::Nothing,
     };
     let dopts = DiffOptions {
@@ -90,7 +159,11 @@ pub fn run(a: &DiffArgs) -> Result<Exit, String> {
         max_nodes: a.fold.max_alias_expansion.saturating_mul(2),
     };
     let names = (name(&a.old), name(&a.new));
-    let d = match diff(old, new, &opts, &includes, &dopts, text) {
+    let found = match &layers {
+        Some(l) => diff_layered(old, new, l, &opts, &includes, &dopts, text),
+        None => diff(old, new, &opts, &includes, &dopts, text),
+    };
+    let d = match found {
         Ok(d) => d,
         Err(DiffError::Render { side, error }) => {
             let which = match side {
@@ -121,6 +194,15 @@ pub fn run(a: &DiffArgs) -> Result<Exit, String> {
             eprintln!("warning: {label}: {l}");
         }
     }
+    if let Some(l) = &d.layers {
+        layer_warnings(
+            &l.0,
+            &l.1,
+            &names,
+            d.identical_payloads,
+            opts.limits.max_alias_expansion,
+        );
+    }
     let pal = palette(a.color);
     let out = match a.format {
         DiffFormat::Text => to_text(&d, (&names.0, &names.1), pal),
@@ -136,12 +218,11 @@ pub fn run(a: &DiffArgs) -> Result<Exit, String> {
         }
         DiffFormat::YamlDiff => {
             let mut budget = Budget::new(a.max_align_work);
-            let u = yaml_diff(
-                &d.old.folded.readable,
-                &d.new.folded.readable,
-                (&names.0, &names.1),
-                &mut budget,
-            );
+            let (old_yaml, new_yaml) = match &d.layers {
+                Some(l) => (readable(&l.0.config)?, readable(&l.1.config)?),
+                None => (d.old.folded.readable.clone(), d.new.folded.readable.clone()),
+            };
+            let u = yaml_diff(&old_yaml, &new_yaml, (&names.0, &names.1), &mut budget);
             colour_unified(&u, pal)
         }
     };

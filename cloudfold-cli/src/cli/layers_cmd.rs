@@ -1,6 +1,6 @@
 //! `render`, `explain` and `validate` with layers (`--etc-cloud`, `--image`, `--vendor-data`, …): read every layer, fold them as cloud-init does, print.
 
-use super::args::{ExplainFormat, LayerArgs, PayloadArgs, RenderFormat};
+use super::args::{ExplainFormat, FoldArgs, LayerArgs, PayloadArgs, RenderFormat};
 use super::exit::Exit;
 use super::input::{LocalIncludes, read_input, read_payload};
 use super::render_cmd::options;
@@ -22,13 +22,17 @@ const MAX_ETC_DEPTH: usize = 16;
 /// The release: `--cloud-init`, else the image's, else 25.1; an image of
 /// another release is an error.
 pub fn release_for(p: &PayloadArgs, l: &LayerArgs) -> Result<Release, String> {
+    release_of(&p.fold, l)
+}
+
+/// [`release_for`] from the fold options alone (`diff` has two payloads).
+pub fn release_of(fold: &FoldArgs, l: &LayerArgs) -> Result<Release, String> {
     let image = l
         .image
         .as_deref()
         .map(str::parse::<ImageProfile>)
         .transpose()?;
-    let given = p
-        .fold
+    let given = fold
         .cloud_init
         .as_deref()
         .map(str::parse::<Release>)
@@ -126,7 +130,22 @@ fn file(
 
 /// Read every layer, and the user-data (none without INPUT).
 fn inputs(p: &PayloadArgs, l: &LayerArgs, release: Release) -> Result<LayerInputs, String> {
-    let max = p.fold.max_input_size;
+    Ok(LayerInputs {
+        user_data: match &p.input {
+            Some(i) => Some(read_payload(Some(i), p.fold.max_input_size)?),
+            None => None,
+        },
+        ..layer_inputs(&p.fold, l, release)?
+    })
+}
+
+/// Read every layer (no user-data: `diff` puts each of its payloads there).
+pub fn layer_inputs(
+    fold: &FoldArgs,
+    l: &LayerArgs,
+    release: Release,
+) -> Result<LayerInputs, String> {
+    let max = fold.max_input_size;
     let image = match &l.image {
         Some(name) => Some(name.parse::<ImageProfile>()?.etc_cloud(release)),
         None => None,
@@ -148,10 +167,7 @@ fn inputs(p: &PayloadArgs, l: &LayerArgs, release: Release) -> Result<LayerInput
         kernel_cmdline: l.kernel_cmdline.clone(),
         cloud_cfg_env: file(&l.cloud_cfg_env, |p| p.display().to_string(), max)?,
         datasource_config: file(&l.datasource_config, |p| p.display().to_string(), max)?,
-        user_data: match &p.input {
-            Some(i) => Some(read_payload(Some(i), max)?),
-            None => None,
-        },
+        user_data: None,
         vendor_data: payload(&l.vendor_data)?,
         vendor_data2: payload(&l.vendor_data2)?,
     })
@@ -187,7 +203,7 @@ pub fn fold(p: &PayloadArgs, l: &LayerArgs) -> Result<Result<Layered, Exit>, Str
     }
 }
 
-fn note_line(n: &LayerNote) -> String {
+pub fn note_line(n: &LayerNote) -> String {
     match &n.path {
         Some(_) => format!("warning[{}]: {}", n.kind.code(), n.message),
         None => format!("warning[{}]: {}: {}", n.kind.code(), n.about, n.message),

@@ -295,3 +295,53 @@ fn seed_is_private_atomic_and_deterministic() {
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// `diff`'s colour on a terminal: on by default, off with `NO_COLOR` (any
+/// non-empty value) or `--color never`, on with `--color always` whatever
+/// `NO_COLOR` says (the flag is the user's explicit choice). A terminal needs
+/// a pty: util-linux `script` (in every Debian base system) provides it.
+#[test]
+fn diff_colour_on_a_terminal() {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../fixtures/cli/diff.in");
+    let bin = env!("CARGO_BIN_EXE_cloudfold");
+    let on_tty = |flags: &str, no_color: Option<&str>| -> String {
+        let mut cmd = Command::new("script");
+        cmd.args([
+            "-qec",
+            &format!("{bin} diff {flags} base.mime dropped.mime"),
+            "/dev/null",
+        ])
+        .current_dir(dir)
+        .env_remove("NO_COLOR");
+        if let Some(v) = no_color {
+            cmd.env("NO_COLOR", v);
+        }
+        let out = cmd
+            .output()
+            .expect("util-linux `script` runs (apt-get install bsdutils)");
+        // `diff` exits 1: the payloads differ.
+        assert_eq!(out.status.code(), Some(1), "{flags} {no_color:?}: {out:?}");
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    let red = "\x1b[31m- $.packages[2]";
+    assert!(on_tty("", None).contains(red), "{}", on_tty("", None));
+    assert!(
+        on_tty("", Some("")).contains(red),
+        "an empty NO_COLOR is unset"
+    );
+    let plain = on_tty("", Some("1"));
+    assert!(
+        !plain.contains('\x1b') && plain.contains("- $.packages[2]"),
+        "{plain}"
+    );
+    assert!(!on_tty("--color never", None).contains('\x1b'));
+    assert!(on_tty("--color always", Some("1")).contains(red));
+    // Not a terminal: plain.
+    let piped = Command::new(bin)
+        .args(["diff", "base.mime", "dropped.mime"])
+        .current_dir(dir)
+        .env_remove("NO_COLOR")
+        .output()
+        .unwrap();
+    assert!(!String::from_utf8_lossy(&piped.stdout).contains('\x1b'));
+}
