@@ -1,9 +1,15 @@
 //! `HumanRenderer`: diagnostics as rustc/Butane-style text (`error[code]: message`, `--> part 2 (x):4:11`, snippet, `= help:`).
 
 use super::{Diagnostic, Label, Severity, SourceMap};
-use crate::source::SourceId;
-use annotate_snippets::{AnnotationKind, Group, Level, Renderer, Snippet};
+use crate::source::{LineIndex, SourceId};
+use annotate_snippets::{AnnotationKind, Group, Level, Origin, Renderer, Snippet};
+use std::collections::HashMap;
 use std::ops::Range;
+
+/// Longest line quoted, in bytes (a terminal shows a few hundred at most).
+const MAX_QUOTED_LINE: usize = 4096;
+/// Most bytes quoted from one source for one diagnostic (its labelled lines and those between).
+const MAX_QUOTED: usize = 64 << 10;
 
 /// Renders diagnostics for people.
 #[derive(Clone, Copy, Debug, Default)]
@@ -38,6 +44,17 @@ impl HumanRenderer {
     /// assert!(text.starts_with("error[demo-bad]: bad\n --> part 1 (a.yaml):2:4\n"));
     /// ```
     pub fn render(&self, d: &Diagnostic, sources: &SourceMap) -> String {
+        self.render_with(d, sources, &mut HashMap::new())
+    }
+
+    /// [`HumanRenderer::render`] with the sources' line tables kept in `lines`
+    /// (built once per source however many diagnostics point into it).
+    fn render_with<'s>(
+        &self,
+        d: &Diagnostic,
+        sources: &'s SourceMap,
+        lines: &mut HashMap<SourceId, LineIndex<'s>>,
+    ) -> String {
         let level = level(d.severity);
         let mut title = level.primary_title(d.message.as_str());
         title = title.id(d.code);
@@ -52,21 +69,86 @@ impl HumanRenderer {
                 order.push(id);
             }
         }
+        // Labels on lines too long to quote, said in notes instead.
+        let mut unquoted = Vec::new();
         for id in &order {
             let Some(file) = sources.get(*id) else {
                 continue;
             };
-            let mut snippet = Snippet::source(file.text.as_str()).path(file.name.as_str());
-            for (i, label) in d.labels().enumerate() {
-                if label.source() != Some(*id) {
+            let index = lines
+                .entry(*id)
+                .or_insert_with(|| LineIndex::new(file.text.as_str()));
+            let here: Vec<(usize, &Label, Range<usize>)> = d
+                .labels()
+                .enumerate()
+                .filter(|(_, l)| l.source() == Some(*id))
+                .map(|(i, l)| (i, l, clamp(l, &file.text)))
+                .collect();
+            // annotate-snippets puts the end of a text that ends in a line
+            // break on the last line, not on an empty one after it.
+            let line_of = |at: usize| {
+                let at = if at > 0 && at == file.text.len() && file.text.ends_with('\n') {
+                    at - 1
+                } else {
+                    at
+                };
+                index.line_of(at)
+            };
+            let first = here.iter().map(|h| line_of(h.2.start)).min();
+            let last = here.iter().map(|h| line_of(h.2.end)).max();
+            let (Some(first), Some(last)) = (first, last) else {
+                continue;
+            };
+            // Only the labelled lines go to annotate-snippets: it splits its
+            // whole source into lines for every snippet, and the document of a
+            // payload is one source (5000 header diagnostics x 4 MB).
+            let lo = index.line_range(first).start;
+            let hi = index.line_range(last).end;
+            let quotable = hi - lo <= MAX_QUOTED
+                && (first..=last).all(|l| index.line_range(l).len() <= MAX_QUOTED_LINE);
+            let Some(text) = file.text.get(lo..hi).filter(|_| quotable) else {
+                // Located but not quoted: annotate-snippets reads a quoted line
+                // whole for each diagnostic (0.35 s for a 1 MiB line).
+                let Some((_, label, range)) = here.first() else {
                     continue;
+                };
+                let line = line_of(range.start);
+                group = group.element(
+                    Origin::path(file.name.as_str())
+                        .line(line + 1)
+                        .char_column(label.span.start.column as usize + 1),
+                );
+                let bytes = hi - lo;
+                unquoted.push(if first == last {
+                    format!("line {} is {bytes} bytes long: not quoted", first + 1)
+                } else {
+                    format!(
+                        "lines {}-{} are {bytes} bytes long: not quoted",
+                        first + 1,
+                        last + 1
+                    )
+                });
+                for (_, l, r) in &here {
+                    if let Some(m) = &l.message {
+                        unquoted.push(format!(
+                            "at {}:{}: {m}",
+                            line_of(r.start) + 1,
+                            l.span.start.column as usize + 1
+                        ));
+                    }
                 }
-                let kind = if i == 0 && d.primary.is_some() {
+                continue;
+            };
+            let mut snippet = Snippet::source(text)
+                .line_start(first + 1)
+                .path(file.name.as_str());
+            for (i, label, range) in &here {
+                let kind = if *i == 0 && d.primary.is_some() {
                     AnnotationKind::Primary
                 } else {
                     AnnotationKind::Context
                 };
-                let ann = kind.span(clamp(label, &file.text));
+                let ann = kind.span(range.start - lo..range.end - lo);
                 snippet = snippet.annotation(match &label.message {
                     Some(m) => ann.label(m.as_str()),
                     None => ann,
@@ -85,7 +167,7 @@ impl HumanRenderer {
                 });
             }
         }
-        for line in &located {
+        for line in unquoted.iter().chain(&located) {
             group = group.element(Level::NOTE.message(line.as_str()));
         }
         for note in &d.notes {
@@ -107,11 +189,12 @@ impl HumanRenderer {
     /// All diagnostics, separated by blank lines.
     pub fn render_all(&self, diags: &[Diagnostic], sources: &SourceMap) -> String {
         let mut out = String::new();
+        let mut lines = HashMap::new();
         for (i, d) in diags.iter().enumerate() {
             if i > 0 {
                 out.push('\n');
             }
-            out.push_str(&self.render(d, sources));
+            out.push_str(&self.render_with(d, sources, &mut lines));
         }
         out
     }

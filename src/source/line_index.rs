@@ -30,6 +30,37 @@ impl<'t> LineIndex<'t> {
         self.text
     }
 
+    fn starts(&self) -> &[usize] {
+        self.starts.get_or_init(|| {
+            std::iter::once(0)
+                .chain(memchr::memchr_iter(b'\n', self.text.as_bytes()).map(|i| i + 1))
+                .collect()
+        })
+    }
+
+    /// The 0-based line holding byte offset `at` (clamped to the text).
+    pub fn line_of(&self, at: usize) -> usize {
+        let at = at.min(self.text.len());
+        // Lines starting at or before `at`; the first starts at 0.
+        self.starts()
+            .partition_point(|&s| s <= at)
+            .saturating_sub(1)
+    }
+
+    /// The byte range of 0-based line `line`, its `\n` included (empty past the end).
+    pub fn line_range(&self, line: usize) -> std::ops::Range<usize> {
+        let starts = self.starts();
+        let len = self.text.len();
+        let start = starts.get(line).copied().unwrap_or(len);
+        let end = starts.get(line + 1).copied().unwrap_or(len);
+        start..end
+    }
+
+    /// The number of lines (a text ending in `\n` has an empty last line).
+    pub fn line_count(&self) -> usize {
+        self.starts().len()
+    }
+
     /// The mark of byte offset `at`: 0-based line, column in code points.
     /// `at` is clamped to the text and moved back to a character boundary.
     pub fn mark(&self, at: usize) -> Mark {
@@ -37,14 +68,8 @@ impl<'t> LineIndex<'t> {
         while !self.text.is_char_boundary(at) {
             at -= 1;
         }
-        let starts = self.starts.get_or_init(|| {
-            std::iter::once(0)
-                .chain(memchr::memchr_iter(b'\n', self.text.as_bytes()).map(|i| i + 1))
-                .collect()
-        });
-        // Lines starting at or before `at`; the first starts at 0.
-        let line = starts.partition_point(|&s| s <= at).saturating_sub(1);
-        let line_start = starts.get(line).copied().unwrap_or(0);
+        let line = self.line_of(at);
+        let line_start = self.line_range(line).start;
         let column = self
             .text
             .get(line_start..at)
