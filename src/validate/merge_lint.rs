@@ -60,6 +60,10 @@ impl Merger {
     }
 }
 
+/// One merger of a part's stack: which, as written, its options, the spec's
+/// span, and (in the part's own text) the span from its name to the spec's end.
+type Entry<'a> = (Merger, String, &'a Options, Option<Span>, Option<Span>);
+
 /// Lint the part's payload spec and header spec (together, as cloud-init stacks them).
 pub fn merge_lint(ps: &PartSource, version: Version) -> Vec<Diagnostic> {
     let mut out = Vec::new();
@@ -76,42 +80,57 @@ pub fn merge_lint(ps: &PartSource, version: Version) -> Vec<Diagnostic> {
         },
         None => MergeSpec::default(),
     };
-    let mut stack: Vec<(Merger, String, &Options, Option<Span>)> = Vec::new();
+    let lines = LineIndex::new(&ps.text);
+    // Each merger with the spec's span and, in the part's own text, the
+    // span from the merger's name to the spec's end (found after the one
+    // before it: a repeated merger is not the first of its name).
+    let mut stack: Vec<Entry<'_>> = Vec::new();
     for (spec, span) in [
         (&payload, ps.payload_spec_span()),
         (&header, ps.header_span),
     ] {
+        let mut rest = span.filter(|sp| sp.source == ps.source);
         for e in &spec.entries {
             // An unknown merger drops the whole part: reported with the part.
             let Some(m) = Merger::of(&e.name) else {
                 return out;
             };
-            stack.push((m, format!("{}({})", e.name, e.options), &e.options, span));
+            let text = format!("{}({})", e.name, e.options);
+            let from = rest.map(|r| {
+                let name = narrow(r, &lines, text.split('(').next().unwrap_or(""));
+                let from = Span::new(r.source, name.start, r.end);
+                // The next merger starts after this one's `)`.
+                let after = Span::new(r.source, name.end, r.end);
+                let close = narrow(after, &lines, ")");
+                rest = Some(if close == after {
+                    after
+                } else {
+                    Span::new(r.source, close.end, r.end)
+                });
+                from
+            });
+            stack.push((m, text, &e.options, span, from));
         }
     }
     if stack.is_empty() {
         return out;
     }
     let label = |span: Option<Span>| span.map(Label::new);
-    let lines = LineIndex::new(&ps.text);
     let mut seen: Vec<Merger> = Vec::new();
     // The first dict merger decides; `dict(replace)` never reaches the others.
     let dict_replaces = stack
         .iter()
         .find(|s| s.0 == Merger::Dict)
         .is_some_and(|s| s.2.has("replace").unwrap_or(false));
-    for (m, text, options, span) in &stack {
+    for (m, text, options, span, from) in &stack {
         let push = |out: &mut Vec<Diagnostic>, d: Diagnostic, opt: Option<&str>| {
             // Point at the option itself when the spec is in the part's own text.
-            let span = match (span, opt) {
-                (Some(sp), Some(opt)) if sp.source == ps.source => {
-                    let name = text.split('(').next().unwrap_or("");
-                    let from = narrow(*sp, &lines, name);
-                    let rest = Span::new(sp.source, from.start, sp.end);
-                    let at = narrow(rest, &lines, opt);
-                    Some(if at == rest { *sp } else { at })
+            let span = match (span, from, opt) {
+                (Some(sp), Some(rest), Some(opt)) => {
+                    let at = narrow(*rest, &lines, opt);
+                    Some(if at == *rest { *sp } else { at })
                 }
-                (s, _) => *s,
+                (s, _, _) => *s,
             };
             out.push(match label(span) {
                 Some(l) => d.with_primary(l),
