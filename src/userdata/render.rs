@@ -10,6 +10,7 @@ use super::part_type::PartType;
 use super::preloader::Preloader;
 use super::processor::{
     IncludeResolver, ProcessError, ProcessWarning, Processed, WarningKind, process_cow,
+    scalar_limit,
 };
 use super::user_data_options::UserDataOptions;
 use crate::jinja::{
@@ -17,7 +18,7 @@ use crate::jinja::{
 };
 use crate::merge::NoObserver;
 use crate::source::SourceId;
-use crate::yaml::Node;
+use crate::yaml::{Node, PyErrorClass};
 use std::borrow::Cow;
 use std::sync::Arc;
 use std::thread::Scope;
@@ -331,6 +332,9 @@ fn fold_processed(
                 };
                 let outcome = match handler.handle_preloaded(leaf, source, observer, preloaded) {
                     Ok(()) => PartOutcome::Merged,
+                    Err(PartRejection::Yaml(e)) if e.class == PyErrorClass::Limit => {
+                        return Err(RenderError::Process(scalar_limit(&leaf.origin, &e)));
+                    }
                     Err(e) => PartOutcome::Rejected(e),
                 };
                 observer.end_part(source, outcome == PartOutcome::Merged);

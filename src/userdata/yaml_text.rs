@@ -69,6 +69,7 @@ fn load_options(opts: &UserDataOptions, source: SourceId, site: LoadSite) -> Loa
         source,
         python_unicode_tag: opts.release == Release::V22_4,
         caller_frames: site.frames(),
+        max_scalar_size: opts.limits.max_scalar_size,
         ..LoadOptions::default()
     }
 }

@@ -181,6 +181,17 @@ pub(crate) fn compose<'a>(
                 value,
                 style,
             } => {
+                let len = value.as_str().map_or(0, str::len);
+                if len > opts.max_scalar_size {
+                    return Err(YamlError::new(
+                        PyErrorClass::Limit,
+                        format!(
+                            "a YAML scalar of {len} bytes is larger than the limit of {} bytes",
+                            opts.max_scalar_size
+                        ),
+                        start,
+                    ));
+                }
                 let empty = style == ScalarStyle::Plain && value.as_str() == Some("");
                 if too_deep(&stack, &children, false, empty) {
                     return Err(recursion_error());

@@ -91,6 +91,8 @@ pub(crate) struct Builder<'a> {
     source: SourceId,
     max_depth: usize,
     merge_budget: usize,
+    /// Longer scalars are left to the composer, which reports the limit.
+    max_scalar: usize,
     stack: Vec<Frame>,
     /// Anchors of the open collections that have one, innermost last.
     open_anchors: Vec<Cow<'a, str>>,
@@ -198,6 +200,7 @@ impl<'a> Builder<'a> {
                 .max_depth
                 .saturating_sub(opts.caller_frames.div_ceil(2) + 1),
             merge_budget: opts.max_merge_entries,
+            max_scalar: opts.max_scalar_size,
             stack,
             open_anchors: Vec::new(),
             items,
@@ -231,6 +234,9 @@ impl<'a> Builder<'a> {
         start: Mark,
         end: Mark,
     ) -> Option<()> {
+        if value.as_str().map_or(0, str::len) > self.max_scalar {
+            return None;
+        }
         let tag = match &value {
             ScalarText::Text(t) if plain => resolve_plain(t),
             _ => Tag::Str,

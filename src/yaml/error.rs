@@ -34,6 +34,9 @@ pub enum PyErrorClass {
     Overflow,
     /// `RecursionError`: nesting deeper than Python's stack allows.
     Recursion,
+    /// Not Python's: a scalar longer than [`super::LoadOptions::max_scalar_size`]
+    /// (cloudfold's safety limit; PyYAML would load it).
+    Limit,
 }
 
 impl PyErrorClass {
@@ -70,6 +73,7 @@ impl PyErrorClass {
             PyErrorClass::Index => "IndexError",
             PyErrorClass::Overflow => "OverflowError",
             PyErrorClass::Recursion => "RecursionError",
+            PyErrorClass::Limit => "a cloudfold limit",
         }
     }
 }

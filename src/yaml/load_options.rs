@@ -31,6 +31,10 @@ pub struct LoadOptions {
     /// Upper bound on mapping entries produced by `<<` merges in one
     /// document (PyYAML would run out of memory; we refuse instead).
     pub max_merge_entries: usize,
+    /// Longest scalar accepted, in bytes: a longer one fails the load with a
+    /// [`super::PyErrorClass::Limit`] error (the text's own length bounds it
+    /// otherwise).
+    pub max_scalar_size: usize,
     /// Keep local tags (`!reset`, `!priority:10`, any `!name`) instead of
     /// failing as SafeLoader does: the tagged node is built as if untagged
     /// and the tag is reported by [`super::load_tagged`]. The merge dialects
@@ -46,6 +50,7 @@ impl Default for LoadOptions {
             max_depth: PYYAML_MAX_DEPTH,
             caller_frames: 0,
             max_merge_entries: 10_000_000,
+            max_scalar_size: usize::MAX,
             keep_local_tags: false,
         }
     }
