@@ -10,6 +10,7 @@ use crate::merge::{Knockout, Limits, MergeObserver, NoObserver, merge_with, stri
 use crate::source::Span;
 use crate::yaml::value::{Entries, Node, Seq, Value, insert};
 use std::cell::RefCell;
+use std::collections::HashMap;
 
 /// The reserved key holding per-key merge options; never output.
 pub const LOOKUP_OPTIONS: &str = "lookup_options";
@@ -66,6 +67,10 @@ pub struct Hierarchy {
     layers: Vec<HieraLayer>,
     /// Per layer (same order): its root mapping, or `None` when ignored.
     roots: Vec<Option<Node>>,
+    /// Each string key: the layers (lowest first) whose root has it. A
+    /// lookup per key that scanned every layer made merging n files that
+    /// each add their own keys quadratic (10,000 fragments: 15 s).
+    index: HashMap<String, Vec<usize>>,
     warnings: Vec<HieraWarning>,
     /// A layer puppet could not load fails every lookup.
     load_error: Option<HieraError>,
@@ -116,9 +121,22 @@ impl Hierarchy {
             };
             roots.push(root);
         }
+        let mut index: HashMap<String, Vec<usize>> = HashMap::new();
+        for (i, root) in roots.iter().enumerate() {
+            for (k, _) in root
+                .iter()
+                .filter_map(|r| r.as_map())
+                .flat_map(|m| m.iter())
+            {
+                if let Some(k) = k.as_str() {
+                    index.entry(k.to_owned()).or_default().push(i);
+                }
+            }
+        }
         let mut h = Hierarchy {
             layers,
             roots,
+            index,
             warnings,
             load_error,
             options: Ok(LookupOptions::default()),
@@ -146,17 +164,20 @@ impl Hierarchy {
 
     /// Values of `key`, highest priority first, with their layer index.
     fn found(&self, key: &str) -> Vec<(usize, Node)> {
-        let mut out = Vec::new();
-        for (i, root) in self.roots.iter().enumerate().rev() {
-            if let Some(v) = root
-                .as_ref()
-                .and_then(|r| r.as_map())
-                .and_then(|m| m.get_str(key))
-            {
-                out.push((i, v.clone()));
-            }
-        }
-        out
+        let layers = self.index.get(key).map_or(&[][..], Vec::as_slice);
+        layers
+            .iter()
+            .rev()
+            .filter_map(|&i| {
+                let v = self.root_map(i)?.get_str(key)?;
+                Some((i, v.clone()))
+            })
+            .collect()
+    }
+
+    /// Layer `i`'s root mapping.
+    fn root_map(&self, i: usize) -> Option<&crate::yaml::value::Map> {
+        self.roots.get(i)?.as_ref()?.as_map()
     }
 
     fn merged_lookup_options(&self) -> Result<LookupOptions, HieraError> {
@@ -312,12 +333,13 @@ impl Hierarchy {
         let Some((_, first_value)) = found.first() else {
             return Ok(None);
         };
+        // As written in the lowest layer that has it.
         let key_node = self
-            .roots
-            .iter()
-            .flatten()
-            .filter_map(|r| r.as_map())
-            .find_map(|m| m.get_key_value(&Node::str(key)).map(|(k, _)| k.clone()))
+            .index
+            .get(key)
+            .and_then(|layers| layers.first())
+            .and_then(|&i| self.root_map(i))
+            .and_then(|m| m.get_key_value(&Node::str(key)).map(|(k, _)| k.clone()))
             .unwrap_or_else(|| Node::str(key));
         let found_in: Vec<usize> = match behavior.strategy {
             HieraStrategy::First => vec![found.first().map_or(0, |f| f.0)],
