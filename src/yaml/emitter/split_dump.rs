@@ -41,6 +41,13 @@ use crate::yaml::value::{Entries, Key, Map, Node, Value};
 /// thread's start-up costs about what it saves.
 pub(super) const MIN_SPLIT_BYTES: usize = 128 << 10;
 
+/// Document size (as guessed) up to which it is split: the halves are
+/// joined by copying the second onto the first, so while they are joined
+/// the text is in memory one and a half times. Above this the memory counts
+/// more than the dump's time on one thread: a 20 MB list rendered peaked
+/// over the memory bound of 6 x payload + 50 MB (benches/README.md).
+pub(super) const MAX_SPLIT_BYTES: usize = 16 << 20;
+
 /// The document markers the split relies on.
 const START: &str = "---\n";
 const END: &str = "...\n";
@@ -56,7 +63,7 @@ pub(super) fn dump_split(
     min_bytes: usize,
     aside: Option<&dyn RunAside>,
 ) -> Option<String> {
-    if capacity < min_bytes {
+    if capacity < min_bytes || capacity > MAX_SPLIT_BYTES {
         return None;
     }
     let Value::Map(map) = node.value() else {

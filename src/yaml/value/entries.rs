@@ -27,7 +27,7 @@ enum Repr {
     /// At most [`SMALL`] entries, found by scanning.
     Small(Vec<(Key, Node)>),
     /// More entries (a dict that shrinks again stays hashed). Boxed: a
-    /// map's value then fits a node's 72 bytes beside its fill-once cell.
+    /// map's value then fits a node's 56 bytes beside its fill-once cell.
     Hashed(Box<Hashed>),
 }
 

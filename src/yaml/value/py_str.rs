@@ -18,9 +18,11 @@ pub struct PyStr(Repr);
 
 /// Longest UTF-8 text kept inline: keys and most values of a cloud-config
 /// (package names, short commands, paths) are this short, and then cost no
-/// allocation of their own. A `PyStr` is then 72 bytes, and so is a `Value`
-/// (a `Map` is 32): with its span and counts a node is one 128-byte allocation.
-const INLINE: usize = 70;
+/// allocation of their own. A `PyStr` is then 56 bytes, and so is a `Value`
+/// (a `Map` is 32): with its span and counts a node is one 112-byte
+/// allocation (at 70 bytes inline it was 128: a 20 MB list's tree took
+/// 107 MB, over the memory bound; benches/README.md).
+const INLINE: usize = 54;
 
 #[derive(Clone)]
 enum Repr {
@@ -472,8 +474,8 @@ mod tests {
         }
         let (s, l) = (PyStr::from(short), PyStr::from(long));
         assert!(s < l);
-        assert_eq!(std::mem::size_of::<PyStr>(), 72);
-        // A string is the largest value: a node's allocation is 128 bytes.
-        assert_eq!(std::mem::size_of::<crate::yaml::Value>(), 72);
+        assert_eq!(std::mem::size_of::<PyStr>(), 56);
+        // A string is the largest value: a node's allocation is 112 bytes.
+        assert_eq!(std::mem::size_of::<crate::yaml::Value>(), 56);
     }
 }
