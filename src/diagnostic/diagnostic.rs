@@ -1,6 +1,6 @@
 //! `Diagnostic`: one problem — code, severity, message, labelled places, help and notes.
 
-use super::{DiagnosticKind, Label, Severity};
+use super::{DiagnosticKind, Label, PartRef, Severity};
 
 /// One problem, with everything needed to show it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -13,6 +13,9 @@ pub struct Diagnostic {
     pub message: String,
     /// Where it is (`None`: the payload as a whole, e.g. its size).
     pub primary: Option<Label>,
+    /// The part it is about, when its primary label's source does not say
+    /// (a label on a MIME header line in the document, or none at all).
+    pub part: Option<PartRef>,
     /// Other places involved (a conflict labels both places: the earlier value here).
     pub secondary: Vec<Label>,
     /// How to fix it.
@@ -29,6 +32,7 @@ impl Diagnostic {
             severity: kind.severity(),
             message: kind.to_string(),
             primary: None,
+            part: None,
             secondary: Vec::new(),
             help: kind.help(),
             notes: Vec::new(),
@@ -38,6 +42,12 @@ impl Diagnostic {
     /// The same diagnostic pointing at `label`.
     pub fn with_primary(mut self, label: Label) -> Self {
         self.primary = Some(label);
+        self
+    }
+
+    /// The same diagnostic about `part`.
+    pub fn with_part(mut self, part: PartRef) -> Self {
+        self.part = Some(part);
         self
     }
 

@@ -7,8 +7,10 @@ use serde_json::{Map, Value, json};
 ///
 /// Each diagnostic is an object:
 /// `{"code", "severity", "message", "part", "part_name", "source", "line", "column",
-/// "path", "help", "notes", "labels"}` where `part` (1-based), `part_name` (the
-/// part's filename), `source` (the display name), `line` and `column` (1-based,
+/// "path", "help", "notes", "labels"}` where `part` (1-based, cloud-init's
+/// numbering) and `part_name` (the part's filename) are the part the diagnostic
+/// is about ([`Diagnostic::part`], else the primary label's), `source` (the
+/// display name), `line` and `column` (1-based,
 /// columns in code points as PyYAML counts them) and `path` (`$.runcmd[2]`) are
 /// those of the primary label, `null` when unknown; `labels` lists every label,
 /// primary first, each `{"primary", "part", "part_name", "source", "line",
@@ -35,7 +37,18 @@ impl JsonRenderer {
         o.insert("code".into(), json!(d.code));
         o.insert("severity".into(), json!(d.severity.as_str()));
         o.insert("message".into(), json!(d.message));
-        for name in ["part", "part_name", "source", "line", "column", "path"] {
+        // The part a diagnostic is about, else the part its label is in.
+        match &d.part {
+            Some(p) => {
+                o.insert("part".into(), json!(p.number));
+                o.insert("part_name".into(), json!(p.name));
+            }
+            None => {
+                o.insert("part".into(), field("part"));
+                o.insert("part_name".into(), field("part_name"));
+            }
+        }
+        for name in ["source", "line", "column", "path"] {
             o.insert(name.into(), field(name));
         }
         o.insert("help".into(), json!(d.help));

@@ -409,7 +409,7 @@ fn build(
         filtered_out: folded
             .filtered_out
             .iter()
-            .map(|l| l.filename.clone().unwrap_or_default())
+            .map(|(_, l)| l.filename.clone().unwrap_or_default())
             .collect(),
         has_config: folded.config.is_some(),
     })

@@ -52,8 +52,9 @@ pub struct HandledPart {
 pub struct HandlerWalk {
     /// The parts in the order handlers see them.
     pub parts: Vec<HandledPart>,
-    /// Attached parts the launch-index filter removed.
-    pub filtered_out: Vec<Arc<Leaf>>,
+    /// Attached parts the launch-index filter removed, with the 1-based
+    /// number each was attached as (its `part-NNN`).
+    pub filtered_out: Vec<(usize, Arc<Leaf>)>,
 }
 
 impl AccumulatedMessage {
@@ -138,8 +139,14 @@ impl AccumulatedMessage {
                 *a = true;
             }
         }
-        let mut stack: Vec<(usize, bool)> =
-            self.attached.iter().rev().map(|&id| (id, true)).collect();
+        // Each id with, for an attached part, its 1-based attach number.
+        let mut stack: Vec<(usize, Option<usize>)> = self
+            .attached
+            .iter()
+            .enumerate()
+            .rev()
+            .map(|(k, &id)| (id, Some(k + 1)))
+            .collect();
         while let Some((id, top)) = stack.pop() {
             let Some(node) = self.nodes.get(id) else {
                 continue;
@@ -147,12 +154,12 @@ impl AccumulatedMessage {
             if let Some(w) = wanted
                 && !selects(&node.leaf, w)
             {
-                if top {
-                    out.filtered_out.push(node.leaf.clone());
+                if let Some(number) = top {
+                    out.filtered_out.push((number, node.leaf.clone()));
                 }
                 continue;
             }
-            stack.extend(node.children.iter().rev().map(|&c| (c, false)));
+            stack.extend(node.children.iter().rev().map(|&c| (c, None)));
             if node.container {
                 continue;
             }

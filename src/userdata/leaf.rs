@@ -127,6 +127,18 @@ pub enum Origin {
     },
 }
 
+impl Origin {
+    /// 1-based position among the document's MIME parts (`MIME part N`) of
+    /// the part this came from: itself, or the gzip part it was decompressed from.
+    pub fn mime_position(&self) -> Option<usize> {
+        match self {
+            Origin::Mime { index, .. } => Some(index + 1),
+            Origin::Gunzipped(o) => o.mime_position(),
+            _ => None,
+        }
+    }
+}
+
 impl std::fmt::Display for Origin {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {

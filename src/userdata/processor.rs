@@ -14,6 +14,7 @@ use super::py_int::{IntError, py_int};
 use super::raw_unicode_escape::raw_unicode_escape;
 use super::user_data_options::UserDataOptions;
 use super::yaml_text::{LoadSite, load_py_text, load_py_text_at};
+use crate::diagnostic::PartRef;
 use crate::mime::HeaderName;
 use crate::yaml::value::{Node, PyStr, Value, py_str};
 use crate::yaml::{PyErrorClass, YamlError};
@@ -59,8 +60,11 @@ pub enum ProcessError {
     /// A gzip part did not decompress to UTF-8 text.
     #[error("{origin}: failed decompressing payload from {content_type} of length {len}: {reason}")]
     GzipPart {
-        /// Where the part is.
+        /// Where the part is: the part cloud-init would have attached, then
+        /// its place in the payload (`part 1 (part-001), MIME part 2 (body at line 7)`).
         origin: String,
+        /// That part, as cloud-init would have numbered it (boxed: errors stay small).
+        part: Box<PartRef>,
         /// Its declared type.
         content_type: String,
         /// Compressed length.
@@ -89,8 +93,10 @@ pub enum ProcessError {
     /// A launch-index value that makes cloud-init crash (`int(inf)`).
     #[error("{origin}: launch-index {value} cannot be converted to an integer (OverflowError)")]
     LaunchIndexOverflow {
-        /// Which part.
+        /// Which part (as [`ProcessError::GzipPart`]'s `origin`).
         origin: String,
+        /// That part, as cloud-init numbers it.
+        part: Box<PartRef>,
         /// The value.
         value: String,
     },
@@ -112,10 +118,23 @@ pub enum ProcessError {
 pub struct ProcessWarning {
     /// Where.
     pub origin: Origin,
+    /// The part it is about, when cloud-init numbers it (not an archive's
+    /// entries, which it skips before that).
+    pub part: Option<PartRef>,
     /// What.
     pub message: String,
     /// Which kind.
     pub kind: WarningKind,
+}
+
+impl ProcessWarning {
+    /// Where, for people: the part (when numbered), then its place in the payload.
+    pub fn location(&self) -> String {
+        match &self.part {
+            Some(p) => format!("{p}, {}", self.origin),
+            None => self.origin.to_string(),
+        }
+    }
 }
 
 /// What a [`ProcessWarning`] is about.
@@ -302,8 +321,10 @@ impl Processor<'_> {
                     Payload::Text(t) => t.as_wtf8().to_vec(),
                     Payload::None => Vec::new(),
                 };
+                let part = Box::new(self.next_part(&leaf));
                 let fail = |reason: String| ProcessError::GzipPart {
-                    origin: leaf.origin.to_string(),
+                    origin: format!("{part}, {}", leaf.origin),
+                    part: part.clone(),
                     content_type: leaf.content_type.clone(),
                     len: compressed.len(),
                     reason,
@@ -681,6 +702,20 @@ impl Processor<'_> {
         ))
     }
 
+    /// The part cloud-init would attach next: `leaf`, as numbered and named
+    /// for an error raised on it before (or while) it is attached.
+    fn next_part(&self, leaf: &Leaf) -> PartRef {
+        let number = self.out.message.attached_count() + 1;
+        PartRef {
+            number,
+            name: match leaf.filename.as_deref() {
+                Some(f) if !f.is_empty() => f.to_owned(),
+                _ => format!("part-{number:03}"),
+            },
+            mime: leaf.origin.mime_position(),
+        }
+    }
+
     fn attach(&mut self, id: usize) -> Result<(), ProcessError> {
         // Moved out and back rather than cloned: the body is not copied.
         let Some(mut part) = self.out.message.take_leaf(id) else {
@@ -728,8 +763,10 @@ impl Processor<'_> {
             Ok(i) => part.add_header("Launch-Index", HeaderValue::Text(i.to_string())),
             Err(IntError::Invalid) => {}
             Err(IntError::Overflow) => {
+                let at = Box::new(self.next_part(part));
                 return Err(ProcessError::LaunchIndexOverflow {
-                    origin: part.origin.to_string(),
+                    origin: format!("{at}, {}", part.origin),
+                    part: at,
                     value: payload_idx
                         .map(|n| crate::yaml::value::py_repr(&n))
                         .unwrap_or_default(),
@@ -742,6 +779,7 @@ impl Processor<'_> {
     fn warn(&mut self, origin: &Origin, message: String) {
         self.out.warnings.push(ProcessWarning {
             origin: origin.clone(),
+            part: None,
             message,
             kind: WarningKind::ArchiveIgnored,
         });

@@ -13,6 +13,7 @@ use super::processor::{
     scalar_limit,
 };
 use super::user_data_options::UserDataOptions;
+use crate::diagnostic::PartRef;
 use crate::jinja::{
     CloudInitLog, Engine, JinjaContext, JinjaDrop, JinjaRender, cloud_init_logs, render_part,
 };
@@ -89,9 +90,15 @@ impl PartReport {
     /// The filename (`part-NNN` when cloud-init assigned it: `if not
     /// filename`, the walk's own count names the part).
     pub fn filename(&self) -> Cow<'_, str> {
-        match self.leaf.filename.as_deref() {
-            Some(f) if !f.is_empty() => Cow::Borrowed(f),
-            _ => Cow::Owned(format!("part-{:03}", self.number.saturating_sub(1))),
+        handler_name(&self.leaf, self.number)
+    }
+
+    /// The part as cloud-init numbers and names it, and its MIME position.
+    pub fn part_ref(&self) -> PartRef {
+        PartRef {
+            number: self.number,
+            name: self.filename().into_owned(),
+            mime: self.leaf.origin.mime_position(),
         }
     }
 
@@ -123,8 +130,9 @@ pub struct Folded {
     pub config: Option<Node>,
     /// Every part, in handler order (after launch-index filtering).
     pub parts: Vec<PartReport>,
-    /// Parts removed by the launch-index filter.
-    pub filtered_out: Vec<Leaf>,
+    /// Parts removed by the launch-index filter, each with the 1-based number
+    /// cloud-init attached it as (its `part-NNN`).
+    pub filtered_out: Vec<(usize, Leaf)>,
     /// Warnings from processing.
     pub warnings: Vec<ProcessWarning>,
     /// Exactly what cloud-init writes to `cloud-config.txt` (empty when the
@@ -308,7 +316,11 @@ fn fold_processed(
         .handler_walk(opts.launch_index, &opts.limits)?;
     let mut warnings = processed.warnings;
     warnings.extend(repetition_notes(&walk));
-    let filtered_out = walk.filtered_out.iter().map(|l| (**l).clone()).collect();
+    let filtered_out = walk
+        .filtered_out
+        .iter()
+        .map(|(n, l)| (*n, (**l).clone()))
+        .collect();
     let mut handler = CloudConfigHandler::new(opts);
     preloader.begin(&walk.parts);
     let mut parts = Vec::with_capacity(walk.parts.len());
@@ -444,6 +456,14 @@ fn render_jinja_leaf(leaf: &Leaf, opts: &UserDataOptions, engine: &Engine) -> Ji
     }
 }
 
+/// The name the handlers give the part at 1-based position `number`.
+fn handler_name(leaf: &Leaf, number: usize) -> Cow<'_, str> {
+    match leaf.filename.as_deref() {
+        Some(f) if !f.is_empty() => Cow::Borrowed(f),
+        _ => Cow::Owned(format!("part-{:03}", number.saturating_sub(1))),
+    }
+}
+
 /// What cloud-init does silently with message/rfc822 parts, said once per
 /// part: handed over more than once, or handed over although the processor
 /// already expanded it (the original of a gzip, include or archive part).
@@ -453,15 +473,19 @@ fn repetition_notes(walk: &HandlerWalk) -> Vec<ProcessWarning> {
     if walk.parts.iter().all(|p| p.attached && p.occurrence == 1) {
         return Vec::new();
     }
-    let mut times: indexmap::IndexMap<usize, (usize, bool, &Leaf)> = indexmap::IndexMap::new();
-    for p in &walk.parts {
-        let e = times.entry(p.node).or_insert((0, p.attached, &p.leaf));
+    // Per part: how often, whether attached, and its first position.
+    let mut times: indexmap::IndexMap<usize, (usize, bool, &Leaf, usize)> =
+        indexmap::IndexMap::new();
+    for (i, p) in walk.parts.iter().enumerate() {
+        let e = times
+            .entry(p.node)
+            .or_insert((0, p.attached, &p.leaf, i + 1));
         e.0 += 1;
     }
     times
         .values()
-        .filter(|(n, attached, _)| *n > 1 || !attached)
-        .map(|&(n, attached, leaf)| {
+        .filter(|(n, attached, _, _)| *n > 1 || !attached)
+        .map(|&(n, attached, leaf, number)| {
             let times = if n == 1 {
                 "once".to_owned()
             } else {
@@ -474,6 +498,11 @@ fn repetition_notes(walk: &HandlerWalk) -> Vec<ProcessWarning> {
             };
             ProcessWarning {
                 origin: leaf.origin.clone(),
+                part: Some(PartRef {
+                    number,
+                    name: handler_name(leaf, number).into_owned(),
+                    mime: leaf.origin.mime_position(),
+                }),
                 message: format!(
                     "cloud-init hands this {} part to its handlers {times}: {why}",
                     leaf.content_type

@@ -1,6 +1,7 @@
-//! Span helpers: whole lines, one character, and the first occurrence of a text, as spans.
+//! Span helpers: whole lines, one character, the first occurrence of a text, where include URLs are, as spans.
 
 use crate::source::{LineIndex, Mark, SourceId, Span};
+use std::collections::HashMap;
 
 /// From `start` to the end of its line (the line break excluded).
 pub fn rest_of_line(source: SourceId, lines: &LineIndex<'_>, start: usize) -> Span {
@@ -35,6 +36,42 @@ pub fn find(source: SourceId, lines: &LineIndex<'_>, needle: &str) -> Option<Spa
         lines.mark(at),
         lines.mark(at + needle.len()),
     ))
+}
+
+/// Where each URL an include line can name first appears in the text: the
+/// line trimmed, and for an `#include URL` (`#include-once URL`) line the URL
+/// after the marker. One pass over the text: searching it again for every
+/// URL that could not be fetched was quadratic in the includes.
+pub fn include_urls_at<'t>(lines: &LineIndex<'t>) -> HashMap<&'t str, usize> {
+    let text = lines.text();
+    let mut out = HashMap::new();
+    let mut start = 0;
+    for line in text.split_inclusive('\n') {
+        let trimmed = line.trim();
+        let at = start + (line.len() - line.trim_start().len());
+        if !trimmed.is_empty() {
+            out.entry(trimmed).or_insert(at);
+        }
+        for marker in ["#include-once", "#include"] {
+            let head = trimmed.get(..marker.len());
+            if head.is_some_and(|h| h.eq_ignore_ascii_case(marker)) {
+                let rest = trimmed.get(marker.len()..).unwrap_or("");
+                let url = rest.trim();
+                if !url.is_empty() {
+                    let skip = marker.len() + (rest.len() - rest.trim_start().len());
+                    out.entry(url).or_insert(at + skip);
+                }
+                break;
+            }
+        }
+        start += line.len();
+    }
+    out
+}
+
+/// The span of `url` starting at byte `at`.
+pub fn span_at(source: SourceId, lines: &LineIndex<'_>, at: usize, len: usize) -> Span {
+    Span::new(source, lines.mark(at), lines.mark(at + len))
 }
 
 /// The first line that is not blank (the part's header line, usually).

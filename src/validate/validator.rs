@@ -6,9 +6,9 @@ use super::merge_replay::merge_replay;
 use super::mime_check::mime_diagnostics;
 use super::part_check::part_diagnostics;
 use super::size_check::size_diagnostics;
-use super::spans::{find, rest_of_line};
+use super::spans::{include_urls_at, rest_of_line, span_at};
 use super::{AbortKind, JsonSchema, PartKind, PartSource, Report, SchemaKind, ValidateOptions};
-use crate::diagnostic::{Diagnostic, Label, Placement, SourceFile, SourceMap};
+use crate::diagnostic::{Diagnostic, Label, PartRef, Placement, SourceFile, SourceMap};
 use crate::jinja::JinjaRender;
 use crate::merge::cloud_init::Version;
 use crate::mime::{Message, TransferEncoding};
@@ -19,6 +19,7 @@ use crate::userdata::{
 };
 use crate::yaml::value::PyStr;
 use std::cell::RefCell;
+use std::collections::HashMap;
 
 /// The id of the whole document (after one layer of gzip) in a report's source map.
 pub const DOCUMENT: SourceId = SourceId(u32::MAX - 1);
@@ -87,10 +88,17 @@ pub fn validate(payload: &[u8], opts: &ValidateOptions, includes: &dyn IncludeRe
         .windows(13)
         .any(|w| w == b"mime-version:");
     let mut mime: Option<Message> = None;
+    // The MIME defects, at `head[mime_at..]`, each with its MIME part's walk
+    // index: once the parts are numbered, a defect in one gets its number.
+    let mime_at = head.len();
+    let mut mime_entities: Vec<usize> = Vec::new();
     if is_mime && std::str::from_utf8(&data).is_ok() {
         let (msg, diags) = mime_diagnostics(&doc_lines, DOCUMENT);
         mime = msg;
-        head.extend(diags);
+        for (index, d) in diags {
+            mime_entities.push(index);
+            head.push(d);
+        }
     }
 
     let recording = Recording {
@@ -98,13 +106,15 @@ pub fn validate(payload: &[u8], opts: &ValidateOptions, includes: &dyn IncludeRe
         failed: RefCell::new(Vec::new()),
     };
     let folded = render(payload, &opts.userdata, &recording);
-    for (url, reason) in recording.failed.into_inner() {
+    let failed = recording.failed.into_inner();
+    let urls = (!failed.is_empty()).then(|| include_urls_at(&doc_lines));
+    for (url, reason) in failed {
         let mut d = Diagnostic::new(&PartKind::IncludeNotFetched {
             url: url.clone(),
             reason,
         });
-        if let Some(span) = find(DOCUMENT, &doc_lines, &url) {
-            d = d.with_primary(Label::new(span));
+        if let Some(&at) = urls.as_ref().and_then(|u| u.get(url.as_str())) {
+            d = d.with_primary(Label::new(span_at(DOCUMENT, &doc_lines, at, url.len())));
         }
         head.push(d);
     }
@@ -118,8 +128,14 @@ pub fn validate(payload: &[u8], opts: &ValidateOptions, includes: &dyn IncludeRe
                 RenderError::Excluded(m) => ProcessError::Limit(m.to_string()),
             };
             let mut d = Diagnostic::new(&AbortKind(e.clone()));
-            if let ProcessError::MimeNotUtf8(at) = e {
-                d = d.with_primary(Label::new(rest_of_line(DOCUMENT, &doc_lines, at)));
+            match e {
+                ProcessError::MimeNotUtf8(at) => {
+                    d = d.with_primary(Label::new(rest_of_line(DOCUMENT, &doc_lines, at)));
+                }
+                // The message names the part (`part 1 (part-001), MIME part 2 …`).
+                ProcessError::GzipPart { part, .. }
+                | ProcessError::LaunchIndexOverflow { part, .. } => d = d.with_part(*part),
+                _ => {}
             }
             head.push(
                 d.with_note("nothing is merged, no cloud-config.txt is written and no script runs"),
@@ -143,16 +159,41 @@ pub fn validate(payload: &[u8], opts: &ValidateOptions, includes: &dyn IncludeRe
         SourceFile::new(name, doc_text.clone()).placed(doc_placement.clone()),
     );
     for w in &folded.warnings {
-        let message = format!("{}: {}", w.origin, w.message);
-        head.push(match w.kind {
+        let message = format!("{}: {}", w.location(), w.message);
+        let d = match w.kind {
             WarningKind::ArchiveIgnored => Diagnostic::new(&PartKind::ArchiveIgnored { message }),
             WarningKind::HandedAgain => Diagnostic::new(&PartKind::HandedAgain { message }),
+        };
+        head.push(match &w.part {
+            Some(p) => d.with_part(p.clone()),
+            None => d,
         });
     }
-    for leaf in &folded.filtered_out {
-        head.push(Diagnostic::new(&PartKind::FilteredByLaunchIndex {
-            filename: leaf.filename.clone().unwrap_or_default(),
-        }));
+    // Every numbered part by its MIME walk index (the first, if handed twice).
+    let mut by_entity: HashMap<usize, PartRef> = HashMap::new();
+    for (number, leaf) in &folded.filtered_out {
+        let name = leaf.filename.clone().unwrap_or_default();
+        let part = PartRef {
+            number: *number,
+            name: name.clone(),
+            mime: leaf.origin.mime_position(),
+        };
+        if let Some(m) = part.mime {
+            by_entity.entry(m - 1).or_insert_with(|| part.clone());
+        }
+        let mut d = Diagnostic::new(&PartKind::FilteredByLaunchIndex { filename: name });
+        about_part(&mut d, &part, None);
+        head.push(d);
+    }
+    for report in &folded.parts {
+        if let Some(m) = report.leaf.origin.mime_position() {
+            by_entity.entry(m - 1).or_insert_with(|| report.part_ref());
+        }
+    }
+    for (k, index) in mime_entities.iter().enumerate() {
+        if let (Some(part), Some(d)) = (by_entity.get(index), head.get_mut(mime_at + k)) {
+            about_part(d, part, None);
+        }
     }
 
     // The MIME parts in walk order (a part's origin is its place there).
@@ -212,6 +253,14 @@ pub fn validate(payload: &[u8], opts: &ValidateOptions, includes: &dyn IncludeRe
             None => head.push(d),
         }
     }
+    // A part's own diagnostics name it: through their label when it is in
+    // the part's text, else (a header line in the document) here.
+    for ((report, ps), list) in folded.parts.iter().zip(&parts).zip(per_part.iter_mut()) {
+        let part = report.part_ref();
+        for d in list.iter_mut() {
+            about_part(d, &part, Some(ps.source));
+        }
+    }
     let mut diagnostics = head;
     diagnostics.extend(per_part.into_iter().flatten());
     if let Some(schema) = &opts.schema
@@ -227,6 +276,20 @@ pub fn validate(payload: &[u8], opts: &ValidateOptions, includes: &dyn IncludeRe
         sources,
         folded: Some(folded),
     }
+}
+
+/// Say that `d` is about `part`: in its `part` field, and, unless its primary
+/// label is in the part's own text (`own`), in a note people read (the label's
+/// place is a line of the document, or there is none).
+fn about_part(d: &mut Diagnostic, part: &PartRef, own: Option<SourceId>) {
+    if d.part.is_some() {
+        return;
+    }
+    let located_in_part = own.is_some() && d.primary.as_ref().map(|l| l.span.source) == own;
+    if !located_in_part {
+        d.notes.insert(0, format!("in {}", part.describe()));
+    }
+    d.part = Some(part.clone());
 }
 
 /// Where a part's text is in the payload file (the document, not gzip'ed): a

@@ -154,3 +154,251 @@ proptest! {
         check(payload.as_bytes(), None);
     }
 }
+
+/// What a diagnostic is about, by its code, from the kind enums' docs (never
+/// from the diagnostic): the assertion below must not follow from how
+/// `validate` fills the field it checks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Subject {
+    /// A part cloud-init numbers (`part-NNN`), or would have numbered had
+    /// processing not stopped on it.
+    Part,
+    /// Found in one node of the MIME structure (its headers or its body): a
+    /// part when that node is a leaf cloud-init numbers.
+    Entity,
+    /// A multipart container; or an `#include` / `#cloud-config-archive`
+    /// document, which cloud-init expands in place and never numbers.
+    Container,
+    /// The payload as a whole (its encoding, size, a limit).
+    Payload,
+    /// A value of the merged config (its label is in the part that set it).
+    Value,
+}
+
+fn subject(code: &str) -> Subject {
+    match code {
+        c if c.starts_with("merge-") => Subject::Part,
+        "part-yaml-invalid"
+        | "part-empty"
+        | "part-not-mapping"
+        | "part-unknown-type"
+        | "part-json-invalid"
+        | "part-json-patch-failed"
+        | "part-jinja-not-rendered"
+        | "part-other-agent"
+        | "part-handed-again"
+        | "part-filtered-launch-index"
+        | "part-jinja-syntax"
+        | "part-jinja-unknown-filter"
+        | "part-jinja-undefined"
+        | "encoding-undeclared-base64"
+        | "userdata-gzip-invalid"
+        | "userdata-launch-index-overflow" => Subject::Part,
+        "mime-header-defect" | "mime-bad-base64" | "mime-undecodable-base64" => Subject::Entity,
+        "mime-not-split"
+        | "mime-missing-close-boundary"
+        | "mime-multipart-encoding"
+        | "mime-empty-multipart"
+        | "include-not-fetched"
+        | "archive-ignored"
+        | "userdata-archive-crash" => Subject::Container,
+        "encoding-base64-payload"
+        | "encoding-double-base64"
+        | "encoding-double-gzip"
+        | "userdata-not-utf8"
+        | "userdata-mime-raises"
+        | "userdata-limit"
+        | "size-over-limit"
+        | "size-near-limit"
+        | "size-budget" => Subject::Payload,
+        c if c.starts_with("schema-") => Subject::Value,
+        other => panic!("code {other} is not classified: say what it is about"),
+    }
+}
+
+/// Tallies of [`part_named`].
+#[derive(Default)]
+struct Named {
+    payloads: usize,
+    about_a_part: usize,
+    null: Vec<String>,
+    located_in_document: usize,
+}
+
+/// For `doc` (the document, when MIME): the 0-based walk index of the MIME
+/// node holding byte `at` (the last one starting at or before it).
+fn entity_at(doc: &str, at: usize) -> Option<usize> {
+    let msg = cloudfold::mime::parse(doc).ok()?;
+    let mut found = None;
+    for (i, m) in msg.walk().enumerate() {
+        let start = m
+            .headers()
+            .first()
+            .map_or(m.body_start().index, |h| h.at.index);
+        if start <= at {
+            found = Some(i);
+        }
+    }
+    found
+}
+
+/// Every diagnostic about a part (by [`Subject`]) carries that part's number
+/// and name in the JSON, and one located on a MIME header line of the document
+/// carries the number of the part whose headers those are.
+fn part_named(payload: &[u8], launch_index: Option<i64>, tally: &mut Named) {
+    for release in [
+        cloudfold::userdata::Release::V22_4,
+        cloudfold::userdata::Release::V25_1,
+    ] {
+        let opts = ValidateOptions {
+            userdata: UserDataOptions {
+                launch_index,
+                release,
+                ..UserDataOptions::default()
+            },
+            input_name: "user-data".into(),
+            size_limit: None,
+            schema: None,
+            cloud_init_only: false,
+        };
+        let r = validate(payload, &opts, &NoIncludes);
+        tally.payloads += 1;
+        let json = JsonRenderer::new().to_array(&r.diagnostics, &r.sources);
+        // The numbers of the part each MIME node became, if numbered (a
+        // part inside a message/rfc822 part is handed over, and numbered, twice).
+        let mut numbered: std::collections::HashMap<usize, Vec<usize>> = Default::default();
+        if let Some(f) = &r.folded {
+            let handed = f.parts.iter().map(|p| (p.number, &p.leaf.origin));
+            let filtered = f.filtered_out.iter().map(|(n, l)| (*n, &l.origin));
+            for (n, origin) in handed.chain(filtered) {
+                if let Some(m) = origin.mime_position() {
+                    numbered.entry(m - 1).or_default().push(n);
+                }
+            }
+        }
+        let doc = r
+            .sources
+            .get(cloudfold::validate::DOCUMENT)
+            .map(|f| f.text.as_str());
+        for (d, j) in r.diagnostics.iter().zip(json.as_array().unwrap()) {
+            let s = subject(d.code);
+            let in_document = d
+                .primary
+                .as_ref()
+                .is_some_and(|l| l.span.source == cloudfold::validate::DOCUMENT);
+            // The part whose MIME node the label is in, when numbered.
+            let expected = match (in_document, doc, &d.primary) {
+                (true, Some(doc), Some(l)) => {
+                    entity_at(doc, l.span.start.index).and_then(|e| numbered.get(&e))
+                }
+                _ => None,
+            };
+            let must = match s {
+                Subject::Part => true,
+                Subject::Entity => expected.is_some(),
+                _ => false,
+            };
+            if !must {
+                continue;
+            }
+            tally.about_a_part += 1;
+            tally.located_in_document += usize::from(in_document);
+            let part = j["part"].as_u64();
+            let name = j["part_name"].as_str();
+            let human = HumanRenderer::new().render(d, &r.sources);
+            // Wrapped lines (a folded filename) read as one.
+            let flat = |s: &str| s.split_whitespace().collect::<Vec<_>>().join(" ");
+            let text = flat(&human);
+            let wrong = match (part, name) {
+                (None, _) | (_, None) => Some("no part".to_owned()),
+                (Some(n), _) if expected.is_some_and(|e| !e.contains(&(n as usize))) => {
+                    Some(format!("part {n}, expected one of {expected:?}"))
+                }
+                // People read the number and the name too: in the location
+                // line, the message or a note.
+                (Some(n), Some(name))
+                    if !text.contains(&format!("part {n} ")) || !text.contains(&flat(name)) =>
+                {
+                    Some(format!("part {n} ({name}) not in the text"))
+                }
+                _ => None,
+            };
+            if let Some(w) = wrong {
+                tally.null.push(format!(
+                    "{} ({release:?}): {w}\n{human}\npayload: {:?}",
+                    d.code,
+                    String::from_utf8_lossy(payload)
+                        .chars()
+                        .take(400)
+                        .collect::<String>()
+                ));
+            }
+        }
+    }
+}
+
+/// Issue 28: 0 diagnostics about a part without its number and name, over
+/// every validate fixture and 1,000 generated payloads, both releases.
+#[test]
+fn every_diagnostic_about_a_part_names_it() {
+    for r in RULES {
+        subject(r.code);
+    }
+    let mut tally = Named::default();
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/validate");
+    let mut files: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| matches!(p.extension().and_then(|x| x.to_str()), Some("txt" | "gz")))
+        .collect();
+    files.sort();
+    let fixtures = files.len();
+    for f in &files {
+        let li = f
+            .to_str()
+            .is_some_and(|s| s.contains("launch-index"))
+            .then_some(0);
+        part_named(&std::fs::read(f).unwrap(), li, &mut tally);
+    }
+    // The issue's own cases: header lines of parts 2 and 3, a gzip part that
+    // fails as the second part, a part handed over twice.
+    let cases: [&[u8]; 3] = [
+        b"Content-Type: multipart/mixed; boundary=B\nMIME-Version: 1.0\n\n--B\nContent-Type: text/cloud-config\n\n#cloud-config\na: 1\n--B\nContent-Type: text/cloud-config\nMerge-Type: list(apend)+dict()\n\n#cloud-config\nb: 1\n--B\nContent-Type: text/cloud-config\nX-Merge-Type: lists()\n\n#cloud-config\nc: 1\n--B--\n",
+        b"Content-Type: multipart/mixed; boundary=B\nMIME-Version: 1.0\n\n--B\nContent-Type: text/cloud-config\n\n#cloud-config\na: 1\n--B\nContent-Type: application/x-gzip\n\nnot gzip\n--B--\n",
+        b"Content-Type: multipart/mixed; boundary=B\nMIME-Version: 1.0\n\n--B\nContent-Type: message/rfc822\n\nContent-Type: text/cloud-config\nMerge-Type: list(apend)\n\n#cloud-config\nr: [1]\n--B--\n",
+    ];
+    for c in cases {
+        part_named(c, None, &mut tally);
+    }
+    let mut rng = Rng::new(0x9A27_0028);
+    let generated = 1000;
+    for i in 0..generated {
+        let (payload, li) = if i % 2 == 0 {
+            payload_gen::payload(&mut rng)
+        } else {
+            payload_gen::merge_payload(&mut rng)
+        };
+        part_named(&payload, li, &mut tally);
+    }
+    eprintln!(
+        "{fixtures} fixtures + {} cases + {generated} generated payloads, both releases ({} runs): \
+         {} diagnostics about a part ({} located in the document's headers), {} without it",
+        cases.len(),
+        tally.payloads,
+        tally.about_a_part,
+        tally.located_in_document,
+        tally.null.len()
+    );
+    assert!(
+        tally.null.is_empty(),
+        "{}",
+        tally
+            .null
+            .iter()
+            .take(5)
+            .cloned()
+            .collect::<Vec<_>>()
+            .join("\n\n")
+    );
+    assert!(tally.located_in_document > 0);
+}

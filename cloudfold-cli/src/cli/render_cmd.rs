@@ -128,7 +128,7 @@ pub fn render_failure(e: RenderError) -> (Exit, String) {
 pub fn warning_lines(f: &Folded) -> Vec<String> {
     let mut out = Vec::new();
     for w in &f.warnings {
-        out.push(format!("{}: {}", w.origin, w.message));
+        out.push(format!("{}: {}", w.location(), w.message));
     }
     for p in &f.parts {
         if let Some(cloudfold::jinja::JinjaRender::Rendered { missing, .. }) = p.jinja.as_deref()
