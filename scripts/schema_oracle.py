@@ -1,11 +1,14 @@
 #!/usr/bin/env python3
-"""Validate cloud-configs with cloud-init's own schema validator (the oracle's extracted
-cloud-init 25.1 tree; nothing is installed or copied into this repo).
+"""Validate cloud-configs with cloud-init's own schema validator: the real
+`cloudinit.config.schema.validate_cloudconfig_schema` of the oracle's extracted
+cloud-init (nothing is installed or copied into this repo), one process for many.
 
 Reads JSON lines {"id": ..., "config": {...}} on stdin, writes one JSON line per input:
 {"id": ..., "errors": [[path, message], ...], "deprecations": [[path, message], ...]}
 with cloud-init's flat paths (`users.0.sudo`). Usage: scripts/schema_oracle.py ROOT
-where ROOT is the extracted tree (…/cloud-init-root-trixie).
+where ROOT is the extracted tree (…/cloud-init-root for 22.4, …/cloud-init-root-trixie
+for 25.1). cloud-init skips validation silently without the jsonschema module: this
+driver refuses to run without it instead.
 """
 import json
 import os
@@ -21,6 +24,13 @@ def main():
         sys.path.insert(0, pydeps)
     import logging
     logging.disable(logging.CRITICAL)
+    import warnings
+    warnings.simplefilter("ignore")
+    try:
+        import jsonschema  # noqa: F401  (cloud-init would skip validation without it)
+    except ImportError:
+        sys.stderr.write("schema_oracle.py: python3 has no jsonschema module (pip install jsonschema)\n")
+        return 2
     from cloudinit.config import schema as S
     full = S.get_schema()
     for line in sys.stdin:
@@ -38,7 +48,8 @@ def main():
             errors = [["<crash>", "%s: %s" % (type(e).__name__, e)]]
         sys.stdout.write(json.dumps({"id": case["id"], "errors": errors, "deprecations": deps}) + "\n")
         sys.stdout.flush()
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

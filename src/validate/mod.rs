@@ -47,7 +47,7 @@ pub use part_source::PartSource;
 pub use platform::{Measure, Platform};
 pub use report::Report;
 pub use rules::RULES;
-pub use schema::{JsonSchema, MiniRegex, SchemaIssue, SchemaKind};
+pub use schema::{JsonSchema, MiniRegex, SchemaFacts, SchemaIssue, SchemaKind};
 pub use size_check::SizeLimit;
 pub use size_kind::SizeKind;
 pub use validate_options::ValidateOptions;

@@ -40,6 +40,7 @@ mod mime_fixtures;
 mod mime_smoke;
 mod nickel_differential;
 mod realworld_corpus;
+mod schema_oracle;
 mod seed_oracle;
 mod validate_oracle;
 mod yaml_depth_oracle;

@@ -21,6 +21,7 @@ pub mod payload_gen;
 pub mod plain_json;
 pub mod rng;
 pub mod same_tree;
+pub mod schema_gen;
 pub mod tagged_docs;
 pub mod yaml_dump_decode;
 pub mod yaml_events_fmt;

@@ -538,7 +538,7 @@ pub struct ValidateArgs {
     #[arg(long, value_enum, default_value_t = ColorChoice::Never)]
     pub color: ColorChoice,
     /// Check the merged config against cloud-init's JSON schema (schema-cloud-config-v1.json).
-    /// Without =FILE (or with =auto): the one an installed cloud-init ships, if found.
+    /// Without =FILE (or with =auto): the schema of the --cloud-init release, built in.
     #[arg(long, value_name = "FILE", num_args = 0..=1, require_equals = true, default_missing_value = "auto")]
     pub schema: Option<PathBuf>,
 }

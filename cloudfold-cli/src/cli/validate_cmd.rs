@@ -12,7 +12,7 @@ use cloudfold::validate::{
     JsonSchema, Platform, RULES, Report, SizeLimit, ValidateOptions, validate,
 };
 use serde_json::json;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 fn platform(p: PlatformArg) -> Platform {
     match p {
@@ -116,17 +116,18 @@ fn run_payloads(a: &ValidateArgs) -> Result<Exit, String> {
     };
     let schema = match &a.schema {
         None => None,
-        Some(p) => {
-            let path = if p.as_os_str() == "auto" {
-                find_schema().ok_or(
-                    "--schema: no installed schema-cloud-config-v1.json found; pass its path",
-                )?
-            } else {
-                p.clone()
-            };
+        // cloud-init's schema of the emulated release, from cloudfold's own data.
+        Some(p) if p.as_os_str() == "auto" => {
+            Some(JsonSchema::builtin(userdata.release).map_err(|e| format!("--schema: {e}"))?)
+        }
+        Some(path) => {
             let text =
-                std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
-            Some(JsonSchema::parse(&text).map_err(|e| format!("{}: {e}", path.display()))?)
+                std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+            Some(
+                JsonSchema::parse(&text)
+                    .map_err(|e| format!("{}: {e}", path.display()))?
+                    .for_release(userdata.release),
+            )
         }
     };
     let mut inputs: Vec<Option<&Path>> = vec![a.payload.input.as_deref()];
@@ -299,38 +300,4 @@ fn json(c: &Checked) -> Result<String, String> {
     let mut s = serde_json::to_string_pretty(&doc).map_err(|e| e.to_string())?;
     s.push('\n');
     Ok(s)
-}
-
-const SCHEMA: &str = "cloudinit/config/schemas/schema-cloud-config-v1.json";
-
-/// cloud-init's schema where an installed cloud-init keeps it: the system's Python
-/// packages, then the reference trees the oracle setup extracts
-/// (`$CI_ORACLE_CACHE`, else `~/.cache/cloudfold-oracle`), newest release first.
-pub fn find_schema() -> Option<PathBuf> {
-    let mut candidates: Vec<PathBuf> = [
-        "/usr/lib/python3/dist-packages",
-        "/usr/lib/python3/site-packages",
-    ]
-    .iter()
-    .map(|d| PathBuf::from(d).join(SCHEMA))
-    .collect();
-    let cache = std::env::var_os("CI_ORACLE_CACHE")
-        .map(PathBuf::from)
-        .or_else(|| {
-            std::env::var_os("XDG_CACHE_HOME").map(|d| PathBuf::from(d).join("cloudfold-oracle"))
-        })
-        .or_else(|| {
-            std::env::var_os("HOME").map(|d| PathBuf::from(d).join(".cache/cloudfold-oracle"))
-        });
-    if let Some(cache) = cache {
-        for root in ["cloud-init-root-trixie", "cloud-init-root"] {
-            candidates.push(
-                cache
-                    .join(root)
-                    .join("usr/lib/python3/dist-packages")
-                    .join(SCHEMA),
-            );
-        }
-    }
-    candidates.into_iter().find(|p| p.is_file())
 }

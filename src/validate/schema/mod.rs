@@ -2,8 +2,10 @@
 
 mod json_schema;
 mod mini_regex;
+mod schema_facts;
 mod schema_kind;
 
 pub use json_schema::{JsonSchema, SchemaIssue};
 pub use mini_regex::MiniRegex;
+pub use schema_facts::SchemaFacts;
 pub use schema_kind::SchemaKind;

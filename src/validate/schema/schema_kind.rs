@@ -28,7 +28,10 @@ impl fmt::Display for SchemaKind {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             SchemaKind::Invalid { path, message } => write!(f, "{path}: {message}"),
-            SchemaKind::Deprecated { path, message } => write!(f, "{path}: {message}"),
+            // 25.1's text starts with a space when the key has no description.
+            SchemaKind::Deprecated { path, message } => {
+                write!(f, "{path}: {}", message.trim_start())
+            }
         }
     }
 }

@@ -79,6 +79,39 @@ pub fn py_str(node: &Node) -> PyStr {
     }
 }
 
+/// `repr(x)` of a value Python's `json.load` made (a schema keyword's value):
+/// `None`/`True`/`False`, ints, float reprs, `'str'`, `[...]`, `{'k': v}`.
+pub fn py_repr_json(v: &serde_json::Value) -> String {
+    use serde_json::Value as J;
+    match v {
+        J::Null => "None".into(),
+        J::Bool(true) => "True".into(),
+        J::Bool(false) => "False".into(),
+        J::Number(n) => match (n.as_i64(), n.as_u64(), n.as_f64()) {
+            (Some(i), _, _) => i.to_string(),
+            (None, Some(u), _) => u.to_string(),
+            (None, None, Some(f)) => py_float_repr(f),
+            _ => n.to_string(),
+        },
+        J::String(s) => py_repr_str(&PyStr::from(s.as_str())),
+        J::Array(a) => format!(
+            "[{}]",
+            a.iter().map(py_repr_json).collect::<Vec<_>>().join(", ")
+        ),
+        J::Object(o) => format!(
+            "{{{}}}",
+            o.iter()
+                .map(|(k, v)| format!(
+                    "{}: {}",
+                    py_repr_str(&PyStr::from(k.as_str())),
+                    py_repr_json(v)
+                ))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+    }
+}
+
 /// `repr(x)` (depth-limited; recursive containers print `[...]` as Python does).
 pub fn py_repr(node: &Node) -> String {
     let mut out = String::new();
