@@ -2,7 +2,7 @@
 
 /// What rendering a config file with the instance data gave, in the terms
 /// of cloud-init's `render_jinja_payload_from_file` (what `util.read_conf`
-/// then does with each differs between releases, see [`super::read_conf`]).
+/// then does with each differs between releases, see `super::read_conf`).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum TemplateOutcome {
     /// Not a jinja template (`NotJinjaError`): the text is loaded as it is.

@@ -694,7 +694,7 @@ pub fn parse(text: &str) -> Result<Message, ParseError> {
 /// [`SharedText`]), not copies.
 ///
 /// With `aside`, a large multipart document is parsed on two threads (see
-/// [`SplitParse`]); the result is the same.
+/// `SplitParse`); the result is the same.
 pub fn parse_shared(
     source: &TextSource,
     aside: Option<&dyn RunAside>,

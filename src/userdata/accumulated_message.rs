@@ -75,7 +75,7 @@ impl AccumulatedMessage {
         }
     }
 
-    /// The node `id` (ids come from [`push`](Self::push)).
+    /// The node `id` (ids come from `push`).
     pub fn node(&self, id: usize) -> Option<&MessageNode> {
         self.nodes.get(id)
     }

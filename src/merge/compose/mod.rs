@@ -6,7 +6,7 @@
 //! so far on the engine with [`ComposeRules`]: mappings merged, sequences
 //! appended (keyed union for ports, volumes, secrets, configs and the other
 //! sequences compose-go keeps unique), scalars overridden, a type mismatch
-//! is "cannot override <path>", a null keeps the earlier value, `x-` keys
+//! is "cannot override `<path>`", a null keeps the earlier value, `x-` keys
 //! and `command`/`entrypoint`/`healthcheck.test`/`ulimits.*` replaced,
 //! `environment`/`labels`/… flattened into `key=value` lists. The result is
 //! the merged model compose-go prints with `config --no-normalize` (long
@@ -44,7 +44,7 @@ use crate::yaml::value::{Node, Value};
 /// One file to merge: its name, document and the local tags it carried.
 #[derive(Clone, Copy, Debug)]
 pub struct ComposeFile<'a> {
-    /// What messages call it (compose-go's "validating <file>: …").
+    /// What messages call it (compose-go's "validating `<file>`: …").
     pub name: &'a str,
     /// The document's root.
     pub root: &'a Node,
