@@ -194,7 +194,7 @@ fn comparable(f: &J) -> J {
     }
 }
 
-/// Generated configs (tests/common/schema_gen.rs: values from the schema, then broken)
+/// Generated configs (tests/support/schema_gen.rs: values from the schema, then broken)
 /// through cloudfold's schema check and cloud-init's validator: the same errors and
 /// deprecations, path and message each. `CLOUDFOLD_SCHEMA_CASES` per release (default
 /// 300; scripts/conformance.sh: 2,000).

@@ -12,7 +12,8 @@ use std::collections::HashMap;
 
 /// A parsed schema (`schema-cloud-config-v1.json`), checked as cloud-init's
 /// `validate_cloudconfig_schema` checks a config: jsonschema's Draft 4 validator
-/// (4.26's keywords and messages) with cloud-init's changes — `deprecated` and
+/// (the keywords and messages of the jsonschema each release's Debian package runs
+/// with: bookworm's 4.10.3 for 22.4, trixie's 4.19.2 for 25.1) with cloud-init's changes — `deprecated` and
 /// `changed` annotations, `oneOf`/`anyOf` that keep the deprecations of the branch
 /// that matched and, from 25.1 on, report the failing branches' deepest errors, a
 /// `string` that is also `bytes` — and the `date` format checked (the formats that
@@ -229,13 +230,13 @@ impl<'s> Fault<'s> {
     }
 }
 
-/// jsonschema's `relevance` key, compared: `Greater` is more relevant.
+/// jsonschema's `relevance` key, compared: `Greater` is more relevant. Debian's
+/// jsonschema (4.10, 4.19) has no tie-break on the path itself (4.23 added one).
 fn relevance(a: &Fault, b: &Fault) -> Ordering {
     let weak = |f: &Fault| matches!(f.keyword, "anyOf" | "oneOf");
     b.path
         .len()
         .cmp(&a.path.len())
-        .then_with(|| cmp_path(&a.path, &b.path))
         .then_with(|| (!weak(a)).cmp(&!weak(b)))
         .then_with(|| (!a.matches_type()).cmp(&!b.matches_type()))
 }
@@ -565,17 +566,11 @@ impl JsonSchema {
             "minItems" | "maxItems" => {
                 if let (Value::Seq(items), Some(n)) = (node.value(), value.as_u64()) {
                     let len = items.items().len() as u64;
+                    // Debian's jsonschema (4.10, 4.19): 4.21's "should be non-empty"
+                    // and "is expected to be empty" are not theirs.
                     let message = match keyword {
-                        "minItems" if len < n => Some(if n == 1 {
-                            "should be non-empty"
-                        } else {
-                            "is too short"
-                        }),
-                        "maxItems" if len > n => Some(if n == 0 {
-                            "is expected to be empty"
-                        } else {
-                            "is too long"
-                        }),
+                        "minItems" if len < n => Some("is too short"),
+                        "maxItems" if len > n => Some("is too long"),
                         _ => None,
                     };
                     if let Some(m) = message {
@@ -587,16 +582,8 @@ impl JsonSchema {
                 if let (Value::Map(m), Some(n)) = (node.value(), value.as_u64()) {
                     let len = m.len() as u64;
                     let message = match keyword {
-                        "minProperties" if len < n => Some(if n == 1 {
-                            "should be non-empty"
-                        } else {
-                            "does not have enough properties"
-                        }),
-                        "maxProperties" if len > n => Some(if n == 0 {
-                            "is expected to be empty"
-                        } else {
-                            "has too many properties"
-                        }),
+                        "minProperties" if len < n => Some("does not have enough properties"),
+                        "maxProperties" if len > n => Some("has too many properties"),
                         _ => None,
                     };
                     if let Some(msg) = message {
