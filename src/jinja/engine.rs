@@ -252,6 +252,12 @@ impl Engine {
             return Err(RenderError::Fault(fault));
         }
         if let Err(e) = &result
+            && e.kind() == ErrorKind::UndefinedError
+            && let Some(fault) = self.explain_undefined(content, e, vars)
+        {
+            return Err(RenderError::Fault(fault));
+        }
+        if let Err(e) = &result
             && e.kind() == ErrorKind::InvalidOperation
             && e.detail().is_some_and(|d| d.contains("use - operator"))
             && let Some(fault) = self.explain_sub(content, e.line(), vars)
@@ -381,6 +387,99 @@ fn syntax_error_in(e: &Error, content: &str) -> RenderError {
     }
 }
 
+/// A plain lookup chain (`root.name["key"][0]`, literal keys only): its
+/// root and its steps, `.name` or `[key]`.
+fn chain_steps(expr: &str) -> Option<(String, Vec<String>)> {
+    let expr = expr.trim();
+    let root_len = expr
+        .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+        .unwrap_or(expr.len());
+    let root = expr.get(..root_len)?.to_owned();
+    if root.is_empty() {
+        return None;
+    }
+    let mut steps = Vec::new();
+    let mut rest = expr.get(root_len..)?;
+    while !rest.is_empty() {
+        if let Some(r) = rest.strip_prefix('.') {
+            let n = r
+                .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+                .unwrap_or(r.len());
+            steps.push(format!(".{}", r.get(..n)?));
+            rest = r.get(n..)?;
+        } else if rest.starts_with('[') {
+            let end = rest.find(']')?;
+            let key = rest.get(1..end)?.trim();
+            // Only literal keys: re-evaluating anything else could do work.
+            let literal = key.parse::<i64>().is_ok()
+                || (key.len() >= 2
+                    && (key.starts_with('\'') && key.ends_with('\'')
+                        || key.starts_with('"') && key.ends_with('"'))
+                    && !key.get(1..key.len() - 1)?.contains(['\'', '"', '\\']));
+            if !literal {
+                return None;
+            }
+            steps.push(rest.get(..=end)?.to_owned());
+            rest = rest.get(end + 1..)?;
+        } else {
+            // Filters, calls, operators: not a plain chain.
+            return None;
+        }
+    }
+    Some((root, steps))
+}
+
+impl Engine {
+    /// MiniJinja raises when a lookup is made on its own (nameless)
+    /// undefined — one that came from a missing attribute of a plain value
+    /// (`v1.n.x.y` where `v1.n` is an int). Jinja2's message names that step:
+    /// "'int object' has no attribute 'x'".
+    fn explain_undefined(&self, content: &str, e: &Error, vars: &Value) -> Option<RenderFault> {
+        let src = content.get(e.range()?)?;
+        let (root, steps) = chain_steps(src)?;
+        let ctx = Value::from_object(Root(vars.clone()));
+        let _scope = FaultScope::begin();
+        let mut expr = root;
+        let mut prev = self.env.compile_expression(&expr).ok()?.eval(&ctx).ok()?;
+        for step in steps {
+            let next_expr = format!("{expr}{step}");
+            let next = self
+                .env
+                .compile_expression(&next_expr)
+                .ok()
+                .and_then(|x| x.eval(&ctx).ok());
+            match next {
+                Some(v) if !v.is_undefined() => {
+                    prev = v;
+                    expr = next_expr;
+                }
+                _ => {
+                    let key = step
+                        .strip_prefix('.')
+                        .map(|n| format!("'{n}'"))
+                        .or_else(|| {
+                            step.strip_prefix('[')
+                                .and_then(|k| k.strip_suffix(']'))
+                                .map(|k| k.trim().replace('"', "'"))
+                        })?;
+                    let is_str = key.starts_with('\'');
+                    let t = if prev.is_none() {
+                        "None".to_owned()
+                    } else {
+                        format!("{} object", super::py_ops::type_name(&prev))
+                    };
+                    return Some(RenderFault::undefined(if is_str {
+                        format!("'{t}' has no attribute {key}")
+                    } else {
+                        format!("{t} has no element {key}")
+                    }));
+                }
+            }
+        }
+        None
+    }
+}
+
 fn syntax_error(e: &Error) -> RenderError {
     if e.detail().is_some_and(|d| d.contains("maximum recursion")) {
         return RenderError::Limit(
@@ -430,6 +529,15 @@ fn map_error(e: &Error, limits: JinjaLimits) -> RenderError {
             "{} is undefined",
             e.detail().unwrap_or("a function")
         ))),
+        ErrorKind::InvalidOperation
+            if e.detail()
+                .is_some_and(|d| d.contains("plain object is not iterable")) =>
+        {
+            // The only plain objects a template can iterate are bound methods.
+            RenderError::Fault(RenderFault::type_error(
+                "'builtin_function_or_method' object is not iterable",
+            ))
+        }
         _ => {
             let detail = e.detail().unwrap_or("").to_owned();
             if detail.contains("recursion") || detail.contains("too deeply") {

@@ -242,6 +242,9 @@ pub(crate) fn filter(
             }
         }
         "attr" => {
+            if let Some(m) = Missing::of(&value) {
+                return py_err(PyExc::UndefinedError, m.message());
+            }
             let v = p(&[("name", true)])?;
             let name = v.into_iter().next().flatten().unwrap_or_default();
             match name.as_str() {
@@ -412,6 +415,10 @@ pub(crate) fn filter(
         }
         "groupby" => unsupported("the groupby filter"),
         "indent" => {
+            if let Some(m) = Missing::of(&value) {
+                // `s += "\n"` on an undefined raises.
+                return py_err(PyExc::UndefinedError, m.message());
+            }
             let v = p(&[("width", false), ("first", false), ("blank", false)])?;
             let width = v.first().cloned().flatten();
             let first = v.get(1).cloned().flatten().is_some_and(|b| b.is_true());
@@ -530,12 +537,14 @@ pub(crate) fn filter(
             if pos.is_empty() {
                 let v = kw.bind(&[("attribute", true), ("default", false)])?;
                 let at = v.first().cloned().flatten().unwrap_or_default();
-                let default = v.get(1).cloned().flatten().unwrap_or(Value::from(()));
+                // `make_attrgetter`: `if default is not None and isinstance(item,
+                // Undefined)`, so a missing attribute stays undefined by default.
+                let default = v.get(1).cloned().flatten().filter(|d| !d.is_none());
                 return Ok(PySeq::value(
                     SeqKind::Generator,
                     items
                         .iter()
-                        .map(|i| attr_path(i, &at, Some(&default)))
+                        .map(|i| attr_path(i, &at, default.as_ref()))
                         .collect(),
                 ));
             }
@@ -775,6 +784,7 @@ pub(crate) fn filter(
             };
             Ok(Value::from(out))
         }
+        "truncate" if Missing::of(&value).is_some() => Ok(value),
         "truncate" => {
             let v = p(&[
                 ("length", false),
@@ -859,7 +869,7 @@ pub(crate) fn filter(
             let iterable = matches!(
                 value.kind(),
                 ValueKind::Seq | ValueKind::Map | ValueKind::Iterable
-            ) && Missing::of(&value).is_none();
+            );
             if !iterable {
                 return Ok(Value::from(url_quote(&soft(&value)?, false)));
             }
@@ -927,6 +937,10 @@ fn is_mapping(v: &Value) -> bool {
 }
 
 fn dict_pairs(v: &Value) -> Result<Vec<(Value, Value)>, Error> {
+    if let Some(m) = Missing::of(v) {
+        // `value.items()` on an undefined raises.
+        return py_err(PyExc::UndefinedError, m.message());
+    }
     if let Some(d) = v.downcast_object_ref::<PyDict>() {
         return Ok(d
             .entries

@@ -125,6 +125,54 @@ pub fn detect_template(text: &str) -> (Option<String>, &str) {
     (Some(kind), rest)
 }
 
+/// The first of the code points that stand for bytes that are not UTF-8.
+const ESCAPE_BASE: u32 = 0x10_FF00;
+
+/// Whether `c` is one of [`decode_escaped`]'s stand-ins (U+10FF80–U+10FFFF).
+pub(crate) fn is_escape(c: char) -> bool {
+    (ESCAPE_BASE + 0x80..=ESCAPE_BASE + 0xFF).contains(&u32::from(c))
+}
+
+/// A part's bytes as the handler's text, or `None` when the bytes hold a
+/// stand-in code point themselves (it could not be told from an escaped byte).
+///
+/// Python decodes a text part with `surrogateescape` (`fully_decoded_payload`;
+/// a stray byte 0x80–0xFF becomes a lone surrogate U+DC80–U+DCFF, e.g. an 8-bit
+/// `é` that `get_payload(decode=True)` re-encoded with raw-unicode-escape).
+/// Rust text cannot hold those, so each stands here as a private-use code
+/// point (U+10FF80–U+10FFFF), which upper/lower/strip leave alone just as
+/// Python leaves surrogates; `repr` and `tojson` write them as the surrogates.
+pub fn decode_escaped(bytes: &[u8]) -> Option<std::borrow::Cow<'_, str>> {
+    if let Ok(s) = std::str::from_utf8(bytes) {
+        return (!s.contains(is_escape)).then_some(std::borrow::Cow::Borrowed(s));
+    }
+    let mut out = String::with_capacity(bytes.len() + 8);
+    for chunk in bytes.utf8_chunks() {
+        if chunk.valid().contains(is_escape) {
+            return None;
+        }
+        out.push_str(chunk.valid());
+        for &b in chunk.invalid() {
+            out.push(char::from_u32(ESCAPE_BASE + u32::from(b)).unwrap_or('\u{FFFD}'));
+        }
+    }
+    Some(std::borrow::Cow::Owned(out))
+}
+
+/// The bytes of a text [`decode_escaped`] made (its stand-ins back to the bytes).
+pub fn encode_escaped(text: &str) -> Vec<u8> {
+    let mut out = Vec::with_capacity(text.len());
+    for c in text.chars() {
+        if is_escape(c) {
+            out.push(u8::try_from(u32::from(c) - ESCAPE_BASE).unwrap_or(b'?'));
+        } else {
+            let mut buf = [0u8; 4];
+            out.extend_from_slice(c.encode_utf8(&mut buf).as_bytes());
+        }
+    }
+    out
+}
+
 /// Names in `CI_MISSING_JINJA_VAR/[^\s]+` matches, prefix removed.
 pub fn missing_vars(rendered: &str) -> Vec<String> {
     let mut out = Vec::new();

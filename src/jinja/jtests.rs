@@ -175,10 +175,13 @@ pub(crate) fn test(
             value.kind(),
             ValueKind::String | ValueKind::Seq | ValueKind::Map | ValueKind::Iterable
         )),
-        "callable" => Ok(matches!(value.kind(), ValueKind::Plain)
-            && value
-                .downcast_object_ref::<super::py_object::BigInt>()
-                .is_none()),
+        // Jinja2's Undefined has `__call__` (it raises when called).
+        "callable" => Ok(Missing::of(value).is_some()
+            || value.is_undefined()
+            || matches!(value.kind(), ValueKind::Plain)
+                && value
+                    .downcast_object_ref::<super::py_object::BigInt>()
+                    .is_none()),
         "sameas" => {
             let o = other()?;
             // `is`: singletons and small ints are shared in CPython.

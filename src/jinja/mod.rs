@@ -34,7 +34,7 @@ pub use filters::FILTERS;
 pub use instance_data::{InstanceData, InstanceDataError, is_version_key, jinja_alias};
 pub use jinja_part::{
     CloudInitLog, INSTANCE_DATA_PATH, JinjaContext, JinjaDrop, JinjaRender, cloud_init_logs,
-    detect_template, missing_vars, render_part, template_body,
+    decode_escaped, detect_template, encode_escaped, missing_vars, render_part, template_body,
 };
 pub use jtests::TESTS;
 pub use line_map::LineMap;

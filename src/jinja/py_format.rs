@@ -10,7 +10,19 @@ use minijinja::value::{ObjectRepr, Value, ValueKind};
 
 /// `repr()` of a Python str.
 pub(crate) fn py_repr_text(s: &str) -> String {
-    py_repr_str(&PyStr::from(s))
+    if !s.contains(super::jinja_part::is_escape) {
+        return py_repr_str(&PyStr::from(s));
+    }
+    // Stand-ins for bytes that were not UTF-8 are Python's lone surrogates.
+    let mut b = crate::yaml::value::PyStrBuilder::new();
+    for c in s.chars() {
+        if super::jinja_part::is_escape(c) {
+            b.push_code_point(u32::from(c) - 0x10_FF00 + 0xDC00);
+        } else {
+            b.push_code_point(u32::from(c));
+        }
+    }
+    py_repr_str(&b.finish())
 }
 
 /// `str(x)` as Jinja2 writes `{{ x }}` (no autoescape).
@@ -90,11 +102,8 @@ fn repr_into(v: &Value, out: &mut String, depth: usize) -> Result<(), RenderFaul
                 out.push_str(&py_repr_text(s));
             }
         }
-        ValueKind::Undefined => {
-            return Err(RenderFault::unsupported(
-                "an undefined value whose name cloudfold cannot tell",
-            ));
-        }
+        // `Undefined.__repr__` names no variable.
+        ValueKind::Undefined => out.push_str("Undefined"),
         ValueKind::Bytes => {
             return Err(RenderFault::unsupported("a bytes value"));
         }

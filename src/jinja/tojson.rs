@@ -29,6 +29,10 @@ fn encode_str(s: &str, out: &mut String) {
             '\t' => out.push_str("\\t"),
             '\u{8}' => out.push_str("\\b"),
             '\u{c}' => out.push_str("\\f"),
+            // A byte that was not UTF-8: Python's lone surrogate.
+            c if super::jinja_part::is_escape(c) => {
+                out.push_str(&format!("\\u{:04x}", u32::from(c) - 0x10_FF00 + 0xDC00));
+            }
             c if (c as u32) < 0x20 || (c as u32) > 0x7e && (c as u32) != 0x7f => {
                 let mut buf = [0u16; 2];
                 for u in c.encode_utf16(&mut buf) {

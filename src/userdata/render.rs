@@ -363,7 +363,7 @@ fn fold_processed(
                         // The cloud-config handler gets the rendered text with
                         // the part's own headers, type (text/jinja2) and name.
                         let mut rendered = (**leaf).clone();
-                        rendered.body = Body::Bytes(text.as_bytes().to_vec().into());
+                        rendered.body = Body::Bytes(crate::jinja::encode_escaped(text).into());
                         observer.begin_part(source);
                         let outcome = match handler.handle_preloaded(
                             &rendered,
@@ -439,10 +439,12 @@ fn render_jinja_leaf(leaf: &Leaf, opts: &UserDataOptions, engine: &Engine) -> Ji
         line_maps: opts.jinja_line_maps,
     };
     match &leaf.body {
-        Body::Bytes(b) => match b.as_str() {
-            Some(text) => render_part(text, &ctx),
+        // Bytes that are not UTF-8 become stand-ins for Python's surrogates.
+        Body::Bytes(b) => match crate::jinja::decode_escaped(b) {
+            Some(text) => render_part(&text, &ctx),
             None => JinjaRender::Unsupported(
-                "a jinja part that is not valid UTF-8 (Python decodes it with surrogate escapes)"
+                "a jinja part holding a code point in U+10FF80..U+10FFFF (cloudfold uses those \
+                 for bytes that are not UTF-8)"
                     .to_owned(),
             ),
         },

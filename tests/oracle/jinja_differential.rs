@@ -41,9 +41,9 @@ fn ours(payload: &[u8], data: &[u8], release: Release) -> (J, bool) {
                 .map(|p| {
                     if matches!(p.jinja.as_deref(), Some(JinjaRender::Unsupported(_) | JinjaRender::Limit(_))) {
                         unsupported = true;
-                        warnings.push(format!("UNSUPPORTED {:?}", p.jinja));
+                        warnings.push(J::String(format!("UNSUPPORTED {:?}", p.jinja)));
                     }
-                    warnings.extend(p.jinja_logs(release).iter().map(ToString::to_string));
+                    warnings.extend(p.jinja_logs(release).iter().map(|l| warning_json(&l.to_string())));
                     json!({
                         "content_type": p.content_type(),
                         "filename": p.filename(),
@@ -57,6 +57,28 @@ fn ours(payload: &[u8], data: &[u8], release: Release) -> (J, bool) {
                 unsupported,
             )
         }
+    }
+}
+
+/// A warning as the oracle encodes it: a message holding lone surrogates
+/// (bytes that were not UTF-8; stand-ins here) as its surrogateescape bytes.
+fn warning_json(message: &str) -> J {
+    if message.contains(|c: char| (0x10_FF80..=0x10_FFFF).contains(&u32::from(c))) {
+        json!({"$str_surrogateescape_b64": B64.encode(cloudfold::jinja::encode_escaped(message))})
+    } else {
+        J::String(message.to_owned())
+    }
+}
+
+/// A warning's text, surrogates as U+FFFD (for selecting by logger).
+fn warning_text(w: &J) -> String {
+    match w {
+        J::String(s) => s.clone(),
+        _ => w["$str_surrogateescape_b64"]
+            .as_str()
+            .and_then(|b| B64.decode(b).ok())
+            .map(|b| String::from_utf8_lossy(&b).into_owned())
+            .unwrap_or_default(),
     }
 }
 
@@ -77,7 +99,7 @@ fn theirs(doc: &J) -> J {
         .unwrap_or_default()
         .into_iter()
         .filter(|w| {
-            let w = w.as_str().unwrap_or("");
+            let w = warning_text(w);
             w.contains("[cloudinit.handlers.jinja_template]")
                 || w.contains("Failed calling handler JinjaTemplatePartHandler")
         })
