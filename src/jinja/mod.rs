@@ -15,6 +15,7 @@
 //! ```
 
 mod args;
+mod block_stack;
 mod engine;
 mod filters;
 mod instance_data;
