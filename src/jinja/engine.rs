@@ -153,9 +153,8 @@ impl Engine {
     /// The environment for `version`, bounded by `limits`.
     pub fn new(version: JinjaVersion, limits: JinjaLimits) -> Self {
         let mut env = Environment::empty();
-        let mut syntax = minijinja::syntax::SyntaxConfig::builder();
-        syntax.trim_blocks(true);
-        if let Ok(s) = syntax.build() {
+        let syntax = syntax_config();
+        if let Some(s) = syntax {
             env.set_syntax(s);
         }
         env.set_debug(false);
@@ -210,7 +209,10 @@ impl Engine {
     /// (the message in Jinja2's words where cloudfold knows them, the 1-based line).
     pub fn check_syntax(&self, content: &str) -> Option<(String, usize)> {
         match self.env.template_from_str(content) {
-            Ok(_) => None,
+            Ok(_) => match unknown_name_error(content) {
+                Some(RenderError::Syntax { message, line }) => Some((message, line)),
+                _ => None,
+            },
             Err(e) => match syntax_error_in(&e, content) {
                 RenderError::Syntax { message, line } => Some((message, line)),
                 RenderError::Limit(m) => Some((m, e.line().unwrap_or(1))),
@@ -237,6 +239,9 @@ impl Engine {
             Ok(t) => t,
             Err(e) => return Err(syntax_error_in(&e, content)),
         };
+        if let Some(e) = unknown_name_error(content) {
+            return Err(e);
+        }
         let ctx = Value::from_object(Root(vars.clone()));
         let (result, map) = match header_lines {
             None => (tmpl.render(ctx), None),
@@ -361,6 +366,19 @@ fn describe_token(text: &str) -> String {
         .to_owned();
     }
     t.to_owned()
+}
+
+/// The syntax the environment parses with (Jinja2's, `trim_blocks`).
+fn syntax_config() -> Option<minijinja::syntax::SyntaxConfig> {
+    let mut syntax = minijinja::syntax::SyntaxConfig::builder();
+    syntax.trim_blocks(true);
+    syntax.build().ok()
+}
+
+/// Jinja2's compile-time error for an unknown filter or test name, if any.
+fn unknown_name_error(content: &str) -> Option<RenderError> {
+    let (message, line) = super::name_check::unknown_name(content, syntax_config()?)?;
+    Some(RenderError::Syntax { message, line })
 }
 
 /// A MiniJinja syntax error in Jinja2's words where the two correspond.
@@ -591,7 +609,6 @@ fn map_error(e: &Error, limits: JinjaLimits) -> RenderError {
         )),
         ErrorKind::SyntaxError => syntax_error(e),
         ErrorKind::UnknownFilter | ErrorKind::UnknownTest => {
-            // Jinja2 checks filter and test names when compiling.
             let what = if e.kind() == ErrorKind::UnknownFilter {
                 "filter"
             } else {
@@ -604,10 +621,13 @@ fn map_error(e: &Error, limits: JinjaLimits) -> RenderError {
                 .map(|(_, rest)| rest.strip_suffix(" is unknown").unwrap_or(rest))
                 .unwrap_or("")
                 .to_owned();
-            RenderError::Syntax {
-                message: format!("No {what} named '{name}'."),
-                line: e.line().unwrap_or(1),
-            }
+            // Names outside an `if` were checked before rendering
+            // (`name_check`); one inside fails when reached, as Jinja2's
+            // `pull_dependencies` stub does.
+            RenderError::Fault(RenderFault::Py(
+                super::py_error::PyExc::TemplateRuntimeError,
+                format!("No {what} named '{name}' found."),
+            ))
         }
         _ if e.detail().is_some_and(|d| d.contains("too large")) => RenderError::Limit(format!(
             "the template builds a value larger than MiniJinja allows ({}; --max-template-output bounds the output)",
@@ -686,6 +706,12 @@ mod tests {
             ("{{ $ }}", "unexpected char '$' at 3", 1),
             ("k: {{ x|to_json }}", "No filter named 'to_json'.", 1),
             ("{{ x is foo }}", "No test named 'foo'.", 1),
+            ("{{ x|a1|b1 }}", "No filter named 'b1'.", 1),
+            (
+                "{% if a %}{% for c in d %}\n{{ c|nope }}{% endfor %}{% endif %}",
+                "No filter named 'nope'.",
+                2,
+            ),
         ];
         for (template, message, line) in cases {
             let got = e.check_syntax(template).or_else(|| {
@@ -695,6 +721,13 @@ mod tests {
                 }
             });
             assert_eq!(got, Some(((*message).to_owned(), *line)), "{template:?}");
+        }
+        // In an `if` (or a conditional expression) the name is checked when reached.
+        for template in [
+            "{% if x %}{{ x|nope }}{% endif %}",
+            "{{ 1 if x is foo else 2 }}",
+        ] {
+            assert_eq!(e.check_syntax(template), None, "{template:?}");
         }
     }
 }

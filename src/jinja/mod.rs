@@ -23,6 +23,7 @@ mod jinja_part;
 mod jtests;
 mod line_map;
 mod methods;
+mod name_check;
 mod py_error;
 mod py_format;
 mod py_object;

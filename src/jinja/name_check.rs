@@ -1,0 +1,183 @@
+//! Jinja2's compile-time check of filter and test names: the first unknown one outside an `if`.
+//!
+//! Jinja2's code generator fails with "No filter named 'x'." (or test) for
+//! an unknown name while compiling, before anything renders — unless the
+//! name is used in a "soft" frame: the test, branches and `else` of an `if`
+//! statement or a conditional expression (`_filter_test_common`,
+//! `visit_If`, `visit_CondExpr` in `jinja2/compiler.py`). A new inner frame
+//! (a loop body, macro, `with`, `filter` or `set` block) is hard again.
+//! There the error waits for run time ("No filter named 'x' found.").
+//! MiniJinja checks names only when it calls them, so this walks its AST.
+
+use minijinja::machinery::ast::{CallArg, Expr, Stmt};
+
+/// The first unknown filter or test outside a soft frame, in source order:
+/// Jinja2's message and the 1-based line.
+pub(crate) fn unknown_name(
+    source: &str,
+    syntax: minijinja::syntax::SyntaxConfig,
+) -> Option<(String, usize)> {
+    let ast = minijinja::machinery::parse(source, "<string>", syntax).ok()?;
+    let mut found = None;
+    stmt(&ast, false, &mut found);
+    found
+}
+
+type Found = Option<(String, usize)>;
+
+fn body(stmts: &[Stmt<'_>], soft: bool, found: &mut Found) {
+    for s in stmts {
+        stmt(s, soft, found);
+    }
+}
+
+fn stmt(s: &Stmt<'_>, soft: bool, found: &mut Found) {
+    if found.is_some() {
+        return;
+    }
+    match s {
+        Stmt::Template(t) => body(&t.children, soft, found),
+        Stmt::EmitExpr(e) => expr(&e.expr, soft, found),
+        Stmt::ForLoop(f) => {
+            expr(&f.iter, soft, found);
+            if let Some(c) = &f.filter_expr {
+                expr(c, false, found);
+            }
+            body(&f.body, false, found);
+            body(&f.else_body, soft, found);
+        }
+        Stmt::IfCond(i) => {
+            expr(&i.expr, true, found);
+            body(&i.true_body, true, found);
+            body(&i.false_body, true, found);
+        }
+        Stmt::WithBlock(w) => {
+            for (_, value) in &w.assignments {
+                expr(value, soft, found);
+            }
+            body(&w.body, false, found);
+        }
+        Stmt::Set(set) => expr(&set.expr, soft, found),
+        Stmt::SetBlock(set) => {
+            body(&set.body, false, found);
+            if let Some(f) = &set.filter {
+                expr(f, false, found);
+            }
+        }
+        Stmt::AutoEscape(a) => {
+            expr(&a.enabled, soft, found);
+            body(&a.body, soft, found);
+        }
+        Stmt::FilterBlock(f) => {
+            expr(&f.filter, false, found);
+            body(&f.body, false, found);
+        }
+        Stmt::Macro(m) => {
+            for d in &m.defaults {
+                expr(d, false, found);
+            }
+            body(&m.body, false, found);
+        }
+        Stmt::CallBlock(c) => {
+            expr(&c.call.expr, soft, found);
+            args(&c.call.args, soft, found);
+            body(&c.macro_decl.body, false, found);
+        }
+        Stmt::Do(d) => {
+            expr(&d.call.expr, soft, found);
+            args(&d.call.args, soft, found);
+        }
+        Stmt::Block(b) => body(&b.body, false, found),
+        Stmt::EmitRaw(_)
+        | Stmt::Import(_)
+        | Stmt::FromImport(_)
+        | Stmt::Extends(_)
+        | Stmt::Include(_) => {}
+    }
+}
+
+fn args(a: &[CallArg<'_>], soft: bool, found: &mut Found) {
+    for arg in a {
+        match arg {
+            CallArg::Pos(e)
+            | CallArg::Kwarg(_, e)
+            | CallArg::PosSplat(e)
+            | CallArg::KwargSplat(e) => {
+                expr(e, soft, found);
+            }
+        }
+    }
+}
+
+fn expr(e: &Expr<'_>, soft: bool, found: &mut Found) {
+    if found.is_some() {
+        return;
+    }
+    match e {
+        Expr::Var(_) | Expr::Const(_) => {}
+        Expr::Slice(s) => {
+            expr(&s.expr, soft, found);
+            for part in [&s.start, &s.stop, &s.step].into_iter().flatten() {
+                expr(part, soft, found);
+            }
+        }
+        Expr::UnaryOp(u) => expr(&u.expr, soft, found),
+        Expr::BinOp(b) => {
+            expr(&b.left, soft, found);
+            expr(&b.right, soft, found);
+        }
+        Expr::Compare(c) => {
+            expr(&c.expr, soft, found);
+            for op in &c.ops {
+                expr(&op.expr, soft, found);
+            }
+        }
+        Expr::IfExpr(i) => {
+            expr(&i.test_expr, true, found);
+            expr(&i.true_expr, true, found);
+            if let Some(f) = &i.false_expr {
+                expr(f, true, found);
+            }
+        }
+        // The name is checked before the operand is visited: in `x|a|b`, `b` first.
+        Expr::Filter(f) => {
+            if !soft && !super::filters::FILTERS.contains(&f.name) {
+                *found = Some((format!("No filter named '{}'.", f.name), line(f.span())));
+                return;
+            }
+            if let Some(inner) = &f.expr {
+                expr(inner, soft, found);
+            }
+            args(&f.args, soft, found);
+        }
+        Expr::Test(t) => {
+            if !soft && !super::jtests::TESTS.contains(&t.name) {
+                *found = Some((format!("No test named '{}'.", t.name), line(t.span())));
+                return;
+            }
+            expr(&t.expr, soft, found);
+            args(&t.args, soft, found);
+        }
+        Expr::GetAttr(g) => expr(&g.expr, soft, found),
+        Expr::GetItem(g) => {
+            expr(&g.expr, soft, found);
+            expr(&g.subscript_expr, soft, found);
+        }
+        Expr::Call(c) => {
+            expr(&c.expr, soft, found);
+            args(&c.args, soft, found);
+        }
+        Expr::List(l) => l.items.iter().for_each(|i| expr(i, soft, found)),
+        Expr::Tuple(t) => t.items.iter().for_each(|i| expr(i, soft, found)),
+        Expr::Map(m) => {
+            for (k, v) in m.keys.iter().zip(&m.values) {
+                expr(k, soft, found);
+                expr(v, soft, found);
+            }
+        }
+    }
+}
+
+fn line(span: minijinja::machinery::Span) -> usize {
+    usize::from(span.end_line)
+}
