@@ -80,6 +80,19 @@ fn py_mod(value: &Value, num: &Value) -> Result<Option<f64>, Error> {
                     r
                 }))
             }
+            // `str % x` is string formatting: without a `%` in the text,
+            // the argument is left over.
+            _ if value.kind() == ValueKind::String
+                && !value.as_str().unwrap_or_default().contains('%') =>
+            {
+                py_err(
+                    PyExc::TypeError,
+                    "not all arguments converted during string formatting",
+                )
+            }
+            _ if value.kind() == ValueKind::String => {
+                unsupported("the odd/even/divisibleby test on a string holding '%'")
+            }
             _ => py_err(
                 PyExc::TypeError,
                 format!(

@@ -29,12 +29,15 @@ pub(crate) fn py_repr_text(s: &str) -> String {
 pub fn py_str(v: &Value) -> Result<String, RenderFault> {
     match v.kind() {
         ValueKind::String => Ok(v.as_str().unwrap_or_default().to_owned()),
-        // MiniJinja's own undefined: an inline `if` without `else`, `loop.previtem`
-        // on the first item — Jinja2 makes these with a hint and no name, which
-        // cloud-init's subclass prints `CI_MISSING_JINJA_VAR/None`. (A failed
-        // lookup on a dict or list the template itself built also lands here;
-        // Jinja2 would print its name.)
-        ValueKind::Undefined => Ok(format!("{}None", super::MISSING_JINJA_PREFIX)),
+        // MiniJinja's own undefined, most often an inline `if` without `else`
+        // (`{{ ',' if not loop.last }}`): Jinja2's code generator makes that one
+        // a plain `jinja2.Undefined` (`cond_expr_undefined = Undefined`), not
+        // cloud-init's subclass, so it prints as nothing (probed on 3.1.2 and
+        // 3.1.6). Known gap: the other undefineds that land here —
+        // `loop.previtem` on the first item (cloud-init prints
+        // `CI_MISSING_JINJA_VAR/None`), a failed lookup on a dict or list the
+        // template built (`CI_MISSING_JINJA_VAR/<name>`) — print nothing too.
+        ValueKind::Undefined => Ok(String::new()),
         _ => match Missing::of(v) {
             Some(m) => Ok(m.text()),
             None => py_repr(v),
