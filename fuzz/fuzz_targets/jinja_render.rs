@@ -18,7 +18,8 @@ fuzz_target!(|data: &[u8]| {
         InstanceData::from_json(br#"{"v1": {"a-b": [1, 2.5, "x"], "n": null}, "ds": {"k": {"v2": {"z": true}}}}"#)
             .expect("fixed instance data loads")
     });
-    let Ok(text) = std::str::from_utf8(template) else {
+    // Bytes that are not UTF-8 as cloud-init's surrogateescape decoding leaves them.
+    let Some(text) = cloudfold::jinja::decode_escaped(template) else {
         return;
     };
     let limits = JinjaLimits {

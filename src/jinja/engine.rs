@@ -84,7 +84,7 @@ impl Object for Root {
         {
             return Some(v.clone());
         }
-        if GLOBALS.contains(&key) {
+        if GLOBALS.contains(&key) || key == COND_UNDEFINED {
             return None;
         }
         Some(Missing::name(key))
@@ -193,6 +193,9 @@ impl Engine {
             py_dict(&args.into_values())
         });
         env.add_function("namespace", minijinja::functions::namespace);
+        env.add_function(COND_UNDEFINED, |line: usize| -> Value {
+            super::py_object::Missing::cond_expr(line)
+        });
         env.add_function("lipsum", |_args: Rest<Value>| -> Result<Value, Error> {
             unsupported("lipsum() (its text is random)")
         });
@@ -209,7 +212,7 @@ impl Engine {
     /// (the message in Jinja2's words where cloudfold knows them, the 1-based line).
     pub fn check_syntax(&self, content: &str) -> Option<(String, usize)> {
         match self.env.template_from_str(content) {
-            Ok(_) => match unknown_name_error(content) {
+            Ok(_) => match unknown_name_error(&scan(content)) {
                 Some(RenderError::Syntax { message, line }) => Some((message, line)),
                 _ => None,
             },
@@ -239,9 +242,22 @@ impl Engine {
             Ok(t) => t,
             Err(e) => return Err(syntax_error_in(&e, content)),
         };
-        if let Some(e) = unknown_name_error(content) {
+        let found = scan(content);
+        if let Some(e) = unknown_name_error(&found) {
             return Err(e);
         }
+        let rewritten = if found.bare_ifs.is_empty() {
+            None
+        } else {
+            super::template_scan::with_else(content, &found.bare_ifs, COND_UNDEFINED)
+        };
+        let tmpl = match &rewritten {
+            Some(src) => match self.env.template_from_str(src) {
+                Ok(t) => t,
+                Err(e) => return Err(syntax_error_in(&e, content)),
+            },
+            None => tmpl,
+        };
         let ctx = Value::from_object(Root(vars.clone()));
         let (result, map) = match header_lines {
             None => (tmpl.render(ctx), None),
@@ -375,9 +391,20 @@ fn syntax_config() -> Option<minijinja::syntax::SyntaxConfig> {
     syntax.build().ok()
 }
 
+/// The global an inline `if` without `else` is given as its `else`
+/// (`template_scan`): Jinja2's plain `Undefined` for that line.
+const COND_UNDEFINED: &str = "__cloudfold_cond_expr_undefined";
+
+/// What Jinja2's compiler would see in `content` (see `template_scan`).
+fn scan(content: &str) -> super::template_scan::Found {
+    syntax_config()
+        .and_then(|s| super::template_scan::scan(content, s))
+        .unwrap_or_default()
+}
+
 /// Jinja2's compile-time error for an unknown filter or test name, if any.
-fn unknown_name_error(content: &str) -> Option<RenderError> {
-    let (message, line) = super::name_check::unknown_name(content, syntax_config()?)?;
+fn unknown_name_error(found: &super::template_scan::Found) -> Option<RenderError> {
+    let (message, line) = found.unknown.clone()?;
     Some(RenderError::Syntax { message, line })
 }
 
@@ -667,6 +694,18 @@ fn map_error(e: &Error, limits: JinjaLimits) -> RenderError {
 #[cfg(test)]
 mod tests {
     use super::{Engine, JinjaLimits, JinjaVersion};
+
+    /// An inline `if` without `else` is Jinja2's plain `Undefined` (probed
+    /// with cloud-init's templater on Jinja2 3.1.2 and 3.1.6).
+    #[test]
+    fn inline_if_without_else_prints_nothing() {
+        let e = Engine::new(JinjaVersion::V3_1_2, JinjaLimits::default());
+        let t = "{% for x in [1, 2] %}{{ x }}{{ ',' if not loop.last }}{% endfor %}|{{ [1 if false] }}|{{ (1 if false) ~ 'x' }}|{{ (1 if false) is defined }}|{{ 'a' if true }}";
+        assert_eq!(
+            format!("{:?}", e.render(t, &minijinja::Value::from(()))),
+            "Ok(\"1,2|[Undefined]|x|False|a\")"
+        );
+    }
 
     /// Each expected text is what Jinja2 3.1.6 raises for the template
     /// (checked against it by the jinja differential's syntax-error cases).

@@ -23,12 +23,12 @@ mod jinja_part;
 mod jtests;
 mod line_map;
 mod methods;
-mod name_check;
 mod py_error;
 mod py_format;
 mod py_object;
 mod py_ops;
 mod query;
+mod template_scan;
 pub(crate) mod tojson;
 
 pub use engine::{Engine, GLOBALS, JinjaLimits, RenderError};

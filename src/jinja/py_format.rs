@@ -29,15 +29,13 @@ pub(crate) fn py_repr_text(s: &str) -> String {
 pub fn py_str(v: &Value) -> Result<String, RenderFault> {
     match v.kind() {
         ValueKind::String => Ok(v.as_str().unwrap_or_default().to_owned()),
-        // MiniJinja's own undefined, most often an inline `if` without `else`
-        // (`{{ ',' if not loop.last }}`): Jinja2's code generator makes that one
-        // a plain `jinja2.Undefined` (`cond_expr_undefined = Undefined`), not
-        // cloud-init's subclass, so it prints as nothing (probed on 3.1.2 and
-        // 3.1.6). Known gap: the other undefineds that land here —
-        // `loop.previtem` on the first item (cloud-init prints
-        // `CI_MISSING_JINJA_VAR/None`), a failed lookup on a dict or list the
-        // template built (`CI_MISSING_JINJA_VAR/<name>`) — print nothing too.
-        ValueKind::Undefined => Ok(String::new()),
+        // MiniJinja's own undefined: `loop.previtem` on the first item — Jinja2
+        // makes it with a hint and no name, which cloud-init's subclass prints
+        // `CI_MISSING_JINJA_VAR/None`. (Inline ifs without else get Jinja2's
+        // plain Undefined instead: `template_scan`. A failed lookup on a plain
+        // value or on a dict the template built also lands here; Jinja2 would
+        // print its name: a known gap.)
+        ValueKind::Undefined => Ok(format!("{}None", super::MISSING_JINJA_PREFIX)),
         _ => match Missing::of(v) {
             Some(m) => Ok(m.text()),
             None => py_repr(v),

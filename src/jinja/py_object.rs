@@ -280,6 +280,9 @@ pub(crate) enum UndefOrigin {
     Lookup(String),
     /// Made with a hint (e.g. `first` of an empty sequence).
     Hint(String),
+    /// An inline `if` without `else` whose test was false: a plain
+    /// `jinja2.Undefined`, not cloud-init's subclass (prints as nothing).
+    CondExpr(String),
 }
 
 /// Jinja2's undefined value as cloud-init subclasses it (`UndefinedJinjaVariable`).
@@ -322,8 +325,21 @@ impl Missing {
         })
     }
 
-    /// `str(self)`: `CI_MISSING_JINJA_VAR/<name>`.
+    /// Jinja2's value of an inline `if` on `line` without `else`, its test false.
+    pub fn cond_expr(line: usize) -> Value {
+        Value::from_object(Missing {
+            name: UndefName::None,
+            origin: UndefOrigin::CondExpr(format!(
+                "the inline if-expression on line {line} evaluated to false and no else section was defined."
+            )),
+        })
+    }
+
+    /// `str(self)`: `CI_MISSING_JINJA_VAR/<name>` (plain `Undefined`: nothing).
     pub fn text(&self) -> String {
+        if matches!(self.origin, UndefOrigin::CondExpr(_)) {
+            return String::new();
+        }
         format!("{}{}", super::MISSING_JINJA_PREFIX, self.name_text())
     }
 
@@ -349,7 +365,7 @@ impl Missing {
     /// Jinja2's `_undefined_message`.
     pub fn message(&self) -> String {
         match (&self.origin, &self.name) {
-            (UndefOrigin::Hint(h), _) => h.clone(),
+            (UndefOrigin::Hint(h) | UndefOrigin::CondExpr(h), _) => h.clone(),
             (UndefOrigin::Name, UndefName::Key { repr, .. }) => format!("{repr} is undefined"),
             (UndefOrigin::Name, UndefName::None) => "None is undefined".to_owned(),
             (UndefOrigin::Lookup(t), UndefName::Key { repr, is_str, .. }) => {

@@ -1,5 +1,6 @@
-//! Jinja2's compile-time check of filter and test names: the first unknown one outside an `if`.
+//! What Jinja2's compiler sees in a template that MiniJinja's does not: unknown filter/test names, inline ifs without else.
 //!
+//! **Names.**
 //! Jinja2's code generator fails with "No filter named 'x'." (or test) for
 //! an unknown name while compiling, before anything renders — unless the
 //! name is used in a "soft" frame: the test, branches and `else` of an `if`
@@ -8,22 +9,54 @@
 //! (a loop body, macro, `with`, `filter` or `set` block) is hard again.
 //! There the error waits for run time ("No filter named 'x' found.").
 //! MiniJinja checks names only when it calls them, so this walks its AST.
+//!
+//! **Inline ifs.** `x if c` without `else` yields, when `c` is false, a plain
+//! `jinja2.Undefined` (`cond_expr_undefined = Undefined`), not cloud-init's
+//! subclass: it prints as nothing. MiniJinja yields its own nameless
+//! undefined, which cloudfold cannot tell from others; so the template is
+//! given an explicit `else` that makes Jinja2's value.
 
 use minijinja::machinery::ast::{CallArg, Expr, Stmt};
 
-/// The first unknown filter or test outside a soft frame, in source order:
-/// Jinja2's message and the 1-based line.
-pub(crate) fn unknown_name(
-    source: &str,
-    syntax: minijinja::syntax::SyntaxConfig,
-) -> Option<(String, usize)> {
-    let ast = minijinja::machinery::parse(source, "<string>", syntax).ok()?;
-    let mut found = None;
-    stmt(&ast, false, &mut found);
-    found
+/// What a scan of a template found.
+#[derive(Debug, Default)]
+pub(crate) struct Found {
+    /// The first unknown filter or test outside a soft frame, in Jinja2's
+    /// compile order: its message and 1-based line.
+    pub unknown: Option<(String, usize)>,
+    /// Each inline `if` without `else`: the byte offset where its test ends
+    /// and its 1-based line.
+    pub bare_ifs: Vec<(usize, usize)>,
 }
 
-type Found = Option<(String, usize)>;
+impl Found {
+    fn is_some(&self) -> bool {
+        self.unknown.is_some()
+    }
+}
+
+/// Scan `source` (`None` when it does not parse).
+pub(crate) fn scan(source: &str, syntax: minijinja::syntax::SyntaxConfig) -> Option<Found> {
+    let ast = minijinja::machinery::parse(source, "<string>", syntax).ok()?;
+    let mut found = Found::default();
+    stmt(&ast, false, &mut found);
+    Some(found)
+}
+
+/// `source` with ` else <global>(line)` after each bare inline `if`'s test.
+pub(crate) fn with_else(source: &str, bare_ifs: &[(usize, usize)], global: &str) -> Option<String> {
+    let mut out = String::with_capacity(source.len() + bare_ifs.len() * 32);
+    let mut at = 0;
+    let mut ends: Vec<(usize, usize)> = bare_ifs.to_vec();
+    ends.sort_unstable();
+    for (end, line) in ends {
+        out.push_str(source.get(at..end)?);
+        out.push_str(&format!(" else {global}({line})"));
+        at = end;
+    }
+    out.push_str(source.get(at..)?);
+    Some(out)
+}
 
 fn body(stmts: &[Stmt<'_>], soft: bool, found: &mut Found) {
     for s in stmts {
@@ -133,6 +166,13 @@ fn expr(e: &Expr<'_>, soft: bool, found: &mut Found) {
             }
         }
         Expr::IfExpr(i) => {
+            if i.false_expr.is_none() {
+                let span = i.span();
+                found.bare_ifs.push((
+                    usize::try_from(span.end_offset).unwrap_or(usize::MAX),
+                    usize::from(span.start_line),
+                ));
+            }
             expr(&i.test_expr, true, found);
             expr(&i.true_expr, true, found);
             if let Some(f) = &i.false_expr {
@@ -142,7 +182,7 @@ fn expr(e: &Expr<'_>, soft: bool, found: &mut Found) {
         // The name is checked before the operand is visited: in `x|a|b`, `b` first.
         Expr::Filter(f) => {
             if !soft && !super::filters::FILTERS.contains(&f.name) {
-                *found = Some((format!("No filter named '{}'.", f.name), line(f.span())));
+                found.unknown = Some((format!("No filter named '{}'.", f.name), line(f.span())));
                 return;
             }
             if let Some(inner) = &f.expr {
@@ -152,7 +192,7 @@ fn expr(e: &Expr<'_>, soft: bool, found: &mut Found) {
         }
         Expr::Test(t) => {
             if !soft && !super::jtests::TESTS.contains(&t.name) {
-                *found = Some((format!("No test named '{}'.", t.name), line(t.span())));
+                found.unknown = Some((format!("No test named '{}'.", t.name), line(t.span())));
                 return;
             }
             expr(&t.expr, soft, found);
