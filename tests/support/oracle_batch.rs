@@ -48,15 +48,10 @@ pub fn docs<'a>(release: &str, requests: impl IntoIterator<Item = Request<'a>>) 
 
 /// [`docs`] for requests written as `scripts/oracle_batch.py` reads them
 /// (`b64`, and optionally `launch_index`, `emit_file`, `summary`, `instance_data_b64`);
-/// their `id` is set here.
+/// their `id` is set here. A large batch is split into contiguous chunks, one python
+/// process each (`CLOUDFOLD_ORACLE_PROCS`, default: the available cores, at most 4), so
+/// a single-test step uses the whole machine.
 pub fn docs_of_lines(release: &str, requests: impl IntoIterator<Item = J>) -> Vec<J> {
-    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/scripts/oracle_batch.py");
-    let mut child = Command::new("python3")
-        .args([script, "--release", release])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .expect("python3");
     let feed: Vec<String> = requests
         .into_iter()
         .enumerate()
@@ -65,31 +60,66 @@ pub fn docs_of_lines(release: &str, requests: impl IntoIterator<Item = J>) -> Ve
             r.to_string()
         })
         .collect();
+    let procs = std::env::var("CLOUDFOLD_ORACLE_PROCS")
+        .ok()
+        .and_then(|v| v.parse::<usize>().ok())
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get().min(4)))
+        .max(1);
+    // Below this, a second interpreter's start-up costs more than it saves.
+    const MIN_PER_PROC: usize = 8;
+    let chunks = procs.min(feed.len() / MIN_PER_PROC).max(1);
+    let size = feed.len().div_ceil(chunks).max(1);
     let n = feed.len();
-    let mut stdin = child.stdin.take().unwrap();
-    // A writer thread, so a full stdout pipe cannot deadlock against a full stdin pipe.
-    let writer = std::thread::spawn(move || {
-        for line in feed {
-            if writeln!(stdin, "{line}").is_err() {
-                break;
+    let mut docs = vec![None; n];
+    std::thread::scope(|scope| {
+        let runs: Vec<_> = feed
+            .chunks(size)
+            .map(|chunk| scope.spawn(move || run_batch(release, chunk)))
+            .collect();
+        for run in runs {
+            for (id, doc) in run.join().unwrap() {
+                docs[id] = Some(doc);
             }
         }
     });
-    let mut docs = vec![None; n];
-    // Lossy: a lone surrogate in the oracle's answer (a header Python kept
-    // surrogate-escaped) is written as invalid UTF-8; it becomes U+FFFD and
-    // shows up as a disagreement with its payload instead of aborting the run.
-    for line in std::io::BufReader::new(child.stdout.take().unwrap()).split(b'\n') {
-        let line = String::from_utf8_lossy(&line.unwrap()).into_owned();
-        let v: J = serde_json::from_str(&line).unwrap();
-        let id = v["id"].as_u64().unwrap() as usize;
-        docs[id] = Some(v["doc"].clone());
-    }
-    writer.join().unwrap();
-    let _ = child.wait();
     let answered = docs.iter().filter(|d| d.is_some()).count();
     assert_eq!(answered, n, "the oracle answered {answered} of {n} cases");
     docs.into_iter().map(Option::unwrap_or_default).collect()
+}
+
+/// One python process of `scripts/oracle_batch.py` over `feed` (JSON lines with ids):
+/// the `(id, doc)` of every answer.
+fn run_batch(release: &str, feed: &[String]) -> Vec<(usize, J)> {
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/scripts/oracle_batch.py");
+    let mut child = Command::new("python3")
+        .args([script, "--release", release])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("python3");
+    let mut stdin = child.stdin.take().unwrap();
+    let mut answers = Vec::with_capacity(feed.len());
+    std::thread::scope(|scope| {
+        // A writer thread, so a full stdout pipe cannot deadlock against a full stdin pipe.
+        scope.spawn(move || {
+            for line in feed {
+                if writeln!(stdin, "{line}").is_err() {
+                    break;
+                }
+            }
+        });
+        // Lossy: a lone surrogate in the oracle's answer (a header Python kept
+        // surrogate-escaped) is written as invalid UTF-8; it becomes U+FFFD and
+        // shows up as a disagreement with its payload instead of aborting the run.
+        for line in std::io::BufReader::new(child.stdout.take().unwrap()).split(b'\n') {
+            let line = String::from_utf8_lossy(&line.unwrap()).into_owned();
+            let mut v: J = serde_json::from_str(&line).unwrap();
+            let id = v["id"].as_u64().unwrap() as usize;
+            answers.push((id, v["doc"].take()));
+        }
+    });
+    let _ = child.wait();
+    answers
 }
 
 /// Fail the test listing the first `shown` disagreements, if there are any.
