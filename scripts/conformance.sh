@@ -17,6 +17,10 @@
 #  - the real-world corpus (../shared/corpora/realworld, ~160 payloads) and 200 multiparts
 #    combined from its cloud-configs, through render/parts/validate/explain of the release
 #    binary, against the real cloud-init on both releases (~75 s of CPU),
+#  - validate --schema against cloud-init's own validator (scripts/schema_oracle.py, with the
+#    jsonschema of each release's Debian package): 2,000 generated configs per release, path
+#    and message of every finding, and the built-in schema facts against each release's real
+#    schema file (~30 s of CPU; 108 s wall on a machine at load 13),
 #  - layered config: 2,500 generated layer sets per release (5,000) against the real Init /
 #    ConfigMerger / _consume_vendordata / Modules, and the image profiles against their sources,
 #  - 500 generated NoCloud seeds read back by xorriso/isoinfo/mtools/fsck.fat/blkid and by
@@ -95,6 +99,9 @@ CLOUDFOLD_LAYERS_CASES=2500 CLOUDFOLD_LAYERS_PROVENANCE_CASES=1100 ci_test oracl
 # against its cloud-config.txt: ~100 s, most of it the oracle).
 CLOUDFOLD_DIFF_PAIRS=10000 CLOUDFOLD_DIFF_LAYERED_PAIRS=1000 CLOUDFOLD_DIFF_ORACLE_PAIRS=500 \
   ci_test oracle integration -- diff_props:: diff_oracle::
+# validate --schema's checks against cloud-init's validator, 2,000 configs per release, and
+# the built-in schema facts against each release's real schema file.
+CLOUDFOLD_SCHEMA_CASES=2000 ci_test oracle -- schema_oracle::
 # The rest of the oracle binary at its default sizes (in the dev-profile `cargo test` step
 # these are ignored: they need ../shared, python3 or the extracted cloud-init).
 ci_test oracle -- merge_handler_vectors:: mime_fixtures:: mime_smoke:: \
