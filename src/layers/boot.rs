@@ -340,37 +340,67 @@ pub fn fold_layers_with(
     // 5. and 6.: what a later stage's Init and Modules read.
     let v1 = vendor_layers.first().cloned().flatten();
     let v2 = vendor_layers.get(1).cloned().flatten();
-    let instance = [
-        env.as_ref(),
-        user_layer.as_ref(),
-        v2.as_ref(),
-        v1.as_ref(),
-        ds2.as_ref(),
-    ];
+    // The init stage wrote the instance files under the cloud_dir of the
+    // paths it built before consuming (Init.paths from Init.cfg); a later
+    // stage's Init reads them at the default cloud_dir (its ConfigMerger gets
+    // `Paths({})`), and Modules where that Init's own config puts them.
+    // Where the directories differ, the files are not there to read.
+    let _ = cloud_dir(&r, &boot_cfg)?;
+    let written_at = cloud_dir(&r, &pre_full)?;
+    let init_reads = written_at == resolve_dir("/var/lib/cloud");
+    let files = [user_layer.as_ref(), v2.as_ref(), v1.as_ref()];
+    let none = [None, None, None];
+    let init_files = if init_reads { files } else { none };
     // A later stage's Init.read_cfg before its datasource is restored.
-    let mut list = with(&[env.as_ref(), user_layer.as_ref(), v2.as_ref(), v1.as_ref()]);
+    let mut list = with(&[env.as_ref()]);
+    list.extend(with(&init_files));
     list.push(base.clone());
     let stage_cfg = merge_many_dict(&r, &list, "merging its config (Init.cfg)")?;
     check_paths(&r, &stage_cfg)?;
-    let mut list = with(&instance);
+    let mut list = with(&[env.as_ref()]);
+    list.extend(with(&init_files));
+    list.extend(with(&[ds2.as_ref()]));
     list.push(base.clone());
     let init_full = merge_many_dict(&r, &list, "merging its config (Init.cfg)")?;
     check_paths(&r, &init_full)?;
+    let modules_read_at = cloud_dir(&r, &init_full)?;
+    let modules_read = modules_read_at == written_at;
+    let modules_files = if modules_read { files } else { none };
     let init_config = restricted(&init_full);
-    let mut list = with(&instance);
+    let mut list = with(&[env.as_ref()]);
+    list.extend(with(&modules_files));
+    list.extend(with(&[ds2.as_ref()]));
     list.push(init_config.clone());
     let config = merge_many_dict(&r, &list, "merging the modules' config (Modules.cfg)")?;
+    if files.iter().any(Option::is_some) && !(init_reads && modules_read) {
+        let missed = match (init_reads, modules_read) {
+            (false, false) => "neither a later stage's Init nor its modules read them",
+            (false, true) => "a later stage's Init does not read them (its modules do)",
+            _ => "the modules do not read them (a later stage's Init does)",
+        };
+        r.note(
+            NoteKind::PathsRelocated,
+            None,
+            "system_info.paths",
+            format!(
+                "system_info.paths.cloud_dir moves the instance directory: the init stage writes cloud-config.txt and the vendor cloud-config files under {written_at}, but {missed} (Init reads {}, the modules {modules_read_at})",
+                resolve_dir("/var/lib/cloud")
+            ),
+        );
+    }
     let system_info = match init_full.as_map().and_then(|m| m.get_str("system_info")) {
         Some(s) if is_map(s) => s.clone(),
         _ => empty_dict(),
     };
 
     let mut flat_all = Vec::new();
+    // The files count for provenance when either reader saw them.
+    let read = init_reads || modules_read;
     for (layer, node) in [
         (LayerKind::CloudCfgEnv, env.as_ref()),
-        (LayerKind::UserData, user_layer.as_ref()),
-        (LayerKind::VendorData2, v2.as_ref()),
-        (LayerKind::VendorData, v1.as_ref()),
+        (LayerKind::UserData, user_layer.as_ref().filter(|_| read)),
+        (LayerKind::VendorData2, v2.as_ref().filter(|_| read)),
+        (LayerKind::VendorData, v1.as_ref().filter(|_| read)),
         (LayerKind::Datasource, ds2.as_ref()),
     ] {
         if let Some(n) = node {
@@ -577,6 +607,54 @@ fn check_paths(r: &ConfReader<'_>, full: &Node) -> Result<(), LayersError> {
         }
     }
     Ok(())
+}
+
+/// The directory `helpers.Paths(system_info.paths of full)` puts the
+/// instance files in (`cloud_dir`, default `/var/lib/cloud`), resolved as the
+/// kernel resolves it (lexically; relative to `/`, boot's working directory),
+/// or the `TypeError` `Paths` raises joining a `cloud_dir` or `templates_dir`
+/// that is not a `str`. (`Init._extract_cfg("paths")`: a `paths` that is not
+/// a mapping counts as `{}`; check_paths has already raised where reaching it fails.)
+fn cloud_dir(r: &ConfReader<'_>, full: &Node) -> Result<String, LayersError> {
+    let paths = full
+        .as_map()
+        .and_then(|m| m.get_str("system_info"))
+        .and_then(Node::as_map)
+        .and_then(|m| m.get_str("paths"))
+        .and_then(Node::as_map);
+    let get = |key: &str, default: &str| -> Result<String, LayersError> {
+        match paths.and_then(|p| p.get_str(key)) {
+            None => Ok(default.to_owned()),
+            Some(v) => match v.as_py_str() {
+                Some(s) => Ok(s.to_string_lossy().into_owned()),
+                None => Err(r.crash(
+                    "building its paths (helpers.Paths)",
+                    format!(
+                        "TypeError: expected str, bytes or os.PathLike object, not {}",
+                        v.type_name()
+                    ),
+                )),
+            },
+        }
+    };
+    get("templates_dir", "/etc/cloud/templates/")?;
+    Ok(resolve_dir(&get("cloud_dir", "/var/lib/cloud")?))
+}
+
+/// A directory path as the kernel resolves it, lexically: absolute (relative
+/// to `/`), no empty or `.` components, `..` removing the one before.
+fn resolve_dir(path: &str) -> String {
+    let mut parts: Vec<&str> = Vec::new();
+    for c in path.split('/') {
+        match c {
+            "" | "." => {}
+            ".." => {
+                parts.pop();
+            }
+            c => parts.push(c),
+        }
+    }
+    format!("/{}", parts.join("/"))
 }
 
 /// `util.is_true`: `True`, or `str(value).lower().strip()` in `true 1 on yes`.

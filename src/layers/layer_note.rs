@@ -37,8 +37,14 @@ pub enum NoteKind {
     VendorEnabledString,
     /// The datasource config is not a mapping: cloud-init ignores it.
     DatasourceNotAMapping,
-    /// `system_info.paths` moves cloud-init's directories; cloudfold reads
-    /// every layer where the default paths put it.
+    /// `system_info.paths.cloud_dir` moves the instance directory between the
+    /// stage that writes `cloud-config.txt` (and the vendor files) and a stage
+    /// that reads them: that reader does not see those layers. Triggered by
+    /// `/run/cloud-init/cloud.cfg` holding `merge_how: 'dict(recurse_array)'`
+    /// then `merge_type: 'dict(no_replace,recurse_str)+str(append)'` (the
+    /// second is not popped: it joins strings of the built-in config onto
+    /// higher layers') and vendor-data2 setting `system_info: {paths:
+    /// {cloud_dir: /var/lib/cloud/}}`: the modules read `/var/lib/cloud/var/lib/cloud`.
     PathsRelocated,
     /// A trap: see [`Trap`].
     Trap(Trap),

@@ -11,12 +11,13 @@ use crate::support;
 
 use base64::Engine;
 use base64::engine::general_purpose::STANDARD as B64;
-use cloudfold::layers::{ImageProfile, Layered, LayersError, fold_layers};
-use cloudfold::userdata::{NoIncludes, Release, UserDataOptions};
+use cloudfold::layers::{ImageProfile, Layered};
+use cloudfold::userdata::Release;
 use cloudfold::yaml::typed_json::{WalkLimits, to_typed_json};
-use serde_json::{Value as J, json};
+use serde_json::Value as J;
 use std::io::{BufRead, Write};
 use std::process::{Command, Stdio};
+use support::layers_fold::{fold, ours, theirs};
 use support::layers_gen::{self, Case};
 use support::rng::Rng;
 
@@ -60,64 +61,18 @@ fn oracle(release: &str, cases: &[Case]) -> Vec<J> {
     docs
 }
 
-pub fn fold(c: &Case, release: Release) -> Result<Layered, LayersError> {
-    let opts = UserDataOptions {
-        release,
-        instance_data: c.instance_data.as_ref().map(|d| {
-            std::sync::Arc::new(cloudfold::jinja::InstanceData::from_json(d.as_bytes()).unwrap())
-        }),
-        ..UserDataOptions::default()
-    };
-    fold_layers(&c.inputs(), &opts, &NoIncludes)
-}
-
-fn typed(n: &cloudfold::yaml::Node) -> String {
-    serde_json::to_string(&to_typed_json(n, WalkLimits::default()).unwrap()).unwrap()
-}
-
-fn ours(c: &Case, release: Release) -> J {
-    match fold(c, release) {
-        Err(LayersError::Crash { .. }) => json!({"error": true}),
-        Err(e) => json!({"unsupported": e.to_string()}),
-        Ok(l) => {
-            // combined-cloud-config.json: written by 25.1's init stage unless it failed
-            // (json.dumps raising is such a failure).
-            let combined = match cloudfold::layers::combined_cloud_config_json(&l) {
-                _ if l.init_stage_error.is_some() => J::Null,
-                Ok(text) => J::String(text),
-                Err(cloudfold::layers::CombinedJsonError::Release) => J::Null,
-                Err(_) => json!("unwritable"),
-            };
-            json!({
-                "error": false,
-                "modules": typed(&l.config),
-                "init": typed(&l.init_config),
-                "init_stage_error": l.init_stage_error.is_some() || combined == json!("unwritable"),
-                "combined": if combined == json!("unwritable") { J::Null } else { combined },
-            })
-        }
-    }
-}
-
-fn theirs(d: &J) -> J {
-    if !d["error"].is_null() {
-        return json!({"error": true});
-    }
-    json!({
-        "error": false,
-        "modules": serde_json::to_string(&d["modules"]).unwrap(),
-        "init": serde_json::to_string(&d["init"]).unwrap(),
-        "init_stage_error": !d["init_stage_error"].is_null(),
-        "combined": d["combined"],
-    })
-}
-
-fn cases(n: usize, seed: u64) -> Vec<Case> {
-    let extra: u64 = std::env::var("CLOUDFOLD_ORACLE_SEED")
+/// The seed mixed from a test's own and `CLOUDFOLD_ORACLE_SEED` (0 when unset).
+fn extra_seed() -> u64 {
+    std::env::var("CLOUDFOLD_ORACLE_SEED")
         .ok()
         .and_then(|v| v.parse().ok())
-        .unwrap_or(0);
-    let mut r = Rng::new(seed ^ extra.wrapping_mul(0x2545_F491_4F6C_DD1D));
+        .unwrap_or(0)
+}
+
+/// The first `n` cases of a test's stream (each case draws from the one generator in turn,
+/// so case i is reproduced by generating the i before it).
+fn cases(n: usize, seed: u64) -> Vec<Case> {
+    let mut r = Rng::new(seed ^ extra_seed().wrapping_mul(0x2545_F491_4F6C_DD1D));
     (0..n).map(|_| layers_gen::case(&mut r)).collect()
 }
 
@@ -128,29 +83,53 @@ fn count() -> usize {
         .unwrap_or(100)
 }
 
-fn differential(release: Release, oracle_release: &str, seed: u64) {
+/// `CLOUDFOLD_LAYERS_ONLY=405,1020`: run only these case indexes (of the same stream).
+fn only() -> Option<Vec<usize>> {
+    let v = std::env::var("CLOUDFOLD_LAYERS_ONLY").ok()?;
+    Some(v.split(',').filter_map(|i| i.trim().parse().ok()).collect())
+}
+
+fn differential(release: Release, oracle_release: &str, seed: u64, test: &str) {
     support::shared("oracle/ci_oracle.py");
     let n = count();
-    let cs = cases(n, seed);
+    let picked: Vec<(usize, Case)> = match only() {
+        Some(ix) => {
+            let all = cases(ix.iter().max().map_or(0, |m| m + 1), seed);
+            ix.iter().map(|&i| (i, all[i].clone())).collect()
+        }
+        None => cases(n, seed).into_iter().enumerate().collect(),
+    };
+    let cs: Vec<Case> = picked.iter().map(|(_, c)| c.clone()).collect();
     let t = std::time::Instant::now();
     let docs = oracle(oracle_release, &cs);
     let t_oracle = t.elapsed();
     let t = std::time::Instant::now();
     let mut bad = Vec::new();
-    for (i, (c, d)) in cs.iter().zip(&docs).enumerate() {
+    for ((i, c), d) in picked.iter().zip(&docs) {
         let (a, b) = (ours(c, release), theirs(d));
         if a != b {
             bad.push(format!(
-                "case {i}: ours {a}\n  theirs {b}\n  warnings {}\n  case {}",
+                "case {i} of seed {seed:#x} (CLOUDFOLD_ORACLE_SEED={extra}) at cloud-init {rel}\n  \
+                 rerun: CLOUDFOLD_ORACLE_SEED={extra} CLOUDFOLD_LAYERS_ONLY={i} cargo test --profile ci \
+                 --test oracle -- --include-ignored --nocapture layers_oracle::{test}\n  \
+                 record: put the inputs below in fixtures/layers/<name>/ (see Case::from_dir) with \
+                 the oracle's answer as expected-{rel}.json\n  \
+                 ours   {a}\n  theirs {b}\n  warnings {}\n  \
+                 inputs (JSON, exact bytes, base64; scripts/layers_oracle.py reads this line): {}\n  \
+                 inputs (readable):{}",
                 d["warnings"],
-                c.describe()
+                c.to_json(*i),
+                c.describe(),
+                extra = extra_seed(),
+                rel = release.as_str(),
             ));
         }
     }
     let t_ours = t.elapsed();
     println!(
-        "layers differential {}: {n} cases, {} disagreements (oracle {:.1} s, cloudfold {:.2} s)",
+        "layers differential {}: {} cases, {} disagreements (oracle {:.1} s, cloudfold {:.2} s)",
         release.as_str(),
+        cs.len(),
         bad.len(),
         t_oracle.as_secs_f64(),
         t_ours.as_secs_f64()
@@ -164,13 +143,51 @@ fn differential(release: Release, oracle_release: &str, seed: u64) {
 #[test]
 #[ignore = "needs ../shared (the extracted cloud-init): scripts/conformance.sh runs it"]
 fn differential_22_4() {
-    differential(Release::V22_4, "bookworm", 0x1a7e_0022);
+    differential(Release::V22_4, "bookworm", 0x1a7e_0022, "differential_22_4");
 }
 
 #[test]
 #[ignore = "needs ../shared (the extracted cloud-init): scripts/conformance.sh runs it"]
 fn differential_25_1() {
-    differential(Release::V25_1, "trixie", 0x1a7e_0025);
+    differential(Release::V25_1, "trixie", 0x1a7e_0025, "differential_25_1");
+}
+
+/// The recorded cases (`fixtures/layers/*/`, one a past disagreement each) still give what
+/// the real cloud-init gives: their `expected-<release>.json` (the driver's answer line, which
+/// tests/integration's `layers_regressions` compares cloudfold with, offline) re-made by the
+/// oracle now.
+#[test]
+#[ignore = "needs ../shared (the extracted cloud-init): scripts/conformance.sh runs it"]
+fn recorded_cases_match_the_oracle() {
+    let dirs = support::layers_gen::recorded_cases();
+    let mut checked = 0;
+    for (rel, oracle_release) in [("22.4", "bookworm"), ("25.1", "trixie")] {
+        let with: Vec<&(String, Case)> = dirs
+            .iter()
+            .filter(|(d, _)| {
+                std::path::Path::new(d)
+                    .join(format!("expected-{rel}.json"))
+                    .exists()
+            })
+            .collect();
+        let cs: Vec<Case> = with.iter().map(|(_, c)| c.clone()).collect();
+        let docs = oracle(oracle_release, &cs);
+        for ((dir, _), d) in with.iter().zip(&docs) {
+            let stored: J = serde_json::from_slice(
+                &std::fs::read(std::path::Path::new(dir).join(format!("expected-{rel}.json")))
+                    .unwrap(),
+            )
+            .unwrap();
+            assert_eq!(
+                theirs(d),
+                theirs(&stored),
+                "{dir}: expected-{rel}.json is not what cloud-init {rel} gives now: {d}"
+            );
+            checked += 1;
+        }
+    }
+    println!("layers recorded cases: {checked} answers equal the oracle's");
+    assert!(checked > 0);
 }
 
 /// Each image profile, loaded as cloudfold loads it, equals the real file loaded by

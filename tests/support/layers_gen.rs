@@ -7,6 +7,7 @@ use base64::Engine;
 use base64::engine::general_purpose::STANDARD as B64;
 use cloudfold::layers::{ConfigFile, EtcCloud, EtcEntry, LayerInputs};
 use serde_json::{Value as J, json};
+use std::path::Path;
 
 /// One generated case: each layer's bytes (None: absent).
 #[derive(Clone, Debug, Default)]
@@ -69,11 +70,86 @@ impl Case {
         })
     }
 
-    /// Readable, for a disagreement report.
+    /// A case recorded as a directory (`fixtures/layers/*/`): `etc/` (the `/etc/cloud` tree)
+    /// and `etc-dirs` (its empty directories, one relative path a line), `run.cfg`,
+    /// `env.cfg`, `cmdline`, `ds.yaml`, `user-data`, `vendor-data`, `vendor-data2`,
+    /// `instance-data.json`; a missing file is an absent layer, an empty file an empty one.
+    pub fn from_dir(dir: &Path) -> Case {
+        let read = |name: &str| std::fs::read(dir.join(name)).ok();
+        let etc_root = dir.join("etc");
+        let dirs = read("etc-dirs");
+        let etc = (etc_root.is_dir() || dirs.is_some()).then(|| {
+            let mut files = Vec::new();
+            let mut stack = vec![etc_root.clone()];
+            while let Some(d) = stack.pop() {
+                let Ok(rd) = std::fs::read_dir(&d) else {
+                    continue;
+                };
+                for e in rd {
+                    let p = e.unwrap().path();
+                    if p.is_dir() {
+                        stack.push(p);
+                    } else {
+                        let rel = p
+                            .strip_prefix(&etc_root)
+                            .unwrap()
+                            .to_string_lossy()
+                            .into_owned();
+                        files.push((rel, Some(std::fs::read(&p).unwrap())));
+                    }
+                }
+            }
+            files.sort();
+            for line in String::from_utf8(dirs.unwrap_or_default()).unwrap().lines() {
+                files.push((line.to_owned(), None));
+            }
+            files
+        });
+        Case {
+            etc,
+            run: read("run.cfg"),
+            env: read("env.cfg"),
+            cmdline: read("cmdline").map(|b| String::from_utf8(b).unwrap()),
+            ds: read("ds.yaml"),
+            user: read("user-data"),
+            vendor: read("vendor-data"),
+            vendor2: read("vendor-data2"),
+            instance_data: read("instance-data.json").map(|b| String::from_utf8(b).unwrap()),
+        }
+    }
+
+    /// Readable, for a disagreement report (`(empty)`: present, no bytes; the exact bytes are
+    /// in the case's JSON line, printed with it).
     pub fn describe(&self) -> String {
-        let s = |b: &Option<Vec<u8>>| b.as_ref().map(|b| String::from_utf8_lossy(b).into_owned());
+        let s = |b: &Option<Vec<u8>>| {
+            b.as_ref().map(|b| {
+                if b.is_empty() {
+                    "(empty)\n".to_owned()
+                } else {
+                    String::from_utf8_lossy(b).into_owned()
+                }
+            })
+        };
         let mut out = String::new();
+        let absent: Vec<&str> = [
+            ("/etc/cloud", self.etc.is_none()),
+            ("run", self.run.is_none()),
+            ("env", self.env.is_none()),
+            ("cmdline", self.cmdline.is_none()),
+            ("ds", self.ds.is_none()),
+            ("user", self.user.is_none()),
+            ("vendor", self.vendor.is_none()),
+            ("vendor2", self.vendor2.is_none()),
+            ("instance-data", self.instance_data.is_none()),
+        ]
+        .into_iter()
+        .filter_map(|(n, a)| a.then_some(n))
+        .collect();
+        out.push_str(&format!("\n(absent: {})", absent.join(", ")));
         if let Some(files) = &self.etc {
+            if files.is_empty() {
+                out.push_str("\n--- /etc/cloud\n(an empty directory)\n");
+            }
             for (p, d) in files {
                 out.push_str(&format!(
                     "\n--- /etc/cloud/{p}\n{}",
@@ -413,4 +489,18 @@ pub fn case(r: &mut Rng) -> Case {
         vendor2: r.chance(25).then(|| payload(r, "vendortwo")),
         instance_data: r.chance(50).then(|| (*r.pick(INSTANCE_DATA)).to_owned()),
     }
+}
+
+/// Every recorded case under `fixtures/layers/` (directory, case), by name.
+pub fn recorded_cases() -> Vec<(String, Case)> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/layers");
+    let mut dirs: Vec<_> = std::fs::read_dir(&root)
+        .unwrap_or_else(|e| panic!("{}: {e}", root.display()))
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.is_dir())
+        .collect();
+    dirs.sort();
+    dirs.into_iter()
+        .map(|d| (d.to_string_lossy().into_owned(), Case::from_dir(&d)))
+        .collect()
 }

@@ -13,6 +13,7 @@ pub mod fold_json;
 pub mod hiera;
 pub mod jinja_gen;
 pub mod keyed_gen;
+pub mod layers_fold;
 pub mod layers_gen;
 pub mod mime;
 pub mod nickel_gen;
