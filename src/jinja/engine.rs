@@ -445,8 +445,7 @@ fn syntax_error_in(e: &Error, content: &str) -> RenderError {
         ));
     }
     if detail == "unexpected end of string"
-        && let Some(open) =
-            unterminated_string_at(content, e.range().map_or(0, |r| r.end.min(content.len())))
+        && let Some(open) = unterminated_string_at(content)
     {
         let q = content
             .get(open..)
@@ -498,21 +497,47 @@ fn syntax_error_in(e: &Error, content: &str) -> RenderError {
     }
 }
 
-/// Where the string left open at byte `end` starts: the quote that is still
-/// open when the tag holding `end` is scanned from its `{{` or `{%`.
-fn unterminated_string_at(content: &str, end: usize) -> Option<usize> {
-    let before = content.get(..end)?;
-    let tag = before.rfind("{{").max(before.rfind("{%"))?;
-    let mut open: Option<(usize, char)> = None;
-    for (i, c) in before.get(tag..)?.char_indices() {
-        match open {
-            Some((_, q)) if c == q => open = None,
-            Some(_) => {}
-            None if c == '\'' || c == '"' => open = Some((tag + i, c)),
-            None => {}
+/// Where the string left open at the end of the template starts: a scan of
+/// the tags (`{{ }}`, `{% %}`; comments skipped) from the first byte, quotes
+/// inside tags opening strings (an unterminated one runs to the end).
+fn unterminated_string_at(content: &str) -> Option<usize> {
+    let mut rest = content;
+    loop {
+        let at = rest.find(['{'])?;
+        let after = rest.get(at..)?;
+        if let Some(c) = after.strip_prefix("{#") {
+            rest = c.find("#}").and_then(|e| c.get(e + 2..))?;
+            continue;
         }
+        let close = if after.starts_with("{{") {
+            "}}"
+        } else if after.starts_with("{%") {
+            "%}"
+        } else {
+            rest = after.get(1..)?;
+            continue;
+        };
+        let tag = after.get(2..)?;
+        let base = content.len() - tag.len();
+        let mut open: Option<(usize, char)> = None;
+        let mut end = None;
+        for (i, c) in tag.char_indices() {
+            match open {
+                Some((_, q)) if c == q => open = None,
+                Some(_) => {}
+                None if c == '\'' || c == '"' => open = Some((base + i, c)),
+                None if tag.get(i..).is_some_and(|t| t.starts_with(close)) => {
+                    end = Some(i + close.len());
+                    break;
+                }
+                None => {}
+            }
+        }
+        if let Some((i, _)) = open {
+            return Some(i);
+        }
+        rest = tag.get(end?..)?;
     }
-    open.map(|(i, _)| i)
 }
 
 /// The template ends inside an unclosed `{%` tag (not after a complete one).
@@ -742,6 +767,11 @@ mod tests {
             ),
             ("{{ \"x\" ~ 'y }}", "unexpected char \"'\" at 9", 1),
             ("a\n{{ 'unterminated }}\nb", "unexpected char \"'\" at 5", 2),
+            (
+                "{{ 'x' }}{# ' #}\n{{ \"y }}\nk: {{ z }}",
+                "unexpected char '\"' at 20",
+                2,
+            ),
             ("{{ $ }}", "unexpected char '$' at 3", 1),
             ("k: {{ x|to_json }}", "No filter named 'to_json'.", 1),
             ("{{ x is foo }}", "No test named 'foo'.", 1),
