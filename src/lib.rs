@@ -16,6 +16,7 @@ pub mod jinja;
 pub mod layers;
 pub mod merge;
 pub mod mime;
+pub mod plan;
 mod run_aside;
 pub mod seed;
 pub mod source;

@@ -46,6 +46,7 @@ mod parser;
 mod pystr;
 mod split_parse;
 mod transfer_encoding;
+pub(crate) use transfer_encoding::a2b_base64;
 mod walk;
 
 pub use content_type::{MESSAGE_RFC822, TEXT_PLAIN, content_type_of};

@@ -39,6 +39,7 @@ mod mime_differential;
 mod mime_fixtures;
 mod mime_smoke;
 mod nickel_differential;
+mod plan_oracle;
 mod realworld_corpus;
 mod schema_oracle;
 mod seed_oracle;

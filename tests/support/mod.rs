@@ -20,6 +20,7 @@ pub mod nickel_gen;
 pub mod oracle_batch;
 pub mod payload_gen;
 pub mod plain_json;
+pub mod plan_gen;
 pub mod rng;
 pub mod same_tree;
 pub mod schema_gen;

@@ -1,0 +1,39 @@
+//! `plan`: what cloud-init does at boot with the layered config and payloads — each stage, the parts `consume_data` hands to handlers, each module of the effective lists in order with its frequency, whether it runs and why not, and what the command- and file-acting modules do.
+//!
+//! [`plan`] simulates a boot as `cmd/main.py` runs it, over the
+//! [`Layered`](crate::layers::Layered) fold: `consume_data` (boothooks run at
+//! their position, scripts written), then `Modules.run_section` for each
+//! stage with cloud-init's own rules (`_read_modules`, `_fixup_modules`,
+//! activation keys, the distro check, semaphores), the module metadata
+//! being cloudfold's data per release ([`ModuleTable`], checked against the
+//! `cc_*.py` sources). Files written (scripts, `runcmd`, `write_files`,
+//! semaphores) go into a map of `/var/lib/cloud` ([`CloudFs`]) that
+//! run-parts then lists in Python's order; a [`Boot::Next`] plan keeps the
+//! first boot's.
+
+mod action;
+mod boot_plan;
+mod cloud_fs;
+mod cloud_util;
+mod consume;
+mod frequency;
+mod module_actions;
+mod module_list;
+mod module_meta;
+mod planner;
+mod shellify;
+mod users;
+mod write_files;
+
+pub use action::{Action, FileWrite, RunPart, UserPlan};
+pub use boot_plan::{
+    Boot, BootPlan, ConsumeData, ModuleStep, PartEffect, PartStep, SectionPlan, Skip, Stage,
+    StagePlan,
+};
+pub use cloud_fs::{CloudFs, FsEntry};
+pub use frequency::Frequency;
+pub use module_list::{ListedModule, Resolved, form_module_name, read_section};
+pub use module_meta::{ModuleMeta, ModuleTable};
+pub use planner::{PlanOptions, UNKNOWN_INSTANCE_ID, plan};
+pub use shellify::shellify;
+pub use users::{UsersGroups, normalize_users_groups};
