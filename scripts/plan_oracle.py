@@ -237,7 +237,11 @@ def main():
         if state["module"] is None:
             emit("boothook", argv[-1], text)
         else:
-            if argv[:1] == ["/bin/sh"] and len(argv) == 2:
+            # bootcmd runs its shellify text from a temporary file (under
+            # /run/cloud-init/tmp): its name is random. run-parts' paths
+            # (under /var/lib/cloud, with any vendor_data prefix) are kept.
+            if (argv[:1] == ["/bin/sh"] and len(argv) == 2
+                    and not argv[1].startswith("/var/lib/cloud/")):
                 argv = ["/bin/sh", "<tmp>"]
             emit("exec", state["section"], state["module"], argv, text)
         return ("", "")

@@ -43,14 +43,26 @@ impl CloudFs {
             cloud_dir: cloud_dir.trim_end_matches('/').to_owned(),
             instance_id: instance_id.to_owned(),
         };
-        let idir = fs.ipath("");
-        // Init._initial_subdirs and instancify make these before any handler.
-        for d in ["scripts", "seed", "instances", "handlers", "sem", "data"] {
-            let p = format!("{}/{d}", fs.cloud_dir);
-            let _ = fs.ensure_dir(&p);
+        // Init._initial_subdirs (Init.initialize) and _reflect_cur_instance's
+        // _get_instance_subdirs make these before any handler (both releases).
+        let _ = fs.ensure_dir(&fs.cloud_dir.clone());
+        for d in [
+            "scripts",
+            "scripts/per-instance",
+            "scripts/per-once",
+            "scripts/per-boot",
+            "scripts/vendor",
+            "seed",
+            "instances",
+            "handlers",
+            "sem",
+            "data",
+        ] {
+            let _ = fs.ensure_dir(&fs.cpath(d));
         }
-        let _ = fs.ensure_dir(idir.trim_end_matches('/'));
-        let _ = fs.ensure_dir(&fs.ipath("sem"));
+        for d in ["handlers", "scripts", "sem"] {
+            let _ = fs.ensure_dir(&fs.ipath(d));
+        }
         fs
     }
 
