@@ -254,6 +254,9 @@ impl Skip {
                 "not verified on distro {distro} (only {}); add it to unverified_modules to run it",
                 verified.join(", ")
             ),
+            Skip::AlreadyRan { semaphore } if semaphore.ends_with(".once") => {
+                format!("already ran once on this machine (semaphore {semaphore})")
+            }
             Skip::AlreadyRan { semaphore } => {
                 format!("already ran for this instance (semaphore {semaphore})")
             }

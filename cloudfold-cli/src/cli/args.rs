@@ -12,6 +12,68 @@ use cloudfold::userdata::{
 };
 use std::path::PathBuf;
 
+/// `plan --help`'s closing text: what is checked against cloud-init, what is not, exit codes.
+pub const PLAN_HELP: &str = "\
+Without --image or --etc-cloud, the image is debian-13 (debian-12 with --cloud-init 22.4).
+The instance id is --instance-id, else the --instance-data's v1.instance_id.
+
+Checked against the real cloud-init (scripts/plan_oracle.py runs its consume_data and module
+runner, twice for --boot next): the ordered list of (stage, module, frequency, runs, reason),
+boothooks, bootcmd's and runcmd's shell text, run-parts order and script texts, write_files'
+writes, users_groups' users and groups; layers from --image/--etc-cloud, user-data,
+--vendor-data(2) and --instance-data.
+Limits: the packages and power_state lines say what those modules are asked to do (not
+checked against cloud-init); other modules are listed with whether they run, not what they
+do; part-handlers are not run (assumed to take no later part); --datasource-config,
+--run-cloud-cfg, --kernel-cmdline and --cloud-cfg-env change the config as in `render`, but
+plans made with them are not in the differential; no datasource-specific steps (network
+config, SSH keys from metadata) are shown.
+
+Exit codes:
+  0  planned
+  1  cloud-init could not read its configuration (nothing runs)
+  2  usage or I/O error
+  4  a cloudfold safety limit was exceeded (raise it with its flag)
+ 70  internal error (a bug in cloudfold: please report it)";
+
+/// `cloudfold plan`.
+#[derive(Debug, Args)]
+pub struct PlanArgs {
+    #[command(flatten)]
+    pub payload: PayloadArgs,
+    #[command(flatten)]
+    pub layers: LayerArgs,
+    /// The first boot of a new instance, or a later boot of the same instance (the first
+    /// boot's semaphores and scripts are there).
+    #[arg(long, value_enum, default_value_t = BootArg::First)]
+    pub boot: BootArg,
+    /// The instance id in paths under /var/lib/cloud/instances/.
+    #[arg(long, value_name = "ID")]
+    pub instance_id: Option<String>,
+    /// Only this module (as listed, `runcmd`, or its cc_ name), with its actions.
+    #[arg(long, value_name = "MODULE")]
+    pub select: Option<String>,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = PlanFormat::Text)]
+    pub format: PlanFormat,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum BootArg {
+    /// The first boot of a new instance.
+    First,
+    /// A later boot of the same instance.
+    Next,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum PlanFormat {
+    /// The timeline, stage by stage.
+    Text,
+    /// One JSON document (see README: "plan --format json").
+    Json,
+}
+
 /// Fold cloud-init user-data offline, exactly as cloud-init does at boot, and explain it.
 #[derive(Debug, Parser)]
 #[command(name = "cloudfold", version, about, after_help = EXIT_CODES_HELP, max_term_width = 100)]
@@ -54,6 +116,11 @@ pub enum Command {
     /// changes that caused it.
     #[command(after_help = DIFF_EXIT_CODES_HELP)]
     Diff(DiffArgs),
+    /// Show what cloud-init does at boot: stage by stage, the parts consume_data hands to their
+    /// handlers, each module of the effective lists with its frequency and whether it runs (and
+    /// why not), and what the command- and file-acting modules do.
+    #[command(after_help = PLAN_HELP)]
+    Plan(PlanArgs),
     /// Print a shell completion script.
     Completions {
         /// The shell.
@@ -197,7 +264,7 @@ pub enum RenderFormat {
 /// The layers cloud-init merges under user-data. With any of them, `render` prints the
 /// config the modules see, `explain` names the layer and file:line:col of every value, and
 /// `validate` checks every layer. Without user-data (no INPUT), only the layers are folded.
-#[derive(Debug, Args, Default)]
+#[derive(Debug, Args, Default, Clone)]
 pub struct LayerArgs {
     /// A directory standing for /etc/cloud (cloud.cfg, cloud.cfg.d/*.cfg, `conf_d:` inside it);
     /// `## template: jinja` files are rendered with --instance-data. With --image, its files
@@ -661,7 +728,7 @@ pub struct DiffArgs {
     #[arg(long, value_name = "N", default_value_t = DEFAULT_MAX_ALIGN_WORK)]
     pub max_align_work: u64,
     /// Compare the two boot plans (commands per stage, modules that start or stop running).
-    /// Not yet available: it needs the `plan` command.
+    /// Not yet available (run `cloudfold plan` on each payload).
     #[arg(long)]
     pub plan: bool,
 }

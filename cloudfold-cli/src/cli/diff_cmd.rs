@@ -121,7 +121,7 @@ fn layer_warnings(
 pub fn run(a: &DiffArgs) -> Result<Exit, String> {
     if a.plan {
         eprintln!(
-            "error: diff --plan is not yet available: it compares two boot plans, and cloudfold has no `plan` command yet"
+            "error: diff --plan is not yet available: comparing two boot plans is not implemented (run `cloudfold plan` on each payload)"
         );
         return Ok(Exit::Usage);
     }

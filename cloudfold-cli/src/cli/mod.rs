@@ -11,6 +11,7 @@ mod manifest;
 mod merge_cmd;
 mod output;
 mod parts_cmd;
+mod plan_cmd;
 mod render_cmd;
 mod seed_cmd;
 mod stdout;
@@ -64,6 +65,7 @@ fn run() -> std::process::ExitCode {
         Command::Template(a) => template_cmd::run_template(&a),
         Command::Query(a) => template_cmd::run_query(&a),
         Command::Diff(a) => diff_cmd::run(&a),
+        Command::Plan(a) => plan_cmd::run(&a),
         Command::Completions { shell } => {
             let mut cmd = Cli::command();
             let mut script = Vec::new();
