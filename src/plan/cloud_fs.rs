@@ -194,7 +194,16 @@ impl CloudFs {
                 "IsADirectoryError: [Errno 21] Is a directory: '{path}'"
             ));
         }
-        let data = match (append, self.entries.remove(&resolved)) {
+        let old = self.entries.remove(&resolved);
+        // util.chmod skips a false mode (0): the file keeps the mode it has,
+        // or a new one gets open()'s 0o666 under the boot's umask 022.
+        let mode = match (&old, mode) {
+            (Some(FsEntry::File { mode: had, .. }), 0) => *had,
+            (_, 0) => 0o644,
+            // os.chmod: the kernel keeps the permission bits.
+            (_, m) => m & 0o7777,
+        };
+        let data = match (append, old) {
             (true, Some(FsEntry::File { mut data, .. })) => {
                 data.extend_from_slice(content);
                 data
@@ -316,6 +325,21 @@ mod tests {
         );
         fs.write_file("/var/lib/cloud/instance/scripts/b", b"z", 0o644, true)
             .unwrap();
+        // Mode 0: no chmod, the file keeps its mode; a new file is 0644.
+        fs.write_file("/var/lib/cloud/instance/scripts/x", b"", 0o755, false)
+            .unwrap();
+        fs.write_file("/var/lib/cloud/instance/scripts/x", b"w", 0, false)
+            .unwrap();
+        fs.write_file("/var/lib/cloud/instance/scripts/y", b"", 0, false)
+            .unwrap();
+        assert!(matches!(
+            fs.get("/var/lib/cloud/instance/scripts/x"),
+            Some(FsEntry::File { mode: 0o755, .. })
+        ));
+        assert!(matches!(
+            fs.get("/var/lib/cloud/instance/scripts/y"),
+            Some(FsEntry::File { mode: 0o644, .. })
+        ));
         assert_eq!(
             fs.get("/var/lib/cloud/instance/scripts/b"),
             Some(&FsEntry::File {

@@ -137,7 +137,7 @@ fn write_all(
                 ));
             }
         };
-        fs.open_write(&path, &bytes, permissions & 0o7777, append)?;
+        fs.open_write(&path, &bytes, permissions, append)?;
         out.push(Action::WriteFile(FileWrite {
             entry,
             path,

@@ -6,7 +6,7 @@
 //! first boot and the next. Also: the module metadata table equals the cc_*.py sources.
 //!
 //! `CLOUDFOLD_PLAN_CASES` sets the count per release (default 60; conformance.sh sets the CI
-//! count). `CLOUDFOLD_ORACLE_SEED` varies the cases.
+//! count). `CLOUDFOLD_ORACLE_SEED` varies the cases; `CLOUDFOLD_PLAN_FROM=K` keeps cases K.. only.
 
 use crate::support;
 
@@ -259,8 +259,14 @@ fn differential(release: Release, oracle_release: &str, seed: u64) {
         .unwrap_or(0);
     let mut r = Rng::new(seed ^ extra.wrapping_mul(0x2545_F491_4F6C_DD1D));
     let keys = all_keys();
+    // CLOUDFOLD_PLAN_FROM=K: only cases K.. of the same sequence (to re-run a reported case).
+    let from: usize = std::env::var("CLOUDFOLD_PLAN_FROM")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(0);
     let cases: Vec<PlanCase> = (0..n)
         .map(|_| plan_gen::case(&mut r, release, &keys))
+        .skip(from)
         .collect();
     if let Ok(path) = std::env::var("CLOUDFOLD_PLAN_DUMP") {
         let lines: Vec<String> = cases
@@ -281,7 +287,12 @@ fn differential(release: Release, oracle_release: &str, seed: u64) {
     let mut bad = Vec::new();
     let mut compared = 0usize;
     let (mut modules, mut execs, mut writes) = (0usize, 0usize, 0usize);
-    for (i, (c, d)) in cases.iter().zip(&docs).enumerate() {
+    for (i, (c, d)) in cases
+        .iter()
+        .zip(&docs)
+        .enumerate()
+        .map(|(i, x)| (i + from, x))
+    {
         if let Some(e) = d["error"].as_str() {
             bad.push(format!(
                 "case {i}: the oracle failed: {e}\n  case {}",
@@ -325,8 +336,9 @@ fn differential(release: Release, oracle_release: &str, seed: u64) {
         }
     }
     println!(
-        "plan differential {}: {n} payloads ({compared} compared, 2 boots each: {modules} module entries, {execs} scripts run, {writes} files written), {} disagreements (oracle {:.1} s, cloudfold {:.2} s)",
+        "plan differential {}: {} payloads ({compared} compared, 2 boots each: {modules} module entries, {execs} scripts run, {writes} files written), {} disagreements (oracle {:.1} s, cloudfold {:.2} s)",
         release.as_str(),
+        cases.len(),
         bad.len(),
         t_oracle.as_secs_f64(),
         t.elapsed().as_secs_f64()
