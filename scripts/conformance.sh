@@ -25,6 +25,8 @@
 #    ConfigMerger / _consume_vendordata / Modules, and the image profiles against their sources,
 #  - 500 generated NoCloud seeds read back by xorriso/isoinfo/mtools/fsck.fat/blkid and by
 #    cloud-init's NoCloud datasource (both releases), a sample against cloud-localds,
+#  - boot plans: 1,500 generated payloads per release (3,000 in all) through the real
+#    cloud-init's consume_data and module runner, first and next boot (~3 min),
 #  - diff: 10,000 generated payload pairs (mirror, apply, empty self-diff); 500 of them (1,000
 #    payloads) against cloud-init 25.1 and their own cloud-config.txt (~2.5 min in all).
 # Tests that need ../shared (or python3, puppet, nickel, docker-compose) are #[ignore]d with
@@ -96,6 +98,11 @@ CLOUDFOLD_EXPLAIN_CASES=2500 ci_test oracle -- explain_provenance::
 # cases, the recorded cases of fixtures/layers against the oracle and offline (~3 min quiet).
 CLOUDFOLD_LAYERS_CASES=2500 CLOUDFOLD_LAYERS_PROVENANCE_CASES=1100 ci_test oracle integration -- \
   layers_oracle:: layers_regressions::
+# Boot plans (issue 32): generated payloads per release (CLOUDFOLD_PLAN_CASES each, both
+# releases at once) through the real consume_data and module runner, two boots each
+# (scripts/plan_oracle.py), and the module table against the cc_*.py sources. The oracle
+# takes ~120 s (22.4) and ~135 s (25.1) of CPU for 1,500 cases: ~2.5 min on two cores.
+CLOUDFOLD_PLAN_CASES=1500 ci_test oracle -- plan_oracle::
 # diff: 10,000 generated pairs (diff A A empty, mirror images, the JSON diff applied to render A
 # gives render B; ~40 s), 1,000 more under a generated layer set (the same properties of the
 # layered configs), and 500 of them through cloud-init 25.1 (both renders, each payload
