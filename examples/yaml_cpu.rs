@@ -1,6 +1,7 @@
 //! CPU time (user + sys, `getrusage`-like via `/proc/self/stat`) of `yaml::load` and
 //! `yaml::dump` on the benches' ~5 MB document, for a machine whose wall clock is shared:
-//! `cargo run --release --example yaml_cpu -- [load|load_only|load_keep|parse|dump_ci|dump_readable|all] [N]`.
+//! `cargo run --release --example yaml_cpu -- [load|load_only|load_keep|parse|dump_ci|dump_readable|all] [N]`
+//! (`write PATH` writes the document instead).
 
 #[path = "../benches/support/cloud_config_doc.rs"]
 mod cloud_config_doc;
@@ -60,6 +61,16 @@ fn main() {
     let what = args.get(1).map_or("all", String::as_str);
     let n: usize = args.get(2).and_then(|s| s.parse().ok()).unwrap_or(10);
     let doc = cloud_config_doc::document();
+    // `write PATH`: the document itself, for another parser to read
+    // (benches/ratios.py times libyaml on it).
+    if what == "write" {
+        let path = args.get(2).map_or("cloud_config_doc.yaml", String::as_str);
+        if let Err(e) = std::fs::write(path, &doc) {
+            eprintln!("{path}: {e}");
+            std::process::exit(1);
+        }
+        return;
+    }
     let opts = LoadOptions::default();
     let Ok(Some(node)) = load(&doc, &opts) else {
         eprintln!("the document did not load");
