@@ -17,12 +17,8 @@ import os
 import pkgutil
 import sys
 
-CACHE = os.environ.get(
-    "CI_ORACLE_CACHE",
-    os.path.join(os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"),
-                 "cloudfold-oracle"))
-ROOTS = {"bookworm": "cloud-init-root", "trixie": "cloud-init-root-trixie"}
-DP = os.path.join("usr", "lib", "python3", "dist-packages")
+from oracle_root import CACHE, DP, ROOTS
+
 
 
 def main():

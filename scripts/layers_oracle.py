@@ -40,41 +40,12 @@ import json
 import logging
 import os
 import shutil
-import subprocess
 import sys
-import tempfile
+
+from oracle_root import CASE_DIRS, enter_namespace, use_release
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-CACHE = os.environ.get(
-    "CI_ORACLE_CACHE",
-    os.path.join(os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"),
-                 "cloudfold-oracle"))
-ROOTS = {"bookworm": "cloud-init-root", "trixie": "cloud-init-root-trixie"}
-DP = os.path.join("usr", "lib", "python3", "dist-packages")
 NS_FLAG = "CLOUDFOLD_LAYERS_NS"
-CASE_DIRS = ("/etc/cloud", "/var/lib/cloud", "/run/cloud-init", "/var/log")
-
-
-def enter_namespace():
-    """Re-run under a private mount namespace, then overlay the three trees."""
-    if os.environ.get(NS_FLAG) != "1":
-        env = dict(os.environ, **{NS_FLAG: "1"})
-        os.execvpe("unshare", ["unshare", "-m", "--propagation", "private",
-                               sys.executable, os.path.abspath(__file__)] + sys.argv[1:], env)
-    tmp = tempfile.mkdtemp(prefix="cloudfold-layers-")
-    for i, d in enumerate(["/etc", "/var", "/run"]):
-        up, wk = os.path.join(tmp, "u%d" % i), os.path.join(tmp, "w%d" % i)
-        os.makedirs(up)
-        os.makedirs(wk)
-        subprocess.run(["mount", "-t", "overlay", "overlay", "-o",
-                        "lowerdir=%s,upperdir=%s,workdir=%s" % (d, up, wk), d],
-                       check=True)
-    # The case's own trees on tmpfs: emptied per case without overlay whiteouts.
-    for d in CASE_DIRS:
-        shutil.rmtree(d, ignore_errors=True)
-        os.makedirs(d)
-        subprocess.run(["mount", "-t", "tmpfs", "tmpfs", d], check=True)
-    return tmp
 
 
 def encode_value(oracle_encode, v):
@@ -85,9 +56,8 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--release", default="bookworm")
     opts = ap.parse_args()
-    tmp = enter_namespace()
-    sys.path.insert(0, os.path.join(CACHE, "pydeps"))
-    sys.path.insert(0, os.path.join(CACHE, ROOTS[opts.release], DP))
+    tmp = enter_namespace(NS_FLAG, "cloudfold-layers-")
+    use_release(opts.release)
     os.chdir("/")
     # The oracle's type-faithful encoder (never copied into this repo).
     import importlib.util

@@ -50,45 +50,17 @@ import logging
 import os
 import pkgutil
 import shutil
-import subprocess
 import sys
-import tempfile
+
+from oracle_root import CASE_DIRS, ROOTS, enter_namespace, use_release
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-CACHE = os.environ.get(
-    "CI_ORACLE_CACHE",
-    os.path.join(os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"),
-                 "cloudfold-oracle"))
-ROOTS = {"bookworm": "cloud-init-root", "trixie": "cloud-init-root-trixie"}
-DP = os.path.join("usr", "lib", "python3", "dist-packages")
 NS_FLAG = "CLOUDFOLD_PLAN_NS"
-CASE_DIRS = ("/etc/cloud", "/var/lib/cloud", "/run/cloud-init", "/var/log")
 SECTIONS = ("cloud_init_modules", "cloud_config_modules", "cloud_final_modules")
 # Modules whose real handle runs (they write scripts or run commands).
 REAL = {"cc_bootcmd", "cc_runcmd", "cc_write_files", "cc_write_files_deferred",
         "cc_scripts_user", "cc_scripts_vendor", "cc_scripts_per_boot",
         "cc_scripts_per_instance", "cc_scripts_per_once"}
-
-
-def enter_namespace():
-    """Re-run under a private mount namespace, then overlay the trees."""
-    if os.environ.get(NS_FLAG) != "1":
-        env = dict(os.environ, **{NS_FLAG: "1"})
-        os.execvpe("unshare", ["unshare", "-m", "--propagation", "private",
-                               sys.executable, os.path.abspath(__file__)] + sys.argv[1:], env)
-    tmp = tempfile.mkdtemp(prefix="cloudfold-plan-")
-    for i, d in enumerate(["/etc", "/var", "/run"]):
-        up, wk = os.path.join(tmp, "u%d" % i), os.path.join(tmp, "w%d" % i)
-        os.makedirs(up)
-        os.makedirs(wk)
-        subprocess.run(["mount", "-t", "overlay", "overlay", "-o",
-                        "lowerdir=%s,upperdir=%s,workdir=%s" % (d, up, wk), d],
-                       check=True)
-    for d in CASE_DIRS:
-        shutil.rmtree(d, ignore_errors=True)
-        os.makedirs(d)
-        subprocess.run(["mount", "-t", "tmpfs", "tmpfs", d], check=True)
-    return tmp
 
 
 def speed_up(release):
@@ -182,9 +154,8 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--release", default="bookworm", choices=sorted(ROOTS))
     opts = ap.parse_args()
-    enter_namespace()
-    sys.path.insert(0, os.path.join(CACHE, "pydeps"))
-    sys.path.insert(0, os.path.join(CACHE, ROOTS[opts.release], DP))
+    enter_namespace(NS_FLAG, "cloudfold-plan-")
+    use_release(opts.release)
     os.chdir("/")
     import cloudinit.config as config_pkg
     from cloudinit import sources, stages, subp, util

@@ -23,16 +23,12 @@ import importlib.util
 import os
 import subprocess
 import sys
+
+from oracle_root import CACHE, DP, ROOTS
 import tarfile
 import tempfile
 
-CACHE = os.environ.get(
-    "CI_ORACLE_CACHE",
-    os.path.join(os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"),
-                 "cloudfold-oracle"))
-ROOTS = {"bookworm": "cloud-init-root", "trixie": "cloud-init-root-trixie"}
 UPSTREAM = {"bookworm": "22.4.2", "trixie": "25.1.4"}
-DP = os.path.join("usr", "lib", "python3", "dist-packages")
 
 
 def source_tarball(release):

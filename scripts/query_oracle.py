@@ -8,8 +8,7 @@ stdout/stderr/exit code are cloud-init's own (its CLI log handler included).
 import os
 import sys
 
-CACHE = os.environ.get("CI_ORACLE_CACHE", os.path.expanduser("~/.cache/cloudfold-oracle"))
-ROOTS = {"bookworm": "cloud-init-root", "trixie": "cloud-init-root-trixie"}
+from oracle_root import CACHE, use_release
 
 
 def main():
@@ -17,9 +16,7 @@ def main():
     release = "bookworm"
     if argv[:1] == ["--release"]:
         release, argv = argv[1], argv[2:]
-    root = os.path.join(CACHE, ROOTS[release], "usr", "lib", "python3", "dist-packages")
-    sys.path.insert(0, os.path.join(CACHE, "pydeps"))
-    sys.path.insert(0, root)
+    use_release(release)
     if release == "bookworm" and os.path.isdir(os.path.join(CACHE, "jinja2-3.1.2")):
         sys.path.insert(0, os.path.join(CACHE, "jinja2-3.1.2"))
     import logging

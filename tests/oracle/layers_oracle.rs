@@ -15,50 +15,26 @@ use cloudfold::layers::{ImageProfile, Layered};
 use cloudfold::userdata::Release;
 use cloudfold::yaml::typed_json::{WalkLimits, to_typed_json};
 use serde_json::Value as J;
-use std::io::{BufRead, Write};
-use std::process::{Command, Stdio};
+
+use std::process::Command;
 use support::layers_fold::{fold, ours, theirs};
 use support::layers_gen::{self, Case};
+use support::oracle_batch;
 use support::rng::Rng;
 
 /// The oracle's answer for every case, in order, from one python process.
 fn oracle(release: &str, cases: &[Case]) -> Vec<J> {
     let ci_oracle = support::shared("oracle/ci_oracle.py");
-    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/scripts/layers_oracle.py");
-    let mut child = Command::new("python3")
-        .args([script, "--release", release])
-        .env("CLOUDFOLD_ORACLE", ci_oracle)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .expect("python3");
-    let feed: Vec<String> = cases
+    let feed = cases
         .iter()
         .enumerate()
-        .map(|(i, c)| c.to_json(i).to_string())
-        .collect();
-    let n = feed.len();
-    let mut stdin = child.stdin.take().unwrap();
-    let writer = std::thread::spawn(move || {
-        for line in feed {
-            stdin.write_all(line.as_bytes()).unwrap();
-            stdin.write_all(b"\n").unwrap();
-        }
-    });
-    let out = std::io::BufReader::new(child.stdout.take().unwrap());
-    let docs: Vec<J> = out
-        .lines()
-        .map(|l| serde_json::from_str(&l.unwrap()).unwrap())
-        .collect();
-    writer.join().unwrap();
-    assert!(child.wait().unwrap().success(), "layers_oracle.py failed");
-    assert_eq!(
-        docs.len(),
-        n,
-        "the oracle answered {} of {n} cases",
-        docs.len()
-    );
-    docs
+        .map(|(i, c)| c.to_json(i).to_string());
+    oracle_batch::driver_docs(
+        "layers_oracle.py",
+        release,
+        &[("CLOUDFOLD_ORACLE", ci_oracle.as_os_str())],
+        feed.collect(),
+    )
 }
 
 /// The seed mixed from a test's own and `CLOUDFOLD_ORACLE_SEED` (0 when unset).

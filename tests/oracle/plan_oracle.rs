@@ -16,46 +16,18 @@ use cloudfold::layers::{EtcCloud, EtcEntry, LayerInputs, fold_layers};
 use cloudfold::plan::{Action, Boot, BootPlan, ModuleTable, PartEffect, PlanOptions, Stage, plan};
 use cloudfold::userdata::{NoIncludes, Release, UserDataOptions};
 use serde_json::{Value as J, json};
-use std::io::{BufRead, Write};
-use std::process::{Command, Stdio};
+
+use std::process::Command;
+use support::oracle_batch;
 use support::plan_gen::{self, PlanCase};
 use support::rng::Rng;
 
 fn oracle(release: &str, cases: &[PlanCase]) -> Vec<J> {
-    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/scripts/plan_oracle.py");
-    let mut child = Command::new("python3")
-        .args([script, "--release", release])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .expect("python3");
-    let feed: Vec<String> = cases
+    let feed = cases
         .iter()
         .enumerate()
-        .map(|(i, c)| c.to_json(i).to_string())
-        .collect();
-    let n = feed.len();
-    let mut stdin = child.stdin.take().unwrap();
-    let writer = std::thread::spawn(move || {
-        for line in feed {
-            stdin.write_all(line.as_bytes()).unwrap();
-            stdin.write_all(b"\n").unwrap();
-        }
-    });
-    let out = std::io::BufReader::new(child.stdout.take().unwrap());
-    let docs: Vec<J> = out
-        .lines()
-        .map(|l| serde_json::from_str(&l.unwrap()).unwrap())
-        .collect();
-    writer.join().unwrap();
-    assert!(child.wait().unwrap().success(), "plan_oracle.py failed");
-    assert_eq!(
-        docs.len(),
-        n,
-        "the oracle answered {} of {n} cases",
-        docs.len()
-    );
-    docs
+        .map(|(i, c)| c.to_json(i).to_string());
+    oracle_batch::driver_docs("plan_oracle.py", release, &[], feed.collect())
 }
 
 fn inputs(c: &PlanCase) -> LayerInputs {

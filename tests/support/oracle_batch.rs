@@ -158,3 +158,45 @@ pub fn docs_of_named(release: &str, cases: &[(String, String)], summary: bool) -
         }),
     )
 }
+
+/// One run of a driver in `scripts/` (`layers_oracle.py`, `plan_oracle.py`) that answers
+/// each JSON line of `feed` with one JSON line, in order, under `--release release`, with
+/// `envs` set. Fails the test when the driver fails or answers fewer lines than it was fed.
+pub fn driver_docs(
+    script: &str,
+    release: &str,
+    envs: &[(&str, &std::ffi::OsStr)],
+    feed: Vec<String>,
+) -> Vec<J> {
+    let path = format!("{}/scripts/{script}", env!("CARGO_MANIFEST_DIR"));
+    let mut child = Command::new("python3")
+        .args([path.as_str(), "--release", release])
+        .envs(envs.iter().copied())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("python3");
+    let n = feed.len();
+    let mut stdin = child.stdin.take().unwrap();
+    // A writer thread, so a full stdout pipe cannot deadlock against a full stdin pipe.
+    let writer = std::thread::spawn(move || {
+        for line in feed {
+            stdin.write_all(line.as_bytes()).unwrap();
+            stdin.write_all(b"\n").unwrap();
+        }
+    });
+    let out = std::io::BufReader::new(child.stdout.take().unwrap());
+    let docs: Vec<J> = out
+        .lines()
+        .map(|l| serde_json::from_str(&l.unwrap()).unwrap())
+        .collect();
+    writer.join().unwrap();
+    assert!(child.wait().unwrap().success(), "{script} failed");
+    assert_eq!(
+        docs.len(),
+        n,
+        "the oracle answered {} of {n} cases",
+        docs.len()
+    );
+    docs
+}
