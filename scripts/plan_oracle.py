@@ -28,8 +28,8 @@ restored). Every cc_* module's `handle` is replaced by a recorder; the
 recorder calls the real handle of bootcmd, runcmd, write_files(_deferred)
 and the scripts_* modules, with `subp.subp` stubbed (each call recorded with
 the text of the file it runs) and, inside write_files, `util.write_file`
-recorded (and done only under /var/lib/cloud) and `util.chownbyname`
-skipped. users_groups records ug_util.normalize_users_groups's result.
+recorded (and done only under /var/lib/cloud and /etc/cloudfold-plan) and
+`util.chownbyname` skipped. users_groups records ug_util.normalize_users_groups's result.
 Which entries were read, found, active and handed to _run_modules is taken
 from cloud-init's own _read_modules / _fixup_modules / _is_active /
 _run_modules (wrapped, not re-implemented).
@@ -57,6 +57,11 @@ from oracle_root import CASE_DIRS, ROOTS, enter_namespace, use_release
 HERE = os.path.dirname(os.path.abspath(__file__))
 NS_FLAG = "CLOUDFOLD_PLAN_NS"
 SECTIONS = ("cloud_init_modules", "cloud_config_modules", "cloud_final_modules")
+# Where write_files really writes (the namespace's own trees; elsewhere it is only
+# recorded): cloud-init's own directory, and a scratch directory the generator writes
+# to, so a later entry meets what an earlier one made (IsADirectoryError and all).
+SCRATCH = "/etc/cloudfold-plan"
+WRITTEN = ("/var/lib/cloud/", SCRATCH + "/")
 # Modules whose real handle runs (they write scripts or run commands).
 REAL = {"cc_bootcmd", "cc_runcmd", "cc_write_files", "cc_write_files_deferred",
         "cc_scripts_user", "cc_scripts_vendor", "cc_scripts_per_boot",
@@ -224,7 +229,7 @@ def main():
 
     def recording_write_file(filename, content, mode=0o644, omode="wb", *a, **kw):
         user, group = kw.get("user"), kw.get("group")
-        if (os.path.abspath(filename) + "/").startswith("/var/lib/cloud/"):
+        if (os.path.abspath(filename) + "/").startswith(WRITTEN):
             kw.pop("user", None)
             kw.pop("group", None)
             real_write_file(filename, content, mode, omode, *a, **kw)
@@ -361,6 +366,10 @@ def main():
         return None if v is None else base64.b64decode(v)
 
     def reset():
+        if os.path.isdir(SCRATCH) and not os.path.islink(SCRATCH):
+            shutil.rmtree(SCRATCH)
+        elif os.path.lexists(SCRATCH):
+            os.unlink(SCRATCH)
         for d in CASE_DIRS:
             for name in os.listdir(d):
                 p = os.path.join(d, name)

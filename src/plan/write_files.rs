@@ -347,4 +347,21 @@ mod tests {
         let r = write_files(&load("write_files: ~"), false, Release::V22_4, &mut fs);
         assert!(r.error.unwrap().contains("not iterable"));
     }
+
+    /// `a/.` is `os.path.abspath`'d to `a`, the directory an earlier entry's
+    /// `a/...` made: cloud-init's open() fails there (a case the plan differential
+    /// found once its driver wrote the generator's scratch directory for real).
+    #[test]
+    fn a_path_made_a_directory_by_an_earlier_entry() {
+        let cfg =
+            load("write_files: [{path: /etc/p/..., content: x}, {path: /etc/p/., content: y}]");
+        let mut fs = CloudFs::new("/var/lib/cloud", "i");
+        let r = write_files(&cfg, false, Release::V22_4, &mut fs);
+        assert_eq!(r.actions.len(), 1);
+        assert!(
+            r.error
+                .unwrap()
+                .contains("IsADirectoryError: [Errno 21] Is a directory: '/etc/p'")
+        );
+    }
 }
