@@ -42,7 +42,7 @@ import os
 import shutil
 import sys
 
-from oracle_root import CASE_DIRS, enter_namespace, use_release
+from oracle_root import CASE_DIRS, log_only_to, enter_namespace, use_release
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 NS_FLAG = "CLOUDFOLD_LAYERS_NS"
@@ -83,12 +83,7 @@ def main():
                 self.lines.append("unformattable: %r" % e)
 
     cap = Capture()
-    root = logging.getLogger()
-    for h in list(root.handlers):
-        root.removeHandler(h)
-    root.addHandler(cap)
-    root.setLevel(logging.WARNING)
-    logging.lastResort = None
+    log_only_to(cap, logging.WARNING)
 
     class LayersDS(sources.DataSource):
         dsname = "Layers"

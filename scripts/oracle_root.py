@@ -4,6 +4,7 @@ Shared by the scripts that import the extracted cloud-init themselves (layers_or
 plan_oracle.py, cc_meta.py, profile_sources.py, query_oracle.py); ../shared's setup.sh
 extracts it into CACHE, never installs it.
 """
+import logging
 import os
 import shutil
 import subprocess
@@ -54,3 +55,13 @@ def enter_namespace(flag, prefix):
         os.makedirs(d)
         subprocess.run(["mount", "-t", "tmpfs", "tmpfs", d], check=True)
     return tmp
+
+
+def log_only_to(handler, level):
+    """Route cloud-init's logging to `handler` alone, from `level` up (no stderr fallback)."""
+    root = logging.getLogger()
+    for h in list(root.handlers):
+        root.removeHandler(h)
+    root.addHandler(handler)
+    root.setLevel(level)
+    logging.lastResort = None

@@ -52,7 +52,7 @@ import pkgutil
 import shutil
 import sys
 
-from oracle_root import CASE_DIRS, ROOTS, enter_namespace, use_release
+from oracle_root import CASE_DIRS, ROOTS, enter_namespace, log_only_to, use_release
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 NS_FLAG = "CLOUDFOLD_PLAN_NS"
@@ -170,12 +170,7 @@ def main():
 
     speed_up(opts.release)
 
-    root = logging.getLogger()
-    for h in list(root.handlers):
-        root.removeHandler(h)
-    root.addHandler(logging.NullHandler())
-    root.setLevel(logging.CRITICAL)
-    logging.lastResort = None
+    log_only_to(logging.NullHandler(), logging.CRITICAL)
 
     class PlanDS(sources.DataSource):
         dsname = "Plan"

@@ -36,6 +36,22 @@ pub enum Run {
     },
 }
 
+impl Run {
+    /// The same run seen from the other side: old and new swapped.
+    #[must_use]
+    pub fn mirrored(self) -> Self {
+        match self {
+            Self::Same { old, new, len } => Self::Same {
+                old: new,
+                new: old,
+                len,
+            },
+            Self::Removed { old, len } => Self::Inserted { new: old, len },
+            Self::Inserted { new, len } => Self::Removed { old: new, len },
+        }
+    }
+}
+
 /// Steps of alignment work left, shared by every alignment of one diff.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Budget {
@@ -191,15 +207,7 @@ pub fn align_symmetric<F: Ord>(
     } else {
         align_shared(b, a, budget)
             .into_iter()
-            .map(|r| match r {
-                Run::Same { old, new, len } => Run::Same {
-                    old: new,
-                    new: old,
-                    len,
-                },
-                Run::Removed { old, len } => Run::Inserted { new: old, len },
-                Run::Inserted { new, len } => Run::Removed { old: new, len },
-            })
+            .map(Run::mirrored)
             .collect()
     };
     removed_first(&runs, a.len(), b.len())
@@ -558,18 +566,7 @@ mod tests {
                 "{ab:?}"
             );
             let ba = align_symmetric(&cb, &ca, &cb, &ca, &mut Budget::new(u64::MAX));
-            let mirrored: Vec<Run> = ba
-                .iter()
-                .map(|r| match *r {
-                    Run::Same { old, new, len } => Run::Same {
-                        old: new,
-                        new: old,
-                        len,
-                    },
-                    Run::Removed { old, len } => Run::Inserted { new: old, len },
-                    Run::Inserted { new, len } => Run::Removed { old: new, len },
-                })
-                .collect();
+            let mirrored: Vec<Run> = ba.iter().copied().map(Run::mirrored).collect();
             let pairs = |rs: &[Run]| -> Vec<(usize, usize)> {
                 rs.iter()
                     .flat_map(|r| match *r {
