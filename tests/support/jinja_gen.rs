@@ -1,17 +1,28 @@
 //! Random jinja user-data and instance data for the differential against cloud-init (tests/oracle/jinja_differential.rs).
 //!
-//! Instance data: keys with operators (`a-b`, `x.y`, `k(1)`), `v1`/`v2` dicts at
-//! several depths, ints, floats (`1e16`, `1e-05`, `-0.0`), strings with quotes,
-//! `<>&'` and non-ASCII, bools, null, lists. Templates: variables at every depth
-//! (attribute, item, alias, promoted), missing ones of each kind, every filter,
-//! test and global in common uses, conditionals, loops, `set`, `do`, whitespace
-//! control, syntax errors, tojson of odd values, Python literals.
+//! Instance data: operator keys (`a-b`, `x.y`, `k(1)`, `a//b`, `a--b`, `v1.0`, non-ASCII),
+//! alias collisions (`a-b`, `a//b` and `a_b`), `v1`/`v2`/`v10` dicts at several depths
+//! (promotion), ints, floats (`1e16`, `1e-05`, `-0.0`, `5e-324`), strings with quotes,
+//! `<>&'`, non-ASCII and non-BMP, bools, null, lists. Templates: variables at every depth
+//! (attribute, item, alias, promoted), missing ones of each kind, every Jinja2 filter and
+//! test (the operator-named tests through `select`), the globals, conditionals, loops,
+//! macros, `set`, `do`, whitespace control, syntax errors, tojson of odd values, floats,
+//! non-ASCII, Python literals and methods. Left out: `lipsum()` and the `random` filter
+//! (their output is random in cloud-init too), and printing a bound method or a
+//! cycler/joiner object (its repr holds a memory address).
 
 use super::rng::Rng;
 
 const KEYS: &[&str] = &[
     "name", "region", "a-b", "x.y", "k(1)", "foo_bar", "é", "v1", "v2", "lst", "n", "f", "s",
-    "items", "Upper", "zone", "a_b", "_", "1x", "b64",
+    "items", "Upper", "zone", "a_b", "_", "1x", "b64", "a//b", "a--b", "v1.0", "a~b", "é-x",
+    "ключ", "a b", "a[0]", "v10",
+];
+
+/// The names jinja's operator regex makes of KEYS' operator keys (one `_` per maximal
+/// operator token: `a//b` and `a-b` both alias to `a_b`), and other spellings of them.
+const ALIASES: &[&str] = &[
+    "a_b", "x_y", "k_1_", "a__b", "v1_0", "é_x", "a_0_", "foo_bar", "ключ",
 ];
 
 fn json_str(s: &str) -> String {
@@ -24,7 +35,20 @@ fn scalar(r: &mut Rng) -> String {
         1 => format!("-{}", r.below(50)),
         2 => r
             .pick(&[
-                "1.5", "1e16", "1e-5", "0.1", "-0.0", "2.5e300", "100.0", "3.14159",
+                "1.5",
+                "1e16",
+                "1e-5",
+                "0.1",
+                "-0.0",
+                "2.5e300",
+                "100.0",
+                "3.14159",
+                "1e22",
+                "123456789012345678.0",
+                "5e-324",
+                "0.000123",
+                "2.675",
+                "1.7976931348623157e308",
             ])
             .to_string(),
         3 => "true".into(),
@@ -42,6 +66,13 @@ fn scalar(r: &mut Rng) -> String {
             "it's",
             "tab\there",
             "line\nbreak",
+            "Straße",
+            "日本語",
+            "😀 x",
+            "\u{a0}nbsp\u{a0}",
+            "ǆemal",
+            "İx",
+            "<b>bold</b> &amp; http://example.com/a?b=1",
         ])),
         _ => json_str(r.pick::<&str>(&[
             "web-01",
@@ -129,13 +160,37 @@ fn var(r: &mut Rng) -> String {
         "v1.v2",
         "ds.meta_data.v2",
     ];
-    match r.below(12) {
+    match r.below(14) {
         0 => r.pick(KEYS).replace(['-', '.', '(', ')'], "_"),
-        1 => format!(
-            "{}.{}",
-            r.pick(&roots),
-            r.pick(KEYS).replace(['-', '.', '(', ')'], "_")
-        ),
+        12 => format!("{}.{}", r.pick(&roots), r.pick(ALIASES)),
+        13 => r
+            .pick(&[
+                "v1.v2.v1",
+                "v1.v2.name",
+                "ds.meta_data.v2.v1",
+                "ds.meta_data.v1.n",
+                "v1.v1.v1",
+                "v10",
+                "v1.lst[0]",
+                "v1.lst[-1]",
+                "ds['meta-data'].v1",
+                "v1.name[0]",
+                "v1.n.missing",
+                "v1.s.missing",
+                "v1.lst.missing",
+                "v1['missing']",
+                "missing[0]",
+                "ds.meta_data['a-b']",
+            ])
+            .to_string(),
+        1 => {
+            let k = r.pick(KEYS).replace(['-', '.', '(', ')'], "_");
+            if k == "items" {
+                format!("{}['items']", r.pick(&roots))
+            } else {
+                format!("{}.{k}", r.pick(&roots))
+            }
+        }
         2 => format!("{}[{}]", r.pick(&roots), json_str(r.pick::<&str>(KEYS))),
         3 => format!("{}.lst[{}]", r.pick(&roots), r.below(5)),
         4 => r
@@ -243,6 +298,39 @@ const FILTERS: &[&str] = &[
     "unique(attribute='n')|list",
     "first|default('e')",
     "join('-', attribute='n')",
+    "groupby('n')|list",
+    "striptags",
+    "urlize",
+    "wordwrap(5)",
+    "wordwrap(10, true, '|')",
+    "select('==', 3)|list",
+    "select('!=', 'x')|list",
+    "select('>', 1)|list",
+    "reject('<=', 2)|list",
+    "select('<', 5)|list",
+    "select('>=', 0)|list",
+    "select('sameas', none)|list",
+    "select('in', [1, 'x'])|list",
+    "selectattr('n', 'gt', 1)|list",
+    "indent(2, true)",
+    "indent(first=true, blank=true)",
+    "replace('a', 'b', 1)",
+    "round(2, 'floor')",
+    "round(1, 'ceil')",
+    "sum(start=1)",
+    "sum(attribute='n')",
+    "min(attribute='n')",
+    "dictsort(by='value')",
+    "tojson(indent=2)",
+    "map('int')|list",
+    "map('default', 'x')|list",
+    "batch(2, 'fill')|list",
+    "slice(3, 0)|list",
+    "unique(case_sensitive=true)|list",
+    "sort(attribute='n')",
+    "truncate(5)",
+    "center",
+    "int(base=16)",
 ];
 
 const TESTS: &[&str] = &[
@@ -279,10 +367,133 @@ const TESTS: &[&str] = &[
     "greaterthan 1",
     "lessthan 9",
     "equalto 'x'",
+    "eq(none)",
+    "in v1",
+    "sameas true",
+];
+
+/// Literal snippets, one family per entry: globals, loops, `do`, whitespace control,
+/// missing values of each kind, tojson of odd values, floats, non-ASCII, syntax errors.
+const SNIPPETS: &[&[&str]] = &[
+    // globals (cycler and joiner printed through their results: their repr holds an address)
+    &[
+        "{% set c = cycler('a', 'b') %}{{ c.next() }}{{ c.next() }}{{ c.next() }}{{ c.current }}",
+        "{% set j = joiner(', ') %}{% for x in [1, 2, 3] %}{{ j() }}{{ x }}{% endfor %}",
+        "{% set j = joiner() %}{{ j() }}|{{ j() }}",
+        "{{ dict(a=1, b=none) }} {{ namespace(a=1).a }} {{ range(10, 0, -3)|list }}",
+        "{{ range(0)|list }} {{ range(2)|sum }} {{ range(5)[1:3]|list }}",
+    ],
+    // conditionals and loops
+    &[
+        "{% if v1.n is number and v1.n > 3 %}big{% elif v1.n %}small{% else %}none{% endif %}",
+        "{% for x in range(4) if x is odd %}{{ loop.index }}/{{ loop.length }}{{ loop.cycle('a','b') }}{% else %}empty{% endfor %}",
+        "{% for k, v in v1|dictsort %}{{ k }}={{ v }}{% if not loop.last %};{% endif %}{% endfor %}",
+        "{% for k, v in v1.items() %}{{ loop.revindex }}{{ k }}{% endfor %}",
+        "{% for x in [] %}x{% else %}none{% endfor %}",
+        "{% for x in [1, 2, 3] %}{{ loop.previtem|default('-') }}{{ loop.nextitem|default('-') }}{{ loop.first }}{% endfor %}",
+        "{% for a in [[1, 2], [3]] %}{% for b in a %}{{ loop.depth }}{{ b }}{% endfor %}{% endfor %}",
+        "{% for x in v1.missing %}x{% else %}none{% endfor %}",
+        "{% for x in v1.n %}x{% endfor %}",
+        "{{ 'y' if v1.name else 'n' }} {{ 'y' if missing }}",
+        "{% if not missing and (v1 or ds) %}ok{% endif %}",
+        "{% with a = v1.n %}{{ a }}{% endwith %}",
+        "{% macro m(x, y='d') %}[{{ x }}{{ y }}]{% endmacro %}{{ m(1) }}{{ m(2, y=3) }}",
+        "{% filter upper %}{{ v1.name }} x{% endfilter %}",
+    ],
+    // do
+    &[
+        "{% set l = [] %}{% do l.append(v1.name) %}{% do l.extend([1, 2]) %}{{ l }}",
+        "{% set d = {} %}{% do d.update({'a': v1.n}) %}{{ d }}",
+        "{% set l = [3, 1] %}{% do l.sort() %}{% do l.pop() %}{{ l }}",
+        "{% do v1.update({'added': 1}) %}{{ v1.added }}",
+        "{% do missing %}ok",
+        "{% do missing.x %}ok",
+    ],
+    // whitespace control
+    &[
+        "a  {%- if true -%}  b  {%- endif -%}  c",
+        "a {{- ' b ' -}} c",
+        "{#- c -#}  x",
+        "x\n    {%- for i in range(2) %}\n  - {{ i }}\n    {%- endfor %}",
+        "{%+ if true %}y{% endif %}",
+        "  {% if true %}\n  indented\n  {% endif %}\n",
+    ],
+    // missing values of each kind
+    &[
+        "{{ missing.attr|default('z') }}",
+        "{{ missing() }}",
+        "{{ missing|length }} {{ missing|list }}",
+        "{{ missing|tojson }}",
+        "{{ missing + 1 }}",
+        "{{ missing * 2 }}",
+        "{{ missing|int }}",
+        "{{ missing.upper() }}",
+        "{{ missing[0] }}",
+        "{{ missing is none }} {{ missing is undefined }}",
+        "{{ v1.missing|default(v1.name) }}",
+        "{{ missing }},{{ v1.missing }}.{{ v1.lst[9] }}",
+        "{{ missing|string }} {{ missing|upper }} {{ missing ~ 'x' }}",
+    ],
+    // tojson of odd values
+    &[
+        "{{ {'b': 1, 1: 2}|tojson }}",
+        "{{ (1, 2)|tojson }} {{ none|tojson }} {{ true|tojson }}",
+        "{{ 'nan'|float|tojson }} {{ 'inf'|float|tojson }} {{ '-inf'|float|tojson }}",
+        "{{ (2**70)|tojson }} {{ -0.0|tojson }} {{ 1e300|tojson }}",
+        "{{ 'é\\u2028<>&\\''|tojson }} {{ '😀'|tojson }}",
+        "{{ {'a': [1, {'z': none}], 'b': 1.5}|tojson }}",
+        "{{ range(3)|tojson }}",
+        "{{ v1.keys()|tojson }}",
+        "{{ {true: 1, none: 2, 1.5: 3}|tojson }}",
+        "{{ {'a': 1}|tojson(2) }}",
+        "{{ ds|tojson }}",
+    ],
+    // floats
+    &[
+        "{{ 1/3 }} {{ 2.0**0.5 }} {{ 1e22 }} {{ 1e21 }} {{ 123456789012345678.0 }}",
+        "{{ 0.000123 }} {{ 1.0e-4 }} {{ 5e-324 }} {{ 1.7976931348623157e308 }}",
+        "{{ 1e400 }} {{ -1e400 }} {{ 1e400 - 1e400 }}",
+        "{{ 2.5|round }} {{ 0.5|round }} {{ 1.005|round(2) }} {{ 2.675|round(2) }}",
+        "{{ 7 / 2 }} {{ 7 % 2.5 }} {{ -7.5 // 2 }} {{ 1e16 + 1 }} {{ 10**20 / 3 }}",
+        "{{ 3.0|int }} {{ '3.14'|int }} {{ '1e3'|int }} {{ '1e3'|float }} {{ 'x'|float }}",
+        "{{ '%.3f'|format(1/3) }} {{ '%e'|format(12345.678) }} {{ '%g'|format(0.00001) }}",
+        "{{ 1.5|string }} {{ 1e16|int }} {{ 3.14|int }} {{ -0.0 }} {{ 0.0 == -0.0 }}",
+        "{{ [0.1, 0.2]|sum }} {{ [1, 2.5]|max }} {{ 10 / 5 }} {{ 2 ** -1 }}",
+    ],
+    // non-ASCII
+    &[
+        "{{ 'ß'|upper }} {{ 'ÉTÉ'|lower }} {{ 'éa bé'|title }} {{ 'ǆemal'|capitalize }}",
+        "{{ 'İ'|lower|length }} {{ 'ﬁ'|upper }} {{ '日本語'|length }} {{ '😀'|length }}",
+        "{{ 'naïve café'|urlencode }} {{ 'é'.center(5, '*') }} {{ 'é'|reverse }}",
+        "{{ 'a\\u0301'|length }} {{ 'Straße'|wordcount }} {{ '\\u00a0x\\u00a0'|trim }}",
+        "{{ 'x\\u2003y'.split() }} {{ ['é', 'e', 'z']|sort }} {{ 'é' < 'z' }}",
+        "{{ 'ключ'|upper }} {{ v1['é']|default('é') }} {{ 'ǅ'|lower }} {{ 'ⅷ'|upper }}",
+    ],
+    // syntax errors (each release words and places them its own way)
+    &[
+        "{% endif %}",
+        "{{ }}",
+        "{% for %}",
+        "{{ x | }}",
+        "{% set %}",
+        "{% elif %}",
+        "{% continue %}",
+        "{% extends 'x' %}",
+        "{% include 'x' %}",
+        "{% import 'x' as y %}",
+        "{% call %}",
+        "{{ (1 }}",
+        "{% trans %}x{% endtrans %}",
+        "{{ x.1 }}",
+        "{% block a %}b{% endblock %}",
+        "{% autoescape true %}<{% endautoescape %}",
+        "{{ 'a' 'b' }}",
+        "{% if true %}{% else %}{% else %}{% endif %}",
+    ],
 ];
 
 fn expr(r: &mut Rng) -> String {
-    match r.below(30) {
+    match r.below(36) {
         0..=5 => format!("{{{{ {} }}}}", var(r)),
         6..=12 => format!("{{{{ {}|{} }}}}", var(r), r.pick(FILTERS)),
         13..=15 => format!("{{{{ {} is {} }}}}", var(r), r.pick(TESTS)),
@@ -300,7 +511,7 @@ fn expr(r: &mut Rng) -> String {
             "{{ 'a,b'.split(',') }} {{ ' x '.strip() }} {{ 'Ab'.startswith('A') }}",
             "{{ v1.keys()|list }}", "{{ v1.items()|list|length }}", "{{ v1.get('name', 'dflt') }}",
             "{%- if true -%}  trimmed  {%- endif %}", "{{ 'q' if none else 'r' }}", "{# comment #}",
-            "{% raw %}{{ raw }}{% endraw %}", "{{ lipsum(1) }}", "{{ [3,1,2]|sort|first }}",
+            "{% raw %}{{ raw }}{% endraw %}", "{{ [3,1,2]|sort|first }}",
         ]).to_string(),
         21 => r.pick(&[
             "{{ a b }}", "{% if %}x{% endif %}", "{% endfor %}", "{{ x|to_json }}", "{{ x|to_yaml }}",
@@ -311,6 +522,16 @@ fn expr(r: &mut Rng) -> String {
         23 => format!("{{{{ {}.upper() }}}}", var(r)),
         24 => format!("{{{{ {} ~ '-' ~ {} }}}}", var(r), var(r)),
         25 => format!("{{{{ ({}|string)[:3] }}}}", var(r)),
+        30..=33 => {
+            let family = *r.pick(SNIPPETS);
+            r.pick(family).to_string()
+        }
+        34 => format!("{{{{ {}|{}|{} }}}}", var(r), r.pick(FILTERS), r.pick(FILTERS)),
+        35 => format!(
+            "{{% for k in {} %}}{{{{ k|{} }}}}{{% endfor %}}",
+            var(r),
+            r.pick(FILTERS)
+        ),
         26 => format!("{{{{ {} == {} }}}}", var(r), var(r)),
         27 => format!("{{% if {} is defined %}}{{{{ {} }}}}{{% endif %}}", var(r), var(r)),
         _ => format!("{{{{ {}|default({})|string }}}}", var(r), var(r)),

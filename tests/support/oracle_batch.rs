@@ -52,6 +52,17 @@ pub fn docs<'a>(release: &str, requests: impl IntoIterator<Item = Request<'a>>) 
 /// process each (`CLOUDFOLD_ORACLE_PROCS`, default: the available cores, at most 4), so
 /// a single-test step uses the whole machine.
 pub fn docs_of_lines(release: &str, requests: impl IntoIterator<Item = J>) -> Vec<J> {
+    docs_of_script_lines("oracle_batch.py", &[], release, requests)
+}
+
+/// [`docs_of_lines`] through another driver in `scripts/` that reads and answers the same
+/// JSON lines (`jinja_oracle.py`), run as `python3 scripts/SCRIPT --release RELEASE ARGS...`.
+pub fn docs_of_script_lines(
+    script: &str,
+    args: &[&str],
+    release: &str,
+    requests: impl IntoIterator<Item = J>,
+) -> Vec<J> {
     let feed: Vec<String> = requests
         .into_iter()
         .enumerate()
@@ -74,7 +85,7 @@ pub fn docs_of_lines(release: &str, requests: impl IntoIterator<Item = J>) -> Ve
     std::thread::scope(|scope| {
         let runs: Vec<_> = feed
             .chunks(size)
-            .map(|chunk| scope.spawn(move || run_batch(release, chunk)))
+            .map(|chunk| scope.spawn(move || run_batch(script, args, release, chunk)))
             .collect();
         for run in runs {
             for (id, doc) in run.join().unwrap() {
@@ -87,12 +98,13 @@ pub fn docs_of_lines(release: &str, requests: impl IntoIterator<Item = J>) -> Ve
     docs.into_iter().map(Option::unwrap_or_default).collect()
 }
 
-/// One python process of `scripts/oracle_batch.py` over `feed` (JSON lines with ids):
+/// One python process of `scripts/SCRIPT` over `feed` (JSON lines with ids):
 /// the `(id, doc)` of every answer.
-fn run_batch(release: &str, feed: &[String]) -> Vec<(usize, J)> {
-    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/scripts/oracle_batch.py");
+fn run_batch(script: &str, args: &[&str], release: &str, feed: &[String]) -> Vec<(usize, J)> {
+    let path = format!("{}/scripts/{script}", env!("CARGO_MANIFEST_DIR"));
     let mut child = Command::new("python3")
-        .args([script, "--release", release])
+        .args([path.as_str(), "--release", release])
+        .args(args)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .spawn()
