@@ -15,6 +15,18 @@ pub enum Release {
 }
 
 impl Release {
+    /// Every release cloudfold emulates, oldest first.
+    pub const ALL: [Release; 2] = [Release::V22_4, Release::V25_1];
+
+    /// The exact upstream version whose code the conformance suites run: the one in
+    /// Debian's package (`22.4.2`, `25.1.4`).
+    pub fn upstream(self) -> &'static str {
+        match self {
+            Release::V22_4 => "22.4.2",
+            Release::V25_1 => "25.1.4",
+        }
+    }
+
     /// The Jinja2 Debian ships with this release.
     pub fn jinja(self) -> crate::jinja::JinjaVersion {
         match self {

@@ -74,9 +74,16 @@ pub enum PlanFormat {
     Json,
 }
 
+/// `--version`: ours, and the cloud-init releases whose behaviour `--cloud-init` selects
+/// (a CLI test holds this list equal to `Release::ALL`).
+pub const VERSION: &str = concat!(
+    env!("CARGO_PKG_VERSION"),
+    " (emulates cloud-init 22.4.2 and 25.1.4)"
+);
+
 /// Fold cloud-init user-data offline, exactly as cloud-init does at boot, and explain it.
 #[derive(Debug, Parser)]
-#[command(name = "cloudfold", version, about, after_help = EXIT_CODES_HELP, max_term_width = 100)]
+#[command(name = "cloudfold", version = VERSION, about, after_help = EXIT_CODES_HELP, max_term_width = 100)]
 pub struct Cli {
     #[command(subcommand)]
     pub command: Command,

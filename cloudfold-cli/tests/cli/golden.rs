@@ -13,6 +13,26 @@ fn cli_golden_cases() {
         .case("README.md");
 }
 
+/// `--version` names exactly the cloud-init releases the library emulates.
+#[test]
+fn version_names_the_emulated_releases() {
+    let out = Command::new(env!("CARGO_BIN_EXE_cloudfold"))
+        .arg("--version")
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let upstream: Vec<&str> = cloudfold::userdata::Release::ALL
+        .iter()
+        .map(|r| r.upstream())
+        .collect();
+    let expected = format!(
+        "cloudfold {} (emulates cloud-init {})\n",
+        env!("CARGO_PKG_VERSION"),
+        upstream.join(" and ")
+    );
+    assert_eq!(String::from_utf8_lossy(&out.stdout), expected);
+}
+
 /// `man/cloudfold.1` is generated from the clap definitions; regenerate with
 /// `CLOUDFOLD_BLESS=1 cargo test -p cloudfold-cli --test cli`.
 #[test]

@@ -170,7 +170,7 @@ mod tests {
 
     #[test]
     fn both_releases_parse() {
-        for r in [Release::V22_4, Release::V25_1] {
+        for r in Release::ALL {
             let j = SchemaFacts::of(r).to_json().unwrap();
             assert!(
                 j["$defs"].as_object().is_some_and(|d| d.len() > 50),
