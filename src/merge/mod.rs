@@ -31,6 +31,7 @@ mod limits;
 mod merge_error;
 mod observer;
 mod path;
+mod path_query;
 mod precedence;
 mod priority;
 mod priority_ledger;
@@ -60,6 +61,7 @@ pub use observer::{
     Decision, KeepReason, MergeEvent, MergeObserver, NoObserver, Trace, TraceEntry,
 };
 pub use path::{Path, PathSeg};
+pub use path_query::{PathNotFound, PathQuery, PathSyntaxError};
 pub use precedence::Precedence;
 pub use priority::Priority;
 pub use priority_ledger::{Conflict, PriorityLedger};

@@ -2,10 +2,12 @@
 
 use super::action::{Action, FileWrite};
 use super::boot_plan::{BootPlan, ModuleStep, PartEffect, PartStep, StagePlan};
+use super::module_meta::ModuleTable;
+use crate::userdata::Release;
 use std::fmt::Write as _;
 
-/// The plan as text. `select`: only the modules of that name (as listed or
-/// as `cc_` module, `-` and `_` alike), with their actions.
+/// The plan as text. `select`: only the modules it [`selects`], with their
+/// actions.
 pub fn to_text(p: &BootPlan, select: Option<&str>) -> String {
     let mut out = String::new();
     let _ = writeln!(
@@ -17,7 +19,7 @@ pub fn to_text(p: &BootPlan, select: Option<&str>) -> String {
         if p.distro.is_empty() { "?" } else { &p.distro }
     );
     for st in &p.stages {
-        stage(&mut out, st, select);
+        stage(&mut out, st, select, p.release);
     }
     if select.is_none() && !p.notes.is_empty() {
         out.push_str("\nnotes:\n");
@@ -28,18 +30,24 @@ pub fn to_text(p: &BootPlan, select: Option<&str>) -> String {
     out
 }
 
-/// Whether a module entry matches `--select`.
-pub fn selects(m: &ModuleStep, select: &str) -> bool {
+/// Whether a module entry matches `--select`: its name as listed or as the
+/// `cc_` module (`-` and `_` alike), or a config key among its activation
+/// keys (`packages` selects `package-update-upgrade-install`, `write_files`
+/// both `write-files` and `write-files-deferred`).
+pub fn selects(m: &ModuleStep, select: &str, release: Release) -> bool {
     let canon = |s: &str| s.trim().replace('-', "_");
     let want = canon(select);
     let want_cc = want.strip_prefix("cc_").unwrap_or(&want).to_owned();
     canon(&m.name) == want
-        || m.module
-            .as_deref()
-            .is_some_and(|cc| cc.strip_prefix("cc_").unwrap_or(cc) == want_cc)
+        || m.module.as_deref().is_some_and(|cc| {
+            cc.strip_prefix("cc_").unwrap_or(cc) == want_cc
+                || ModuleTable::of(release)
+                    .find(cc)
+                    .is_some_and(|meta| meta.activate_by.contains(&select.trim()))
+        })
 }
 
-fn stage(out: &mut String, st: &StagePlan, select: Option<&str>) {
+fn stage(out: &mut String, st: &StagePlan, select: Option<&str>, release: Release) {
     let _ = writeln!(out, "\n== {} ({})", st.stage.as_str(), st.stage.command());
     if let Some(c) = st.consume.as_ref().filter(|_| select.is_none()) {
         let _ = writeln!(out, "  consume_data ({})", c.frequency);
@@ -79,7 +87,7 @@ fn stage(out: &mut String, st: &StagePlan, select: Option<&str>) {
         .unwrap_or(0)
         .min(32);
     for m in &sec.modules {
-        if select.is_some_and(|s| !selects(m, s)) {
+        if select.is_some_and(|s| !selects(m, s, release)) {
             continue;
         }
         module(out, m, width);

@@ -32,7 +32,7 @@ config, SSH keys from metadata) are shown.
 Exit codes:
   0  planned
   1  cloud-init could not read its configuration (nothing runs)
-  2  usage or I/O error
+  2  usage or I/O error; --select names no module listed in this boot
   4  a cloudfold safety limit was exceeded (raise it with its flag)
  70  internal error (a bug in cloudfold: please report it)";
 
@@ -50,7 +50,9 @@ pub struct PlanArgs {
     /// The instance id in paths under /var/lib/cloud/instances/.
     #[arg(long, value_name = "ID")]
     pub instance_id: Option<String>,
-    /// Only this module (as listed, `runcmd`, or its cc_ name), with its actions.
+    /// Only this module (as listed, `runcmd`, or its cc_ name), or the modules a config key
+    /// activates (`packages`, `write_files`), with their actions. Naming none listed in this
+    /// boot is an error (exit 2).
     #[arg(long, value_name = "MODULE")]
     pub select: Option<String>,
     /// Output format.
@@ -331,6 +333,12 @@ pub struct RenderArgs {
     /// Explain the result instead (`cloudfold explain`): text for --format yaml, or json.
     #[arg(long)]
     pub explain: bool,
+    /// Print only the value at this logical path of the merged config (`$.runcmd`,
+    /// `$.write_files[0].path`, `runcmd`, `$['odd key']`), in --format yaml, json or
+    /// cloud-init. A path the config does not have is an error (exit 2) naming the deepest
+    /// part of it that exists; a value that is null prints as null.
+    #[arg(long, value_name = "PATH", conflicts_with = "explain")]
+    pub select: Option<String>,
     /// With --explain: most nodes walked when explaining (values shared by aliases count at every place).
     #[arg(
         long,

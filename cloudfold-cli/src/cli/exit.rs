@@ -47,7 +47,7 @@ pub const EXIT_CODES_HELP: &str = "\
 Exit codes:
   0  done (warnings may have been printed)
   1  cloud-init would abort user-data processing (nothing merged, no cloud-config)
-  2  usage or I/O error
+  2  usage or I/O error; render --select: the merged config has no such path
   3  --strict: a part cloud-init would ignore or reject
   4  a cloudfold safety limit was exceeded (raise it with its flag)
  70  internal error (a bug in cloudfold: please report it)";

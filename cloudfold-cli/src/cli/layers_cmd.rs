@@ -8,6 +8,7 @@ use cloudfold::layers::{
     ConfigFile, EtcCloud, EtcEntry, ImageProfile, LayerExplanation, LayerInputs, LayerNote,
     Layered, LayersError, combined_cloud_config_json, explain_layers, fold_layers,
 };
+use cloudfold::merge::PathQuery;
 use cloudfold::userdata::{Release, UserDataOptions};
 use cloudfold::yaml::typed_json::to_typed_json_pretty;
 use cloudfold::yaml::value::{Value, py_repr};
@@ -232,6 +233,7 @@ pub fn render(
     l: &LayerArgs,
     format: RenderFormat,
     strict: bool,
+    select: Option<&PathQuery>,
 ) -> Result<Exit, String> {
     let layered = match fold(p, l)? {
         Ok(x) => x,
@@ -246,8 +248,28 @@ pub fn render(
         }
     };
     let warned = print_notes(&ex.notes, layered.init_stage_error.as_deref());
-    let out = match format {
-        RenderFormat::Yaml => {
+    let out = match (select, format) {
+        (Some(q), RenderFormat::CloudInit) => {
+            // cloud-config.txt is user-data's fold alone.
+            let user = layered.user.as_ref().and_then(|u| u.config.as_ref());
+            match super::render_cmd::selected(user, q, format, &limits)? {
+                Ok(s) => s,
+                Err((code, msg)) => {
+                    eprintln!("error: {msg}");
+                    return Ok(code);
+                }
+            }
+        }
+        (Some(q), _) => {
+            match super::render_cmd::selected(Some(&layered.config), q, format, &limits)? {
+                Ok(s) => s,
+                Err((code, msg)) => {
+                    eprintln!("error: {msg}");
+                    return Ok(code);
+                }
+            }
+        }
+        (None, RenderFormat::Yaml) => {
             let dumped = cloudfold::yaml::dump_after(
                 "#cloud-config\n",
                 &layered.config,
@@ -256,20 +278,20 @@ pub fn render(
             );
             dumped.map_err(|e| format!("cannot write the layered config: {e}"))?
         }
-        RenderFormat::Json => {
+        (None, RenderFormat::Json) => {
             let mut s = to_typed_json_pretty(&layered.config, limits.walk_limits())
                 .map_err(|e| format!("the layered config: {e}"))?;
             s.push('\n');
             s
         }
-        RenderFormat::CombinedJson => match combined_cloud_config_json(&layered) {
+        (None, RenderFormat::CombinedJson) => match combined_cloud_config_json(&layered) {
             Ok(s) => s,
             Err(e) => {
                 eprintln!("error: {e}");
                 return Ok(Exit::Aborted);
             }
         },
-        RenderFormat::CloudInit => layered
+        (None, RenderFormat::CloudInit) => layered
             .user
             .as_ref()
             .map(|u| u.cloud_config_txt.clone())

@@ -41,9 +41,12 @@ pub fn run(a: &PlanArgs) -> Result<Exit, String> {
             .stages
             .iter()
             .filter_map(|st| st.section.as_ref())
-            .any(|sec| sec.modules.iter().any(|m| selects(m, s)));
+            .any(|sec| sec.modules.iter().any(|m| selects(m, s, p.release)));
         if !found {
-            eprintln!("warning: --select {s}: no module of that name is listed in this boot");
+            eprintln!(
+                "error: --select {s}: no module of that name, or activated by that config key, is listed in this boot"
+            );
+            return Ok(Exit::Usage);
         }
     }
     let out = match a.format {
@@ -79,7 +82,11 @@ fn keep_selected(j: &mut serde_json::Value, p: &cloudfold::plan::BootPlan, selec
     };
     for (sj, st) in stages.iter_mut().zip(&p.stages) {
         let Some(sec) = &st.section else { continue };
-        let keep: Vec<bool> = sec.modules.iter().map(|m| selects(m, select)).collect();
+        let keep: Vec<bool> = sec
+            .modules
+            .iter()
+            .map(|m| selects(m, select, p.release))
+            .collect();
         if let Some(mods) = sj.get_mut("modules").and_then(|m| m.as_array_mut()) {
             let mut k = keep.iter();
             mods.retain(|_| k.next().copied().unwrap_or(false));

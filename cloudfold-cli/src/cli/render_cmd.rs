@@ -7,7 +7,50 @@ use cloudfold::userdata::{
     FoldText, Folded, Limits, PartOutcome, Preload, ProcessError, RenderError, Renderer,
     UserDataOptions,
 };
+use cloudfold::merge::PathQuery;
 use cloudfold::yaml::typed_json::{TypedJsonError, to_typed_json_pretty};
+use cloudfold::yaml::{DumpOptions, Node, dump};
+
+/// `--select`: the value at `q` in the merged config, written as `format`
+/// writes a whole config (YAML without the `#cloud-config` line: a subtree is
+/// no cloud-config). A path the config lacks is exit 2, naming the deepest
+/// prefix that exists, so a script can tell "absent" from "empty".
+pub fn selected(
+    config: Option<&Node>,
+    q: &PathQuery,
+    format: RenderFormat,
+    limits: &Limits,
+) -> Result<Result<String, (Exit, String)>, String> {
+    let Some(config) = config else {
+        return Ok(Err((
+            Exit::Usage,
+            "--select: there is no merged config (no cloud-config part was merged)".to_owned(),
+        )));
+    };
+    let node = match q.find(config) {
+        Ok(n) => n,
+        Err(e) => return Ok(Err((Exit::Usage, format!("--select: {e}")))),
+    };
+    let dumped = match format {
+        RenderFormat::Yaml => dump(&node, &DumpOptions::readable()),
+        RenderFormat::CloudInit => dump(&node, &DumpOptions::cloud_init()),
+        RenderFormat::Json | RenderFormat::CombinedJson => {
+            return match to_typed_json_pretty(&node, limits.walk_limits()) {
+                Ok(mut s) => {
+                    s.push('\n');
+                    Ok(Ok(s))
+                }
+                Err(e @ TypedJsonError::Budget(_)) => {
+                    Ok(Err((Exit::Limit, format!("the selected value: {e}"))))
+                }
+                Err(e) => Err(e.to_string()),
+            };
+        }
+    };
+    dumped
+        .map(Ok)
+        .map_err(|e| format!("cannot write the selected value: {e}"))
+}
 
 /// Build library options from the shared flags.
 pub fn options(p: &FoldArgs) -> Result<UserDataOptions, String> {
@@ -191,14 +234,28 @@ pub fn run(a: &RenderArgs) -> Result<Exit, String> {
         }
         return super::explain_cmd::explain_payload(&a.payload, format, a.max_nodes, a.strict);
     }
+    let select = match &a.select {
+        Some(_) if a.format == RenderFormat::CombinedJson => {
+            return Err("--select prints yaml, json or cloud-init (--format combined-json is cloud-init's whole file)".to_owned());
+        }
+        Some(s) => Some(s.parse::<PathQuery>().map_err(|e| format!("--select: {e}"))?),
+        None => None,
+    };
     if a.layers.any() {
-        return super::layers_cmd::render(&a.payload, &a.layers, a.format, a.strict);
+        return super::layers_cmd::render(
+            &a.payload,
+            &a.layers,
+            a.format,
+            a.strict,
+            select.as_ref(),
+        );
     }
     if a.format == RenderFormat::CombinedJson {
         return Err("--format combined-json needs layers (--image, --etc-cloud, …): it is the config the modules see".to_owned());
     }
     let limits = options(&a.payload.fold)?.limits;
     let text = match a.format {
+        _ if select.is_some() => FoldText::Nothing,
         RenderFormat::CloudInit => FoldText::CloudConfigTxt,
         RenderFormat::Yaml => FoldText::Readable,
         RenderFormat::Json | RenderFormat::CombinedJson => FoldText::Nothing,
@@ -214,10 +271,17 @@ pub fn run(a: &RenderArgs) -> Result<Exit, String> {
     if let Some(code) = jinja_limit(&folded) {
         return Ok(code);
     }
-    let out = match a.format {
-        RenderFormat::CloudInit => std::mem::take(&mut folded.cloud_config_txt),
-        RenderFormat::Yaml => std::mem::take(&mut folded.readable),
-        RenderFormat::Json | RenderFormat::CombinedJson => {
+    let out = match (&select, a.format) {
+        (Some(q), format) => match selected(folded.config.as_ref(), q, format, &limits)? {
+            Ok(s) => s,
+            Err((code, msg)) => {
+                eprintln!("error: {msg}");
+                return Ok(code);
+            }
+        },
+        (None, RenderFormat::CloudInit) => std::mem::take(&mut folded.cloud_config_txt),
+        (None, RenderFormat::Yaml) => std::mem::take(&mut folded.readable),
+        (None, RenderFormat::Json | RenderFormat::CombinedJson) => {
             let mut s = match &folded.config {
                 Some(c) => match to_typed_json_pretty(c, limits.walk_limits()) {
                     Ok(s) => s,
