@@ -38,7 +38,9 @@ pub struct PathQuery {
 
 /// A query that does not parse: the text and what is wrong at which byte.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("bad path {text:?} at byte {at}: {what} (write it as $.runcmd, $.write_files[0].path or $['odd key'])")]
+#[error(
+    "bad path {text:?} at byte {at}: {what} (write it as $.runcmd, $.write_files[0].path or $['odd key'])"
+)]
 pub struct PathSyntaxError {
     /// The query as given.
     pub text: String,
@@ -118,7 +120,8 @@ impl std::str::FromStr for PathQuery {
                     i = end;
                 }
                 b'[' => {
-                    let close = bracket_end(text, i + 1).ok_or_else(|| err(i, "'[' is not closed"))?;
+                    let close =
+                        bracket_end(text, i + 1).ok_or_else(|| err(i, "'[' is not closed"))?;
                     let inner = text.get(i + 1..close).unwrap_or_default().trim();
                     if inner.is_empty() {
                         return Err(err(i + 1, "'[]' selects nothing"));
@@ -226,7 +229,10 @@ fn key_matches(k: &Node, step: &Step) -> bool {
 /// What a value is, for the message of a step that fails on it.
 fn describe(node: &Node, step: &Step) -> String {
     match node.value() {
-        Value::Map(m) => format!("a mapping of {}, none of them that key", count(m.len(), "key")),
+        Value::Map(m) => format!(
+            "a mapping of {}, none of them that key",
+            count(m.len(), "key")
+        ),
         Value::Seq(s) | Value::Tuple(s) => match step {
             Step::Name(_) => format!("a list of {} (select one with [N])", count(s.len(), "item")),
             Step::Bracket(_) => format!("a list of {}", count(s.len(), "item")),
@@ -304,7 +310,10 @@ mod tests {
     #[test]
     fn syntax_errors() {
         for bad in ["", "$.", "$[", "$[]", "$.a[0", "$x", ".a", "$['a]"] {
-            assert!(get("a: 1", bad).unwrap_err().starts_with("bad path"), "{bad}");
+            assert!(
+                get("a: 1", bad).unwrap_err().starts_with("bad path"),
+                "{bad}"
+            );
         }
     }
 

@@ -3,11 +3,11 @@
 use super::args::{ExplainFormat, FoldArgs, PayloadArgs, RenderArgs, RenderFormat};
 use super::exit::Exit;
 use super::input::{LocalIncludes, read_payload, size_hint};
+use cloudfold::merge::PathQuery;
 use cloudfold::userdata::{
     FoldText, Folded, Limits, PartOutcome, Preload, ProcessError, RenderError, Renderer,
     UserDataOptions,
 };
-use cloudfold::merge::PathQuery;
 use cloudfold::yaml::typed_json::{TypedJsonError, to_typed_json_pretty};
 use cloudfold::yaml::{DumpOptions, Node, dump};
 
@@ -238,7 +238,10 @@ pub fn run(a: &RenderArgs) -> Result<Exit, String> {
         Some(_) if a.format == RenderFormat::CombinedJson => {
             return Err("--select prints yaml, json or cloud-init (--format combined-json is cloud-init's whole file)".to_owned());
         }
-        Some(s) => Some(s.parse::<PathQuery>().map_err(|e| format!("--select: {e}"))?),
+        Some(s) => Some(
+            s.parse::<PathQuery>()
+                .map_err(|e| format!("--select: {e}"))?,
+        ),
         None => None,
     };
     if a.layers.any() {
