@@ -149,6 +149,78 @@ fn py_dict(args: &[Value]) -> Result<Value, Error> {
     Ok(PyDict::from_pairs(pairs).into_value())
 }
 
+/// `lipsum(n=5, html=True, min=20, max=100)`: Jinja2 draws the words at
+/// random (different on every boot), so no text can equal cloud-init's;
+/// cloudfold writes `n` paragraphs of `min` fixed words in Jinja2's form
+/// (capitalised, ending in `.`, each in `<p>…</p>` or blank-line separated).
+fn lipsum(args: &[Value]) -> Result<Value, Error> {
+    const WORDS: [&str; 8] = [
+        "lorem",
+        "ipsum",
+        "dolor",
+        "sit",
+        "amet",
+        "consectetur",
+        "adipiscing",
+        "elit",
+    ];
+    let v = super::args::Args::new("generate_lorem_ipsum", args).bind(&[
+        ("n", false),
+        ("html", false),
+        ("min", false),
+        ("max", false),
+    ])?;
+    let int = |i: usize, default: i128| -> Result<i128, Error> {
+        match v.get(i).cloned().flatten() {
+            None => Ok(default),
+            Some(x) => super::py_ops::as_int(&x).map_or_else(
+                || {
+                    py_err(
+                        PyExc::TypeError,
+                        format!(
+                            "'{}' object cannot be interpreted as an integer",
+                            super::py_ops::type_name(&x)
+                        ),
+                    )
+                },
+                Ok,
+            ),
+        }
+    };
+    let (n, min, max) = (int(0, 5)?, int(2, 20)?, int(3, 100)?);
+    let html = v.get(1).cloned().flatten().is_none_or(|h| h.is_true());
+    if n > 0 && min >= max {
+        return py_err(
+            PyExc::ValueError,
+            format!("empty range for randrange() ({min}, {max}, {})", max - min),
+        );
+    }
+    if n > 10_000 || min > 10_000 {
+        return unsupported("lipsum() of more than 10,000 paragraphs or words (cloudfold's limit)");
+    }
+    let words = usize::try_from(min.max(1)).unwrap_or(1);
+    let mut text: String = WORDS
+        .iter()
+        .cycle()
+        .take(words)
+        .copied()
+        .collect::<Vec<_>>()
+        .join(" ");
+    text = super::methods::py_capitalize(&text) + ".";
+    let paragraphs = vec![text; usize::try_from(n.max(0)).unwrap_or(0)];
+    Ok(if html {
+        Value::from_safe_string(
+            paragraphs
+                .iter()
+                .map(|p| format!("<p>{p}</p>"))
+                .collect::<Vec<_>>()
+                .join("\n"),
+        )
+    } else {
+        Value::from(paragraphs.join("\n\n"))
+    })
+}
+
 impl Engine {
     /// The environment for `version`, bounded by `limits`.
     pub fn new(version: JinjaVersion, limits: JinjaLimits) -> Self {
@@ -186,6 +258,16 @@ impl Engine {
                 },
             );
         }
+        env.add_filter(super::program::GETATTR, |obj: Value, name: Value| {
+            super::lookup::getattr(&obj, name.as_str().unwrap_or_default())
+        });
+        env.add_filter(super::program::GETITEM, |obj: Value, key: Value| {
+            super::lookup::getitem(&obj, &key)
+        });
+        env.add_filter(super::program::ITER, super::lookup::iterable);
+        env.add_filter(super::program::SUB, |a: Value, b: Value| {
+            super::py_ops::py_sub(&a, &b).map_err(raise)
+        });
         env.add_function("range", |args: Rest<ValueOrKwargs>| {
             py_range(&args.into_values())
         });
@@ -196,8 +278,8 @@ impl Engine {
         env.add_function(COND_UNDEFINED, |line: usize| -> Value {
             super::py_object::Missing::cond_expr(line)
         });
-        env.add_function("lipsum", |_args: Rest<Value>| -> Result<Value, Error> {
-            unsupported("lipsum() (its text is random)")
+        env.add_function("lipsum", |args: Rest<ValueOrKwargs>| {
+            lipsum(&args.into_values())
         });
         env.add_function("cycler", |_args: Rest<Value>| -> Result<Value, Error> {
             unsupported("cycler()")
@@ -258,30 +340,33 @@ impl Engine {
             },
             None => tmpl,
         };
+        let src = rewritten.as_deref().unwrap_or(content);
+        let program =
+            match super::program::Program::compile(src, syntax_config().unwrap_or_default()) {
+                Ok(p) => p,
+                Err(e) => return Err(syntax_error_in(&e, content)),
+            };
         let ctx = Value::from_object(Root(vars.clone()));
-        let (result, map) = match header_lines {
-            None => (tmpl.render(ctx), None),
-            Some(h) => match tmpl.render_with_spans(ctx) {
-                Ok((s, spans)) => {
-                    let map = super::LineMap::new(&s, &spans, h);
-                    (Ok(s), Some(map))
+        let result = program.render(&self.env, ctx.clone());
+        let fault = scope.take();
+        // MiniJinja records output spans only in its own render of the
+        // template (lookups not re-routed): used where it wrote the same text.
+        let map = match (header_lines, &result) {
+            (Some(h), Ok(s)) if fault.is_none() => {
+                let _spans_scope = FaultScope::begin();
+                match tmpl.render_with_spans(ctx) {
+                    Ok((t, spans)) if t == *s => Some(super::LineMap::new(s, &spans, h)),
+                    _ => None,
                 }
-                Err(e) => (Err(e), None),
-            },
+            }
+            _ => None,
         };
-        if let Some(fault) = scope.take() {
+        if let Some(fault) = fault {
             return Err(RenderError::Fault(fault));
         }
         if let Err(e) = &result
             && e.kind() == ErrorKind::UndefinedError
             && let Some(fault) = self.explain_undefined(content, e, vars)
-        {
-            return Err(RenderError::Fault(fault));
-        }
-        if let Err(e) = &result
-            && e.kind() == ErrorKind::InvalidOperation
-            && e.detail().is_some_and(|d| d.contains("use - operator"))
-            && let Some(fault) = self.explain_sub(content, e.line(), vars)
         {
             return Err(RenderError::Fault(fault));
         }
@@ -293,65 +378,6 @@ impl Engine {
             Ok(s) => Ok((s, map)),
             Err(e) => Err(map_error(&e, self.limits)),
         }
-    }
-}
-
-/// An operand of `-` as written: a dotted/subscripted name or a number.
-static SUB_RE: std::sync::LazyLock<Option<regex::Regex>> = std::sync::LazyLock::new(|| {
-    let operand =
-        r#"(?:[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*|\[[^\]]*\])*|[0-9]+(?:\.[0-9]+)?)"#;
-    regex::Regex::new(&format!(r"({operand})\s*-\s*({operand})")).ok()
-});
-
-impl Engine {
-    /// MiniJinja cannot subtract cloudfold's objects; Python calls
-    /// `UndefinedJinjaVariable.__sub__` (cloud-init's "Jinja tried
-    /// subtraction" TypeError), `__rsub__` (UndefinedError), or raises
-    /// `TypeError: unsupported operand type(s)`. The operands are the first
-    /// `a - b` on the failing line whose values explain the failure.
-    fn explain_sub(&self, content: &str, line: Option<usize>, vars: &Value) -> Option<RenderFault> {
-        let text = content.lines().nth(line?.checked_sub(1)?)?;
-        let re = SUB_RE.as_ref()?;
-        let root = Value::from_object(Root(vars.clone()));
-        for caps in re.captures_iter(text) {
-            let (l, r) = (caps.get(1)?.as_str(), caps.get(2)?.as_str());
-            let _scope = FaultScope::begin();
-            let eval = |src: &str| {
-                self.env
-                    .compile_expression(src)
-                    .ok()
-                    .and_then(|e| e.eval(&root).ok())
-            };
-            let (Some(lv), Some(rv)) = (eval(l), eval(r)) else {
-                continue;
-            };
-            if let Some(m) = Missing::of(&lv) {
-                let other = super::py_format::py_str(&rv)
-                    .unwrap_or_default()
-                    .replace(super::MISSING_JINJA_PREFIX, "");
-                let this = m.name_text();
-                return Some(RenderFault::type_error(format!(
-                    "Undefined jinja variable: \"{this}-{other}\". Jinja tried subtraction. Perhaps you meant \"{this}_{other}\"?"
-                )));
-            }
-            if let Some(m) = Missing::of(&rv) {
-                return Some(RenderFault::undefined(m.message()));
-            }
-            let numeric = |v: &Value| {
-                matches!(
-                    v.kind(),
-                    minijinja::value::ValueKind::Number | minijinja::value::ValueKind::Bool
-                )
-            };
-            if !(numeric(&lv) && numeric(&rv)) {
-                return Some(RenderFault::type_error(format!(
-                    "unsupported operand type(s) for -: '{}' and '{}'",
-                    super::py_ops::type_name(&lv),
-                    super::py_ops::type_name(&rv)
-                )));
-            }
-        }
-        None
     }
 }
 
@@ -459,6 +485,14 @@ fn syntax_error_in(e: &Error, content: &str) -> RenderError {
             ),
             line: content.get(..open).map_or(0, |b| b.matches('\n').count()) + 1,
         };
+    }
+    if detail.starts_with("unexpected")
+        && let Some((_, want)) = detail.rsplit_once(", expected `")
+        && let Some(want) = want.strip_suffix('`')
+        && want.len() == 1
+    {
+        // A punctuation token the parser required (`,` in `f(a.1x)`).
+        return syntax(format!("expected token '{want}', got '{token}'"));
     }
     if detail.ends_with(", expected identifier") {
         return syntax(format!("expected token 'name', got '{token}'"));

@@ -143,7 +143,7 @@ fn ignore_case(v: Value) -> Value {
 
 /// `environment.getitem(obj, key)`: the item, else the undefined.
 pub(crate) fn getitem(obj: &Value, key: &Value) -> Value {
-    obj.get_item(key).unwrap_or_default()
+    super::lookup::getitem(obj, key).unwrap_or_default()
 }
 
 /// `make_attrgetter`'s path: `"a.b"` and `"0"` parts.
@@ -165,12 +165,7 @@ fn attr_path(item: &Value, attribute: &Value, default: Option<&Value>) -> Value 
     };
     let mut cur = item.clone();
     for p in parts {
-        cur = match (p.as_str(), cur.as_object()) {
-            (Some(name), Some(_)) if p.kind() == ValueKind::String => {
-                cur.get_attr(name).unwrap_or_default()
-            }
-            _ => getitem(&cur, &p),
-        };
+        cur = getitem(&cur, &p);
         if let Some(d) = default
             && Missing::is_undefined(&cur)
         {
@@ -185,25 +180,84 @@ fn truthy(v: &Value) -> bool {
     v.is_true()
 }
 
+/// `sorted(items, key=…, reverse=…)` on (key, value) pairs: stable, and — below
+/// CPython's 64-item minimum run, where its timsort is one `count_run` and a
+/// binary insertion sort — making the same `<` comparisons in the same order,
+/// so the first pair Python cannot compare is the one named in the error.
 fn sort_values(items: &mut [(Value, Value)], reverse: bool) -> Result<(), Error> {
-    let mut fault = None;
-    items.sort_by(|a, b| match py_cmp(&a.0, &b.0) {
-        Ok(o) => {
-            if reverse {
-                o.reverse()
+    if reverse {
+        items.reverse();
+    }
+    let sorted = if items.len() < 64 {
+        cpython_small_sort(items)
+    } else {
+        let mut fault = None;
+        items.sort_by(|a, b| match py_cmp(&a.0, &b.0) {
+            Ok(o) => o,
+            Err(f) => {
+                fault.get_or_insert(f);
+                std::cmp::Ordering::Equal
+            }
+        });
+        fault.map_or(Ok(()), Err)
+    };
+    sorted.map_err(super::py_error::raise)?;
+    if reverse {
+        items.reverse();
+    }
+    Ok(())
+}
+
+/// CPython 3.11's `count_run` then `binarysort` over the whole slice.
+fn cpython_small_sort(items: &mut [(Value, Value)]) -> Result<(), super::py_error::RenderFault> {
+    let keys: Vec<Value> = items.iter().map(|(k, _)| k.clone()).collect();
+    let n = keys.len();
+    if n < 2 {
+        return Ok(());
+    }
+    // `order[i]`: which original item is at position i.
+    let mut order: Vec<usize> = (0..n).collect();
+    let lt = |order: &[usize], i: usize, j: usize| -> Result<bool, super::py_error::RenderFault> {
+        let key = |p: usize| order.get(p).and_then(|&o| keys.get(o));
+        match (key(i), key(j)) {
+            (Some(a), Some(b)) => py_cmp(a, b).map(|o| o == std::cmp::Ordering::Less),
+            _ => Ok(false),
+        }
+    };
+    let mut run = 2;
+    if lt(&order, 1, 0)? {
+        while run < n && lt(&order, run, run - 1)? {
+            run += 1;
+        }
+        if let Some(head) = order.get_mut(..run) {
+            head.reverse();
+        }
+    } else {
+        while run < n && !lt(&order, run, run - 1)? {
+            run += 1;
+        }
+    }
+    for start in run..n {
+        let (mut l, mut r) = (0, start);
+        while l < r {
+            let p = l + ((r - l) >> 1);
+            if lt(&order, start, p)? {
+                r = p;
             } else {
-                o
+                l = p + 1;
             }
         }
-        Err(f) => {
-            fault.get_or_insert(f);
-            std::cmp::Ordering::Equal
+        if let Some(span) = order.get_mut(l..=start) {
+            span.rotate_right(1);
         }
-    });
-    match fault {
-        Some(f) => Err(super::py_error::raise(f)),
-        None => Ok(()),
     }
+    let before: Vec<(Value, Value)> = items.to_vec();
+    for (slot, o) in items.iter_mut().zip(order) {
+        if let Some(item) = before.get(o) {
+            *slot = item.clone();
+        }
+    }
+    Ok(())
 }
 
 /// Call a filter by name (for `map('upper')`).
@@ -247,13 +301,11 @@ pub(crate) fn filter(
             }
             let v = p(&[("name", true)])?;
             let name = v.into_iter().next().flatten().unwrap_or_default();
-            match name.as_str() {
-                Some(n) if value.as_object().is_some() => Ok(value.get_attr(n).unwrap_or_default()),
-                _ => Ok(Missing::attr(
-                    &name,
-                    &format!("{} object", type_name(&value)),
-                )),
-            }
+            // `getattr(obj, str(name))` only: a dict's keys are not attributes.
+            Ok(super::lookup::attribute(
+                &value,
+                &super::py_format::py_str_lossy(&name),
+            ))
         }
         "batch" => {
             let v = p(&[("linecount", true), ("fill_with", false)])?;
@@ -441,6 +493,24 @@ pub(crate) fn filter(
                     }
                 },
             };
+            if value.kind() != ValueKind::String {
+                // `s += "\n"` on something other than a str.
+                let t = type_name(&value);
+                if t == "list" {
+                    return py_err(
+                        PyExc::LookupError,
+                        "'list' object has no attribute 'splitlines'",
+                    );
+                }
+                return py_err(
+                    PyExc::TypeError,
+                    if t == "tuple" {
+                        "can only concatenate tuple (not \"str\") to tuple".to_owned()
+                    } else {
+                        format!("unsupported operand type(s) for +=: '{t}' and 'str'")
+                    },
+                );
+            }
             let s = soft(&value)? + "\n";
             let lines = py_splitlines(&s);
             let mut rv = if blank {
@@ -652,6 +722,9 @@ pub(crate) fn filter(
                         .collect::<String>(),
                 ));
             }
+            if !super::lookup::is_iterable(&value) {
+                return py_err(PyExc::TemplateRuntimeError, "argument must be iterable");
+            }
             let mut items = iterate(&value)?;
             items.reverse();
             Ok(PySeq::value(SeqKind::ReverseIterator, items))
@@ -817,6 +890,29 @@ pub(crate) fn filter(
                     format!("expected length >= {end_len}, got {length}"),
                 );
             }
+            if value.kind() != ValueKind::String {
+                // `len(s)`, then `s[:n] + end` / `s[:n].rsplit(...)` on a non-str.
+                let n = py_len(&value)? as i128;
+                if n <= length + leeway {
+                    return Ok(value);
+                }
+                let t = type_name(&value);
+                return match t {
+                    "list" | "tuple" if killwords => py_err(
+                        PyExc::TypeError,
+                        format!("can only concatenate {t} (not \"str\") to {t}"),
+                    ),
+                    "list" | "tuple" => py_err(
+                        PyExc::LookupError,
+                        format!("'{t}' object has no attribute 'rsplit'"),
+                    ),
+                    "dict" => py_err(PyExc::TypeError, "unhashable type: 'slice'"),
+                    _ => py_err(
+                        PyExc::TypeError,
+                        format!("'{t}' object is not subscriptable"),
+                    ),
+                };
+            }
             let s = soft(&value)?;
             let n = s.chars().count() as i128;
             if n <= length + leeway {
@@ -847,15 +943,8 @@ pub(crate) fn filter(
                     None => item.clone(),
                 };
                 let key = if cs { key } else { ignore_case(key) };
-                if matches!(
-                    key.kind(),
-                    ValueKind::Seq | ValueKind::Map | ValueKind::Iterable
-                ) && !key.is_tuple()
-                {
-                    return py_err(
-                        PyExc::TypeError,
-                        format!("unhashable type: '{}'", type_name(&key)),
-                    );
+                if let Some(t) = super::py_ops::unhashable(&key) {
+                    return py_err(PyExc::TypeError, format!("unhashable type: '{t}'"));
                 }
                 if !seen.iter().any(|s| py_eq(s, &key)) {
                     seen.push(key);
@@ -877,10 +966,28 @@ pub(crate) fn filter(
                 dict_pairs(&value)?
             } else {
                 let mut out = Vec::new();
+                // `for k, v in iter(value)`: each item unpacked into two.
                 for item in iterate(&value)? {
+                    if !super::lookup::is_iterable(&item) {
+                        return py_err(
+                            PyExc::TypeError,
+                            format!("cannot unpack non-iterable {} object", type_name(&item)),
+                        );
+                    }
                     match iterate(&item)?.as_slice() {
                         [k, v] => out.push((k.clone(), v.clone())),
-                        _ => return unsupported("urlencode of items that are not pairs"),
+                        [] | [_] => {
+                            return py_err(
+                                PyExc::ValueError,
+                                "not enough values to unpack (expected 2)",
+                            );
+                        }
+                        _ => {
+                            return py_err(
+                                PyExc::ValueError,
+                                "too many values to unpack (expected 2)",
+                            );
+                        }
                     }
                 }
                 out

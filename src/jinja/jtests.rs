@@ -152,6 +152,14 @@ pub(crate) fn test(
         }
         "defined" => Ok(!Missing::is_undefined(value)),
         "undefined" => Ok(Missing::is_undefined(value)),
+        // `value in environment.filters` (a dict: the value is hashed).
+        "filter" | "test" if super::py_ops::unhashable(value).is_some() => py_err(
+            PyExc::TypeError,
+            format!(
+                "unhashable type: '{}'",
+                super::py_ops::unhashable(value).unwrap_or_default()
+            ),
+        ),
         "filter" => Ok(value
             .as_str()
             .is_some_and(|s| super::filters::FILTERS.contains(&s))),
@@ -178,7 +186,9 @@ pub(crate) fn test(
             || value
                 .downcast_object_ref::<super::py_object::BigInt>()
                 .is_some()),
+        // `len(x); x.__getitem__`: an undefined has both.
         "sequence" => Ok(value.kind() == ValueKind::String
+            || Missing::of(value).is_some()
             || value.downcast_object_ref::<PyList>().is_some()
             || value.downcast_object_ref::<PyDict>().is_some()
             || value.downcast_object_ref::<PyRange>().is_some()
@@ -198,9 +208,13 @@ pub(crate) fn test(
         "sameas" => {
             let o = other()?;
             // `is`: singletons and small ints are shared in CPython.
+            // Nothing but None is None; nothing but True is True (and False).
             Ok(match (value.kind(), o.kind()) {
                 (ValueKind::None, ValueKind::None) => true,
                 (ValueKind::Bool, ValueKind::Bool) => value.is_true() == o.is_true(),
+                (ValueKind::None | ValueKind::Bool, _) | (_, ValueKind::None | ValueKind::Bool) => {
+                    false
+                }
                 _ => {
                     return unsupported(
                         "the sameas test on values other than None, True and False",

@@ -3,7 +3,9 @@
 use super::args::Args;
 use super::py_error::{PyExc, py_err, unsupported};
 use super::py_format::py_str;
-use super::py_object::{DictKey, Missing, PyDict, PyList, PySeq, SeqKind};
+use super::py_object::{
+    DICT_METHODS, DictKey, LIST_METHODS, Missing, PyDict, PyList, PySeq, SeqKind,
+};
 use super::py_ops::{py_eq, type_name};
 use crate::userdata::py_is_space as is_py_space;
 use minijinja::value::{Value, ValueKind};
@@ -12,7 +14,7 @@ use std::sync::Arc;
 
 /// Methods of `dict`.
 pub(crate) fn dict_method(
-    _state: &State<'_, '_>,
+    state: &mut State<'_, '_>,
     d: &Arc<PyDict>,
     method: &str,
     args: &[Value],
@@ -57,15 +59,40 @@ pub(crate) fn dict_method(
             }
             .into_value())
         }
-        _ => unsupported(format!(
+        _ if DICT_METHODS.contains(&method) => unsupported(format!(
             "the dict method `{method}()` (cloudfold's values are immutable)"
         )),
+        // Not a method: Jinja2's getattr falls back to the item, and calls it.
+        _ => match d.get_str(method) {
+            Some(v) => call_value(state, v, args),
+            None => py_err(
+                PyExc::UndefinedError,
+                format!("'dict object' has no attribute '{method}'"),
+            ),
+        },
     }
+}
+
+/// Python's call of a value found as an item (`d.key()`).
+fn call_value(state: &mut State<'_, '_>, v: &Value, args: &[Value]) -> Result<Value, Error> {
+    if let Some(m) = Missing::of(v) {
+        return py_err(PyExc::UndefinedError, m.message());
+    }
+    if v.downcast_object_ref::<super::py_object::BoundMethod>()
+        .is_some()
+        || v.kind() == ValueKind::Plain
+    {
+        return v.call(state, args);
+    }
+    py_err(
+        PyExc::TypeError,
+        format!("'{}' object is not callable", type_name(v)),
+    )
 }
 
 /// Methods of `list`.
 pub(crate) fn list_method(
-    _state: &State<'_, '_>,
+    _state: &mut State<'_, '_>,
     items: &[Value],
     method: &str,
     args: &[Value],
@@ -93,9 +120,13 @@ pub(crate) fn list_method(
             a.none()?;
             Ok(PyList::value(items.to_vec()))
         }
-        _ => unsupported(format!(
+        _ if LIST_METHODS.contains(&method) => unsupported(format!(
             "the list method `{method}()` (cloudfold's values are immutable)"
         )),
+        _ => py_err(
+            PyExc::UndefinedError,
+            format!("'list object' has no attribute '{method}'"),
+        ),
     }
 }
 

@@ -32,9 +32,8 @@ pub fn py_str(v: &Value) -> Result<String, RenderFault> {
         // MiniJinja's own undefined: `loop.previtem` on the first item — Jinja2
         // makes it with a hint and no name, which cloud-init's subclass prints
         // `CI_MISSING_JINJA_VAR/None`. (Inline ifs without else get Jinja2's
-        // plain Undefined instead: `template_scan`. A failed lookup on a plain
-        // value or on a dict the template built also lands here; Jinja2 would
-        // print its name: a known gap.)
+        // plain Undefined instead: `template_scan`; failed lookups are named
+        // undefineds: `lookup.rs`.)
         ValueKind::Undefined => Ok(format!("{}None", super::MISSING_JINJA_PREFIX)),
         _ => match Missing::of(v) {
             Some(m) => Ok(m.text()),
@@ -182,7 +181,8 @@ fn object_repr(v: &Value, out: &mut String, depth: usize) -> Result<(), RenderFa
         return Ok(());
     }
     if let Some(m) = v.downcast_object_ref::<BoundMethod>() {
-        return Err(RenderFault::unsupported(m.unsupported()));
+        out.push_str(&m.repr());
+        return Ok(());
     }
     let Some(obj) = v.as_object() else {
         return Err(RenderFault::unsupported("a value of an unknown kind"));
@@ -207,8 +207,7 @@ fn object_repr(v: &Value, out: &mut String, depth: usize) -> Result<(), RenderFa
             Ok(())
         }
         ObjectRepr::Map => {
-            let what = format!("{obj:?}");
-            if what.starts_with("Namespace") || what.starts_with("<Namespace") {
+            if super::lookup::is_namespace(v) {
                 return Err(RenderFault::unsupported("printing a namespace object"));
             }
             out.push('{');

@@ -114,7 +114,10 @@ impl Object for PyDict {
         if let Some(name) = key.as_str()
             && DICT_METHODS.contains(&name)
         {
-            return Some(BoundMethod::value("dict", name));
+            return Some(BoundMethod::value(
+                Value::from_dyn_object(self.clone()),
+                name,
+            ));
         }
         Some(Missing::attr(key, "dict object"))
     }
@@ -122,7 +125,10 @@ impl Object for PyDict {
     fn get_value_by_str(self: &Arc<Self>, key: &str) -> Option<Value> {
         // `d.k`: the attribute first (a method), then the key.
         if DICT_METHODS.contains(&key) {
-            return Some(BoundMethod::value("dict", key));
+            return Some(BoundMethod::value(
+                Value::from_dyn_object(self.clone()),
+                key,
+            ));
         }
         match self.get_str(key) {
             Some(v) => Some(v.clone()),
@@ -201,8 +207,15 @@ impl Object for PyList {
 
     fn get_value(self: &Arc<Self>, key: &Value) -> Option<Value> {
         if key.kind() == ValueKind::Number && key.is_integer() {
+            // Python indexes from the end for a negative index.
             if let Some(i) = key.as_i64()
-                && let Ok(i) = usize::try_from(i)
+                && let Some(i) = if i < 0 {
+                    usize::try_from(i.unsigned_abs())
+                        .ok()
+                        .and_then(|back| self.items.len().checked_sub(back))
+                } else {
+                    usize::try_from(i).ok()
+                }
                 && let Some(v) = self.items.get(i)
             {
                 return Some(v.clone());
@@ -212,7 +225,10 @@ impl Object for PyList {
         if let Some(name) = key.as_str()
             && LIST_METHODS.contains(&name)
         {
-            return Some(BoundMethod::value("list", name));
+            return Some(BoundMethod::value(
+                Value::from_dyn_object(self.clone()),
+                name,
+            ));
         }
         Some(Missing::attr(key, "list object"))
     }
@@ -343,6 +359,11 @@ impl Missing {
         format!("{}{}", super::MISSING_JINJA_PREFIX, self.name_text())
     }
 
+    /// Jinja2's own `Undefined` (an inline `if` without `else`), not cloud-init's subclass.
+    pub(crate) fn is_plain_undefined(&self) -> bool {
+        matches!(self.origin, UndefOrigin::CondExpr(_))
+    }
+
     /// `str(self._undefined_name)`.
     pub fn name_text(&self) -> &str {
         match &self.name {
@@ -459,26 +480,29 @@ impl Object for Missing {
 }
 
 /// A method looked up as an attribute without being called (`d.items`):
-/// Python prints it with its memory address.
+/// Python prints it with its memory address (cloudfold writes a fixed one).
 #[derive(Debug)]
 pub struct BoundMethod {
-    owner: &'static str,
+    owner: Value,
     name: String,
 }
 
 impl BoundMethod {
-    fn value(owner: &'static str, name: &str) -> Value {
+    /// `owner.name`, uncalled.
+    pub(crate) fn value(owner: Value, name: &str) -> Value {
         Value::from_object(BoundMethod {
             owner,
             name: name.to_owned(),
         })
     }
 
-    /// What cloudfold says when it would have to print one.
-    pub fn unsupported(&self) -> String {
+    /// Python's `repr()`: `<built-in method items of dict object at 0x…>`.
+    /// The address differs on every run of Python; this one is fixed.
+    pub fn repr(&self) -> String {
         format!(
-            "`.{}` of a {} without calling it is a bound method, which Python prints with its memory address",
-            self.name, self.owner
+            "<built-in method {} of {} object at 0x7f0000000000>",
+            self.name,
+            super::py_ops::type_name(&self.owner)
         )
     }
 }
@@ -492,11 +516,16 @@ impl Object for BoundMethod {
         true
     }
 
-    fn call(self: &Arc<Self>, _state: &mut State<'_, '_>, _args: &[Value]) -> Result<Value, Error> {
-        super::py_error::unsupported(format!(
-            "calling `.{}` of a {} through a variable",
-            self.name, self.owner
-        ))
+    fn get_value_by_str(self: &Arc<Self>, _key: &str) -> Option<Value> {
+        None
+    }
+
+    fn call(self: &Arc<Self>, state: &mut State<'_, '_>, args: &[Value]) -> Result<Value, Error> {
+        self.owner.call_method(state, &self.name, args)
+    }
+
+    fn render(self: &Arc<Self>, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&BoundMethod::repr(self))
     }
 }
 

@@ -1,4 +1,4 @@
-//! Python's `==` and ordering over template values (used by sort, min, max, unique, dict keys).
+//! Python's `==`, ordering and `-` over template values (used by sort, min, max, unique, dict keys; `a - b`).
 
 use super::py_error::{PyExc, RenderFault};
 use super::py_object::{Missing, PyDict, PyList};
@@ -155,6 +155,11 @@ pub(crate) fn type_name(v: &Value) -> &'static str {
                 "int"
             } else if v.kind() == ValueKind::Seq {
                 "list"
+            } else if v
+                .downcast_object_ref::<super::py_object::BoundMethod>()
+                .is_some()
+            {
+                "builtin_function_or_method"
             } else {
                 "object"
             }
@@ -168,4 +173,72 @@ pub(crate) fn pairs(v: &Value) -> Vec<(Value, Value)> {
         .and_then(|o| o.try_iter_pairs())
         .map(Iterator::collect)
         .unwrap_or_default()
+}
+
+/// Python's `a - b` as a template computes it: cloud-init's undefined raises
+/// its "Jinja tried subtraction" `TypeError` on the left (`__sub__`), any
+/// undefined raises `UndefinedError` on the right (`__rsub__`), numbers
+/// subtract, anything else is `TypeError: unsupported operand type(s)`.
+pub(crate) fn py_sub(a: &Value, b: &Value) -> Result<Value, RenderFault> {
+    if let Some(m) = Missing::of(a) {
+        if m.is_plain_undefined() {
+            return Err(RenderFault::undefined(m.message()));
+        }
+        let other = super::py_format::py_str(b)?.replace(super::MISSING_JINJA_PREFIX, "");
+        let this = m.name_text();
+        return Err(RenderFault::type_error(format!(
+            "Undefined jinja variable: \"{this}-{other}\". Jinja tried subtraction. Perhaps you meant \"{this}_{other}\"?"
+        )));
+    }
+    if let Some(m) = Missing::of(b) {
+        return Err(RenderFault::undefined(m.message()));
+    }
+    let numeric = |v: &Value| matches!(v.kind(), ValueKind::Number | ValueKind::Bool);
+    if numeric(a) && numeric(b) {
+        if let (Some(x), Some(y)) = (as_int(a), as_int(b)) {
+            return x
+                .checked_sub(y)
+                .map(Value::from)
+                .ok_or_else(|| RenderFault::unsupported("an integer subtraction beyond 128 bits"));
+        }
+        if let (Some(x), Some(y)) = (as_f64(a), as_f64(b)) {
+            return Ok(Value::from(x - y));
+        }
+    }
+    if a.downcast_object_ref::<super::py_object::BigInt>()
+        .is_some()
+        || b.downcast_object_ref::<super::py_object::BigInt>()
+            .is_some()
+    {
+        return Err(RenderFault::unsupported(
+            "arithmetic on an integer beyond 128 bits",
+        ));
+    }
+    Err(RenderFault::type_error(format!(
+        "unsupported operand type(s) for -: '{}' and '{}'",
+        type_name(a),
+        type_name(b)
+    )))
+}
+
+/// The type Python's `hash()` rejects the value for ("unhashable type: 'list'"),
+/// if it does: lists, dicts and dict views, and tuples holding one.
+pub(crate) fn unhashable(v: &Value) -> Option<&'static str> {
+    if Missing::of(v).is_some() {
+        return None;
+    }
+    if v.is_tuple() {
+        return list_items(v)?.iter().find_map(unhashable);
+    }
+    if let Some(s) = v.downcast_object_ref::<super::py_object::PySeq>() {
+        return s.has_len().then(|| s.type_name());
+    }
+    if v.downcast_object_ref::<PyDict>().is_some() || v.downcast_object_ref::<PyList>().is_some() {
+        return Some(type_name(v));
+    }
+    let container = matches!(v.kind(), ValueKind::Map | ValueKind::Seq)
+        && v.downcast_object_ref::<super::py_object::PyRange>()
+            .is_none()
+        && !super::lookup::is_namespace(v);
+    container.then(|| type_name(v))
 }

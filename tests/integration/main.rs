@@ -19,6 +19,7 @@ mod compose_fixtures;
 mod diagnostic;
 mod diff_props;
 mod explain_cases;
+mod jinja_regressions;
 mod layers_regressions;
 mod merge_dialect_layer;
 mod merge_engine;

@@ -1,0 +1,137 @@
+//! `Program`: a template compiled by MiniJinja, its lookups and loops re-routed through Jinja2's semantics.
+//!
+//! MiniJinja's `a.b` / `a[b]` on a plain value (an int, a str, a literal
+//! dict) give a nameless undefined, and `for` over `None` iterates nothing;
+//! Jinja2 names the undefined (`CI_MISSING_JINJA_VAR/b`, "'int object' has
+//! no attribute 'b'") and raises `TypeError` for the loop. The compiled
+//! instructions are copied with each `GetAttr`/`GetItem` turned into a call
+//! of an internal filter ([`GETATTR`], [`GETITEM`]: `lookup.rs`) and each
+//! loop's iterable passed through [`ITER`] first, and `-` computed by [`SUB`]
+//! (cloud-init's "Jinja tried subtraction"); jump targets are remapped.
+
+use minijinja::machinery::{CodeGenerator, Instruction, Instructions, parse};
+use minijinja::syntax::SyntaxConfig;
+use minijinja::value::Value;
+use minijinja::{AutoEscape, Environment, Error};
+use std::collections::BTreeMap;
+
+/// The internal filter for `a.b` (the value, then the name).
+pub(crate) const GETATTR: &str = "__cloudfold_getattr";
+/// The internal filter for `a[b]` (the value, then the key).
+pub(crate) const GETITEM: &str = "__cloudfold_getitem";
+/// The internal filter for `a - b` (Python's, with cloud-init's undefined).
+pub(crate) const SUB: &str = "__cloudfold_sub";
+/// The internal filter every `for` loop's iterable goes through.
+pub(crate) const ITER: &str = "__cloudfold_iter";
+
+/// MiniJinja's "no cached filter slot" id.
+const NO_LOCAL: u8 = !0;
+
+/// A compiled template (borrowing its source).
+pub(crate) struct Program<'s> {
+    main: Instructions<'s>,
+    blocks: BTreeMap<&'s str, Instructions<'s>>,
+}
+
+impl<'s> Program<'s> {
+    /// Parse and compile `source`; the error is the parser's (a syntax error).
+    pub(crate) fn compile(source: &'s str, syntax: SyntaxConfig) -> Result<Self, Error> {
+        let ast = parse(source, "<string>", syntax)?;
+        let mut g = CodeGenerator::new("<string>", source);
+        g.compile_stmt(&ast);
+        let (main, blocks) = g.finish();
+        Ok(Program {
+            main: reroute(&main),
+            blocks: blocks
+                .into_iter()
+                .map(|(name, ins)| (name, reroute(&ins)))
+                .collect(),
+        })
+    }
+
+    /// Render with `root` as the context.
+    pub(crate) fn render(&self, env: &Environment<'_>, root: Value) -> Result<String, Error> {
+        let mut out = String::new();
+        let mut output = minijinja::machinery::make_string_output(&mut out);
+        minijinja::machinery::eval(
+            env,
+            &self.main,
+            root,
+            &self.blocks,
+            &mut output,
+            AutoEscape::None,
+        )?;
+        Ok(out)
+    }
+}
+
+/// A copy of `ins` with lookups and loop iterables re-routed.
+fn reroute<'s>(ins: &Instructions<'s>) -> Instructions<'s> {
+    let old: Vec<&Instruction<'s>> = (0u32..).map_while(|i| ins.get(i)).collect();
+    // Where each old instruction starts in the new list (inserted ones go
+    // before it, so a jump to it runs them too).
+    let mut start = Vec::with_capacity(old.len() + 1);
+    let mut n = 0u32;
+    for instr in &old {
+        start.push(n);
+        n += match instr {
+            Instruction::GetAttr(_) | Instruction::PushLoop(_) => 2,
+            _ => 1,
+        };
+    }
+    start.push(n);
+    let to = |t: &u32| {
+        start
+            .get(usize::try_from(*t).unwrap_or(usize::MAX))
+            .copied()
+            .unwrap_or(*t)
+    };
+    let mut new = Instructions::new(ins.name(), ins.source());
+    for (i, instr) in old.iter().enumerate() {
+        let i = u32::try_from(i).unwrap_or(u32::MAX);
+        let (span, line) = (ins.get_span(i), ins.get_line(i));
+        let mut add = |x: Instruction<'s>| match (span, line) {
+            (Some(s), _) => new.add_with_span(x, s),
+            (None, Some(l)) => new.add_with_line(x, u16::try_from(l).unwrap_or(u16::MAX)),
+            (None, None) => new.add(x),
+        };
+        match instr {
+            Instruction::GetAttr(name) => {
+                add(Instruction::LoadConst(Value::from(*name)));
+                add(Instruction::ApplyFilter(GETATTR, Some(2), NO_LOCAL));
+            }
+            Instruction::GetItem => {
+                add(Instruction::ApplyFilter(GETITEM, Some(2), NO_LOCAL));
+            }
+            Instruction::Sub => {
+                add(Instruction::ApplyFilter(SUB, Some(2), NO_LOCAL));
+            }
+            Instruction::PushLoop(flags) => {
+                add(Instruction::ApplyFilter(ITER, Some(1), NO_LOCAL));
+                add(Instruction::PushLoop(*flags));
+            }
+            Instruction::Jump(t) => {
+                add(Instruction::Jump(to(t)));
+            }
+            Instruction::JumpIfFalse(t) => {
+                add(Instruction::JumpIfFalse(to(t)));
+            }
+            Instruction::JumpIfFalseOrPop(t) => {
+                add(Instruction::JumpIfFalseOrPop(to(t)));
+            }
+            Instruction::JumpIfTrueOrPop(t) => {
+                add(Instruction::JumpIfTrueOrPop(to(t)));
+            }
+            Instruction::Iterate(t) => {
+                add(Instruction::Iterate(to(t)));
+            }
+            Instruction::BuildMacro(name, t, flags) => {
+                add(Instruction::BuildMacro(name, to(t), *flags));
+            }
+            other => {
+                add((*other).clone());
+            }
+        }
+    }
+    new
+}
