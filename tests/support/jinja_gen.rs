@@ -8,8 +8,8 @@
 //! test (the operator-named tests through `select`), the globals, conditionals, loops,
 //! macros, `set`, `do`, whitespace control, syntax errors, tojson of odd values, floats,
 //! non-ASCII, Python literals and methods. Left out: `lipsum()` and the `random` filter
-//! (their output is random in cloud-init too), and printing a bound method or a
-//! cycler/joiner object (its repr holds a memory address).
+//! (their output is random in cloud-init too), and printing a bound method (`x.items`) or
+//! a cycler/joiner object (its repr holds a memory address).
 
 use super::rng::Rng;
 
@@ -150,6 +150,15 @@ pub fn instance_data(r: &mut Rng) -> String {
     format!("{{{}}}", top.join(", "))
 }
 
+/// A key of KEYS to look up, never `items`: on a dict without that key, `x.items` and
+/// `x['items']` are the bound method, which Python prints with its memory address.
+fn lookup_key(r: &mut Rng) -> &'static str {
+    match *r.pick(KEYS) {
+        "items" => "name",
+        k => k,
+    }
+}
+
 fn var(r: &mut Rng) -> String {
     let roots = [
         "v1",
@@ -183,15 +192,12 @@ fn var(r: &mut Rng) -> String {
                 "ds.meta_data['a-b']",
             ])
             .to_string(),
-        1 => {
-            let k = r.pick(KEYS).replace(['-', '.', '(', ')'], "_");
-            if k == "items" {
-                format!("{}['items']", r.pick(&roots))
-            } else {
-                format!("{}.{k}", r.pick(&roots))
-            }
-        }
-        2 => format!("{}[{}]", r.pick(&roots), json_str(r.pick::<&str>(KEYS))),
+        1 => format!(
+            "{}.{}",
+            r.pick(&roots),
+            lookup_key(r).replace(['-', '.', '(', ')'], "_")
+        ),
+        2 => format!("{}[{}]", r.pick(&roots), json_str(lookup_key(r))),
         3 => format!("{}.lst[{}]", r.pick(&roots), r.below(5)),
         4 => r
             .pick(&[
