@@ -18,6 +18,7 @@ Usage: scripts/jinja_oracle.py [--release bookworm|trixie] [--jinja2 DIR] < case
 import argparse
 import importlib
 import os
+import shutil
 import sys
 import tempfile
 
@@ -49,7 +50,14 @@ def main():
     if ("TMPDIR" not in os.environ and os.path.isdir(oracle_batch.SCRATCH)
             and os.access(oracle_batch.SCRATCH, os.W_OK)):
         tempfile.tempdir = oracle_batch.SCRATCH
-    return oracle_batch.main()
+    # One private directory for everything the batch puts in tempfile's directory (the
+    # instance-data file it never removes, each payload's tree), removed at the end.
+    scratch = tempfile.mkdtemp(prefix="cf-jinja-oracle-")
+    tempfile.tempdir = scratch
+    try:
+        return oracle_batch.main()
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
 
 
 if __name__ == "__main__":
