@@ -391,6 +391,27 @@ fn suffix<T: PartialEq>(a: &[T], a0: usize, a1: usize, b: &[T], b0: usize, b1: u
     }
 }
 
+/// How many items are alike from `a[x]` and `b[y]` on.
+fn forward_run<T: PartialEq>(a: &[T], b: &[T], x: usize, y: usize) -> usize {
+    match (a.get(x..), b.get(y..)) {
+        (Some(p), Some(q)) => p.iter().zip(q).take_while(|(u, v)| u == v).count(),
+        _ => 0,
+    }
+}
+
+/// How many items are alike from `a[x - 1]` and `b[y - 1]` back.
+fn backward_run<T: PartialEq>(a: &[T], b: &[T], x: usize, y: usize) -> usize {
+    match (a.get(..x), b.get(..y)) {
+        (Some(p), Some(q)) => p
+            .iter()
+            .rev()
+            .zip(q.iter().rev())
+            .take_while(|(u, v)| u == v)
+            .count(),
+        _ => 0,
+    }
+}
+
 /// A vector indexed by diagonal (`k` from `-d_max - 1` to `d_max + 1`).
 fn at(v: &[isize], offset: usize, k: isize) -> isize {
     v.get((offset as isize + k) as usize).copied().unwrap_or(0)
@@ -417,8 +438,9 @@ fn middle_snake<T: PartialEq>(
     let m = (r.b1 - r.b0) as isize;
     let delta = n - m;
     let odd = delta & 1 == 1;
-    let item_a = |i: isize| a.get(r.a0 + i as usize);
-    let item_b = |j: isize| b.get(r.b0 + j as usize);
+    let (Some(ra), Some(rb)) = (a.get(r.a0..r.a1), b.get(r.b0..r.b1)) else {
+        return None;
+    };
     set(vf, offset, 1, 0);
     set(vb, offset, 1, 0);
     let d_max = (n + m + 1) / 2 + 1;
@@ -435,10 +457,8 @@ fn middle_snake<T: PartialEq>(
                 at(vf, offset, k - 1) + 1
             };
             let (x0, y0) = (x, x - k);
-            let mut y = y0;
-            while x >= 0 && y >= 0 && x < n && y < m && item_a(x) == item_b(y) {
-                x += 1;
-                y += 1;
+            if x >= 0 && y0 >= 0 && x < n && y0 < m {
+                x += forward_run(ra, rb, x as usize, y0 as usize) as isize;
             }
             if !budget.spend((x - x0) as u64) {
                 return None;
@@ -458,9 +478,10 @@ fn middle_snake<T: PartialEq>(
             };
             let mut y = x - k;
             let x0 = x;
-            while x >= 0 && y >= 0 && x < n && y < m && item_a(n - 1 - x) == item_b(m - 1 - y) {
-                x += 1;
-                y += 1;
+            if x >= 0 && y >= 0 && x < n && y < m {
+                let run = backward_run(ra, rb, (n - x) as usize, (m - y) as usize) as isize;
+                x += run;
+                y += run;
             }
             if !budget.spend((x - x0) as u64) {
                 return None;

@@ -7,6 +7,7 @@ use super::value_change::{ChangeKind, ValueChange};
 use crate::explain::{Origin, PartStatus, PartSummary, inline, status_words};
 use crate::merge::PathSeg;
 use crate::yaml::{Node, Value};
+use std::collections::HashMap;
 use std::fmt::Write;
 
 /// Comments start at this column at most (longer lines push theirs right).
@@ -58,8 +59,16 @@ const MAX_INLINE: usize = 10_000;
 /// A value on one line: a scalar as `explain` writes it, a container in
 /// YAML flow style (items that flow syntax would misread double-quoted).
 pub(crate) fn flow(n: &Node) -> String {
+    flow_with(n, &mut Inlined::default())
+}
+
+/// The inline text of scalar strings already written (a diff writes the
+/// same `owner`, `permissions`, package names thousands of times).
+type Inlined = HashMap<String, String>;
+
+fn flow_with(n: &Node, memo: &mut Inlined) -> String {
     let mut out = String::new();
-    write_flow(n, &mut out, 0);
+    write_flow(n, &mut out, 0, memo);
     if out.len() > MAX_INLINE {
         let mut cut = MAX_INLINE;
         while !out.is_char_boundary(cut) {
@@ -71,13 +80,13 @@ pub(crate) fn flow(n: &Node) -> String {
     out
 }
 
-fn write_flow(n: &Node, out: &mut String, depth: usize) {
+fn write_flow(n: &Node, out: &mut String, depth: usize, memo: &mut Inlined) {
     // Deeper than this, or past the line's length, the rest is elided.
     if depth > 64 || out.len() > MAX_INLINE {
         out.push('…');
         return;
     }
-    let items = |out: &mut String, it: &mut dyn Iterator<Item = &Node>| {
+    let items = |out: &mut String, it: &mut dyn Iterator<Item = &Node>, memo: &mut Inlined| {
         for (i, x) in it.enumerate() {
             if out.len() > MAX_INLINE {
                 break;
@@ -85,23 +94,23 @@ fn write_flow(n: &Node, out: &mut String, depth: usize) {
             if i > 0 {
                 out.push_str(", ");
             }
-            write_flow(x, out, depth + 1);
+            write_flow(x, out, depth + 1, memo);
         }
     };
     match n.value() {
         Value::Seq(s) => {
             out.push('[');
-            items(out, &mut s.iter());
+            items(out, &mut s.iter(), memo);
             out.push(']');
         }
         Value::Tuple(s) => {
             out.push_str("!!python/tuple [");
-            items(out, &mut s.iter());
+            items(out, &mut s.iter(), memo);
             out.push(']');
         }
         Value::Set(m) => {
             out.push_str("!!set {");
-            items(out, &mut m.keys());
+            items(out, &mut m.keys(), memo);
             out.push('}');
         }
         Value::Map(m) => {
@@ -113,14 +122,27 @@ fn write_flow(n: &Node, out: &mut String, depth: usize) {
                 if i > 0 {
                     out.push_str(", ");
                 }
-                write_flow(k, out, depth + 1);
+                write_flow(k, out, depth + 1, memo);
                 out.push_str(": ");
-                write_flow(v, out, depth + 1);
+                write_flow(v, out, depth + 1, memo);
             }
             out.push('}');
         }
         _ => {
-            let s = inline(n);
+            let s = match n.value() {
+                Value::Str(text) => match text.as_str() {
+                    Some(t) if t.len() <= 256 => match memo.get(t) {
+                        Some(s) => s.clone(),
+                        None => {
+                            let s = inline(n);
+                            memo.insert(t.to_owned(), s.clone());
+                            s
+                        }
+                    },
+                    _ => inline(n),
+                },
+                _ => inline(n),
+            };
             let quoted = s.starts_with('\'') || s.starts_with('"');
             if depth > 0 && !quoted && s.contains([',', '[', ']', '{', '}']) {
                 out.push_str(&serde_json::to_string(&s).unwrap_or_else(|_| "\"?\"".to_owned()));
@@ -212,6 +234,9 @@ struct Writer<'a> {
     d: &'a PayloadDiff,
     pal: Palette,
     causes: Vec<Vec<usize>>,
+    /// Each part cause in a few words (`cause_words`), written once.
+    cause_words: Vec<String>,
+    inlined: Inlined,
     out: String,
 }
 
@@ -229,19 +254,20 @@ impl Writer<'_> {
     /// One line: `left`, then the comment in the comment column.
     fn line(&mut self, left: &str, comment: &str) {
         if comment.is_empty() {
-            let _ = writeln!(self.out, "{left}");
+            self.out.push_str(left);
+            self.out.push('\n');
             return;
         }
         let visible = visible_width(left);
         let pad = COMMENT_COLUMN.saturating_sub(visible).max(2);
         let p = self.pal;
-        let _ = writeln!(
-            self.out,
-            "{left}{}{}# {comment}{}",
-            " ".repeat(pad),
-            p.dim,
-            p.reset
-        );
+        self.out.push_str(left);
+        self.out.extend(std::iter::repeat_n(' ', pad));
+        self.out.push_str(p.dim);
+        self.out.push_str("# ");
+        self.out.push_str(comment);
+        self.out.push_str(p.reset);
+        self.out.push('\n');
     }
 
     /// Where a value was read; on the new side's line (or the only line),
@@ -265,8 +291,9 @@ impl Writer<'_> {
         }
         if with_causes {
             for &k in self.causes.get(i).map(Vec::as_slice).unwrap_or_default() {
-                if let Some(cause) = self.d.parts.get(k) {
-                    let _ = write!(c, "; {}", cause_words(cause));
+                if let Some(words) = self.cause_words.get(k) {
+                    c.push_str("; ");
+                    c.push_str(words);
                 }
             }
         }
@@ -276,7 +303,9 @@ impl Writer<'_> {
     fn change(&mut self, i: usize, ch: &ValueChange) {
         let p = self.pal;
         let path = ch.path().to_string();
-        let value = |n: Option<&Node>| n.map(flow).unwrap_or_default();
+        let value = |n: Option<&Node>, memo: &mut Inlined| {
+            n.map(|n| flow_with(n, memo)).unwrap_or_default()
+        };
         let element = |ch: &ValueChange| match ch.path().segments().last() {
             Some(PathSeg::Key(k)) => flow(k),
             _ => String::new(),
@@ -286,7 +315,7 @@ impl Writer<'_> {
                 let what = if ch.in_set {
                     format!("(set element {})", element(ch))
                 } else {
-                    value(ch.new.as_ref())
+                    value(ch.new.as_ref(), &mut self.inlined)
                 };
                 let left = format!("  {}+ {path}: {what}{}", p.green, p.reset);
                 let c = self.comment(i, false, true);
@@ -296,7 +325,7 @@ impl Writer<'_> {
                 let what = if ch.in_set {
                     format!("(set element {})", element(ch))
                 } else {
-                    value(ch.old.as_ref())
+                    value(ch.old.as_ref(), &mut self.inlined)
                 };
                 let left = format!("  {}- {path}: {what}{}", p.red, p.reset);
                 let c = self.comment(i, true, true);
@@ -305,10 +334,10 @@ impl Writer<'_> {
             ChangeKind::Changed => {
                 let left = format!("  {}~ {path}{}", p.yellow, p.reset);
                 self.line(&left, "");
-                let old = format!("      {}- {}{}", p.red, value(ch.old.as_ref()), p.reset);
+                let old = format!("      {}- {}{}", p.red, value(ch.old.as_ref(), &mut self.inlined), p.reset);
                 let c = self.comment(i, true, false);
                 self.line(&old, &c);
-                let new = format!("      {}+ {}{}", p.green, value(ch.new.as_ref()), p.reset);
+                let new = format!("      {}+ {}{}", p.green, value(ch.new.as_ref(), &mut self.inlined), p.reset);
                 let c = self.comment(i, false, true);
                 self.line(&new, &c);
             }
@@ -454,7 +483,9 @@ pub fn to_text(d: &PayloadDiff, names: (&str, &str), pal: Palette) -> String {
         d,
         pal,
         causes: d.causes(),
-        out: String::new(),
+        cause_words: d.parts.iter().map(cause_words).collect(),
+        inlined: Inlined::default(),
+        out: String::with_capacity(d.changes.len().saturating_mul(160)),
     };
     let _ = writeln!(w.out, "{}--- {}{}", pal.red, names.0, pal.reset);
     let _ = writeln!(w.out, "{}+++ {}{}", pal.green, names.1, pal.reset);

@@ -23,8 +23,17 @@ pub fn inline(n: &Node) -> String {
     match n.value() {
         Value::Map(m) if m.is_empty() => return "{}".to_owned(),
         Value::Seq(s) | Value::Tuple(s) if s.is_empty() => return "[]".to_owned(),
+        // Most strings are written as they are: no dump needed (`diff` writes thousands).
+        Value::Str(s) if s.as_str().is_some_and(crate::yaml::writes_as_itself) => {
+            return s.as_str().unwrap_or_default().to_owned();
+        }
         _ => {}
     }
+    inline_dumped(n)
+}
+
+/// [`inline`] by dumping the value inside a one-item list.
+fn inline_dumped(n: &Node) -> String {
     let opts = DumpOptions {
         width: 1 << 20,
         ..DumpOptions::readable()
@@ -289,6 +298,39 @@ pub fn status_words(p: &PartSummary) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The shortcut for strings writes what the dump writes, on strings
+    /// built from the characters it admits and the ones it refuses.
+    #[test]
+    // Test code: an out-of-range index is a failed test.
+    #[allow(clippy::indexing_slicing)]
+    fn strings_written_as_themselves_are_what_the_dump_writes() {
+        let alphabet: Vec<char> = "aynNoTf0159_./-=+ :#,'~xe".chars().collect();
+        let mut seed = 0x2545_f491_u64;
+        let mut shortcut = 0;
+        for i in 0..60_000 {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            let len = 1 + (seed % 7) as usize;
+            let s: String = (0..len)
+                .map(|k| alphabet[((seed >> (k * 5 + 3)) as usize + i) % alphabet.len()])
+                .collect();
+            let n = Node::str(&s);
+            if crate::yaml::writes_as_itself(&s) {
+                shortcut += 1;
+            }
+            assert_eq!(inline(&n), inline_dumped(&n), "{s:?}");
+        }
+        for s in [
+            "yes", "No", "null", "1_000", "0o17", "1e3", "2001-12-14", "=", ".5", "Infinity",
+            "a  b", "/etc/x.conf", "echo delta-0-0",
+        ] {
+            let n = Node::str(s);
+            assert_eq!(inline(&n), inline_dumped(&n), "{s:?}");
+        }
+        assert!(shortcut > 1_000, "{shortcut}");
+    }
 
     fn step(part: usize, change: Change) -> Step {
         Step {

@@ -39,3 +39,20 @@ pub use parser::Parser;
 pub use reader::{check_printable, check_printable_py, decode_input};
 pub use tag_map::{LocalTag, TagMap};
 pub use value::{Node, Value};
+
+/// Whether the readable dumper writes this string as itself, plain, on one
+/// line (inside a block list): a conservative test — ASCII letters, digits
+/// and `_ . / - = +` and inner spaces, starting with a letter, digit, `_`
+/// or `/`, ending with no space, and resolving to a string when read back.
+/// A string it refuses may still be written plain; the callers then dump.
+pub(crate) fn writes_as_itself(s: &str) -> bool {
+    let b = s.as_bytes();
+    let (Some(&first), Some(&last)) = (b.first(), b.last()) else {
+        return false;
+    };
+    (first.is_ascii_alphanumeric() || first == b'_' || first == b'/')
+        && last != b' '
+        && b.iter()
+            .all(|&c| c.is_ascii_alphanumeric() || b"_./-=+ ".contains(&c))
+        && resolver::resolve_plain(s) == tag::Tag::Str
+}

@@ -226,10 +226,11 @@ pub fn run(a: &DiffArgs) -> Result<Exit, String> {
             colour_unified(&u, pal)
         }
     };
+    let same = d.same_at_boot();
+    // The process ends here: freeing both folds and every change item by
+    // item would cost what comparing them did (as `render` does).
+    std::mem::forget(d);
     super::stdout::write_stdout(out.as_bytes())?;
-    Ok(if d.same_at_boot() {
-        Exit::Ok
-    } else {
-        Exit::Differ
-    })
+    std::mem::forget(out);
+    Ok(if same { Exit::Ok } else { Exit::Differ })
 }
