@@ -30,7 +30,8 @@
 #  - boot plans: 1,500 generated payloads per release (3,000 in all) through the real
 #    cloud-init's consume_data and module runner, first and next boot (~3 min),
 #  - diff: 10,000 generated payload pairs (mirror, apply, empty self-diff); 500 of them (1,000
-#    payloads) against cloud-init 25.1 and their own cloud-config.txt (~2.5 min in all).
+#    payloads) against cloud-init 25.1 and their own cloud-config.txt; 1,000 pairs' boot plans
+#    (diff --plan: mirror, empty self-diff) (~3 min in all).
 # Tests that need ../shared (or python3, puppet, nickel, docker-compose) are #[ignore]d with
 # the reason in a plain `cargo test`; here they run (--include-ignored), and a missing
 # reference fails them. Each line selects tests by module path in the workspace's test
@@ -120,8 +121,10 @@ CLOUDFOLD_PLAN_CASES=1500 ci_test oracle -- plan_oracle::
 # diff: 10,000 generated pairs (diff A A empty, mirror images, the JSON diff applied to render A
 # gives render B; ~40 s), 1,000 more under a generated layer set (the same properties of the
 # layered configs), and 500 of them through cloud-init 25.1 (both renders, each payload
-# against its cloud-config.txt: ~100 s, most of it the oracle).
+# against its cloud-config.txt: ~100 s, most of it the oracle); diff --plan: 1,000 pairs'
+# boot plans (diff --plan A A empty, mirror images; 49 s with the dev profile at load ~9).
 CLOUDFOLD_DIFF_PAIRS=10000 CLOUDFOLD_DIFF_LAYERED_PAIRS=1000 CLOUDFOLD_DIFF_ORACLE_PAIRS=500 \
+  CLOUDFOLD_DIFF_PLAN_PAIRS=1000 \
   ci_test oracle integration -- diff_props:: diff_oracle::
 # validate --schema's checks against cloud-init's validator, 2,000 configs per release, and
 # the built-in schema facts against each release's real schema file.

@@ -18,7 +18,9 @@
 //! With layers ([`diff_layered`]), the configs compared are what the
 //! modules see: each payload as the user-data under the same layers.
 //!
-//! [`to_text`], [`to_json`] and [`yaml_diff`] write the result.
+//! [`to_text`], [`to_json`] and [`yaml_diff`] write the result. [`diff_plans`]
+//! compares two boot plans instead ([`PlanDiff`], written by
+//! [`plan_diff_text`] and [`plan_diff_json`]).
 
 mod alignment;
 mod config_walk;
@@ -30,6 +32,8 @@ mod layered_diff;
 mod line_hunk;
 mod part_cause;
 mod payload_diff;
+mod plan_diff;
+mod plan_diff_view;
 mod text_view;
 mod value_change;
 mod value_classes;
@@ -44,6 +48,11 @@ pub use layered_diff::diff_layered;
 pub use line_hunk::{LineHunk, line_hunks, split_lines};
 pub use part_cause::{PartCause, PartDelta};
 pub use payload_diff::{PayloadDiff, diff};
+pub use plan_diff::{
+    LineChange, ModuleChange, ModuleCommands, ModuleOp, ModuleState, PlanDiff, StageDiff, Step,
+    StepChange, StepOp, diff_plans,
+};
+pub use plan_diff_view::{plan_diff_json, plan_diff_text};
 pub use text_view::{Palette, to_text};
 pub use value_change::{ChangeKind, NotAtBoot, Place, ValueChange};
 pub use yaml_diff::yaml_diff;

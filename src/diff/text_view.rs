@@ -334,10 +334,20 @@ impl Writer<'_> {
             ChangeKind::Changed => {
                 let left = format!("  {}~ {path}{}", p.yellow, p.reset);
                 self.line(&left, "");
-                let old = format!("      {}- {}{}", p.red, value(ch.old.as_ref(), &mut self.inlined), p.reset);
+                let old = format!(
+                    "      {}- {}{}",
+                    p.red,
+                    value(ch.old.as_ref(), &mut self.inlined),
+                    p.reset
+                );
                 let c = self.comment(i, true, false);
                 self.line(&old, &c);
-                let new = format!("      {}+ {}{}", p.green, value(ch.new.as_ref(), &mut self.inlined), p.reset);
+                let new = format!(
+                    "      {}+ {}{}",
+                    p.green,
+                    value(ch.new.as_ref(), &mut self.inlined),
+                    p.reset
+                );
                 let c = self.comment(i, false, true);
                 self.line(&new, &c);
             }

@@ -323,8 +323,19 @@ mod tests {
             assert_eq!(inline(&n), inline_dumped(&n), "{s:?}");
         }
         for s in [
-            "yes", "No", "null", "1_000", "0o17", "1e3", "2001-12-14", "=", ".5", "Infinity",
-            "a  b", "/etc/x.conf", "echo delta-0-0",
+            "yes",
+            "No",
+            "null",
+            "1_000",
+            "0o17",
+            "1e3",
+            "2001-12-14",
+            "=",
+            ".5",
+            "Infinity",
+            "a  b",
+            "/etc/x.conf",
+            "echo delta-0-0",
         ] {
             let n = Node::str(s);
             assert_eq!(inline(&n), inline_dumped(&n), "{s:?}");

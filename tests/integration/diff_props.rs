@@ -4,7 +4,9 @@
 //!
 //! `CLOUDFOLD_DIFF_PAIRS` sets the number of pairs (default 300; CI: 10,000). With layers
 //! (`diff_layered`, the same generated layer set under A and B), the same properties hold
-//! of the layered configs: `CLOUDFOLD_DIFF_LAYERED_PAIRS` (default 100; CI: 1,000).
+//! of the layered configs: `CLOUDFOLD_DIFF_LAYERED_PAIRS` (default 100; CI: 1,000). And of
+//! `diff --plan` (the two boot plans): `diff --plan A A` is empty, `diff --plan A B` mirrors
+//! `diff --plan B A`: `CLOUDFOLD_DIFF_PLAN_PAIRS` (default 200; CI: 1,000).
 
 use crate::support;
 
@@ -364,5 +366,171 @@ fn diff_layered_properties_on_generated_pairs() {
     assert!(
         checked * 10 >= n * 8,
         "too few pairs checked: {checked} of {n}"
+    );
+}
+
+/// A `diff --plan` step change as seen from the other side.
+fn mirrored_step(c: &J) -> J {
+    let op = match c["op"].as_str().unwrap() {
+        "add" => "remove",
+        "remove" => "add",
+        o => o,
+    };
+    let lines: Vec<J> = c["lines"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| {
+            let op = if l["op"] == json!("add") { "remove" } else { "add" };
+            json!({"op": op, "old_line": l["new_line"], "new_line": l["old_line"], "text": l["text"]})
+        })
+        .collect();
+    json!({"op": op, "old_index": c["new_index"], "new_index": c["old_index"],
+           "old": c["new"], "new": c["old"], "lines": lines})
+}
+
+/// A `diff --plan` module change as seen from the other side.
+fn mirrored_module(m: &J) -> J {
+    let op = match m["op"].as_str().unwrap() {
+        "starts" => "stops",
+        "stops" => "starts",
+        "listed" => "unlisted",
+        "unlisted" => "listed",
+        o => o,
+    };
+    json!({"op": op, "module": m["module"], "old_index": m["new_index"], "new_index": m["old_index"],
+           "old": m["new"], "new": m["old"]})
+}
+
+/// Every change of a `diff --plan` JSON document as a sorted list of lines (each with its
+/// stage and list), mirrored first when `mirror`.
+fn plan_changes(j: &J, mirror: bool) -> Vec<String> {
+    // Within a changed step, each hunk lists its removed lines first on either side: the
+    // lines compare as a set.
+    let step = |c: &J| {
+        let mut c = if mirror { mirrored_step(c) } else { c.clone() };
+        if let Some(lines) = c["lines"].as_array_mut() {
+            lines.sort_by_key(ordered);
+        }
+        c
+    };
+    let mut out = Vec::new();
+    for s in j["stages"].as_array().unwrap() {
+        let st = s["stage"].as_str().unwrap();
+        for list in ["section_changes", "consume_data"] {
+            for c in s[list].as_array().unwrap() {
+                out.push(format!("{st} {list} {}", ordered(&step(c))));
+            }
+        }
+        for m in s["modules"].as_array().unwrap() {
+            let m = if mirror {
+                mirrored_module(m)
+            } else {
+                m.clone()
+            };
+            out.push(format!("{st} module {}", ordered(&m)));
+        }
+        for c in s["commands"].as_array().unwrap() {
+            for ch in c["changes"].as_array().unwrap() {
+                out.push(format!("{st} {} {}", c["module"], ordered(&step(ch))));
+            }
+        }
+    }
+    for c in j["notes"].as_array().unwrap() {
+        out.push(format!("notes {}", ordered(&step(c))));
+    }
+    out.sort();
+    out
+}
+
+/// `diff --plan`'s properties: the boot plans of A and A do not differ, and `diff --plan A B`
+/// mirrors `diff --plan B A` (adds and removes, starts and stops swapped), each plan made under
+/// the Debian 13 image's /etc/cloud as `diff --plan` makes it. `CLOUDFOLD_DIFF_PLAN_PAIRS`
+/// (default 200; CI: 1,000).
+#[test]
+fn diff_plan_properties_on_generated_pairs() {
+    use cloudfold::diff::{Budget, diff_plans, plan_diff_json};
+    use cloudfold::layers::{ImageProfile, fold_layers};
+    use cloudfold::plan::{BootPlan, PlanOptions, plan};
+    let n = env_count("CLOUDFOLD_DIFF_PLAN_PAIRS", 200);
+    let etc = ImageProfile::Debian13.etc_cloud(Release::V25_1);
+    let boot = |payload: &[u8]| -> Option<BootPlan> {
+        let inputs = LayerInputs {
+            etc: Some(etc.clone()),
+            user_data: Some(payload.to_vec()),
+            ..LayerInputs::default()
+        };
+        let l = fold_layers(&inputs, &opts(), &NoIncludes).ok()?;
+        Some(plan(&l, &PlanOptions::default()))
+    };
+    let mut r = Rng::new(0x91a7);
+    let (mut checked, mut skipped, mut differ, mut bad) = (0, 0, 0, Vec::new());
+    let mut kinds: std::collections::BTreeMap<String, usize> = std::collections::BTreeMap::new();
+    let start = std::time::Instant::now();
+    for i in 0..n {
+        let (a, b) = pair(&mut r);
+        let (Some(pa), Some(pa2), Some(pb)) = (boot(&a), boot(&a), boot(&b)) else {
+            skipped += 1;
+            continue;
+        };
+        let budget = || Budget::new(cloudfold::diff::DEFAULT_MAX_ALIGN_WORK);
+        let same = diff_plans(&pa, &pa2, &mut budget());
+        let ab = plan_diff_json(&diff_plans(&pa, &pb, &mut budget()), &pa);
+        let ba = plan_diff_json(&diff_plans(&pb, &pa, &mut budget()), &pb);
+        checked += 1;
+        let err = if !same.is_empty() {
+            Some(format!("diff --plan A A is not empty: {same:?}"))
+        } else if ab["same"] != ba["same"] {
+            Some("`same` differs by direction".to_owned())
+        } else if plan_changes(&ab, true) != plan_changes(&ba, false) {
+            Some(format!("not mirror images:\nA->B {ab:#}\nB->A {ba:#}"))
+        } else {
+            None
+        };
+        if ab["same"] == json!(false) {
+            differ += 1;
+        }
+        for line in plan_changes(&ab, false) {
+            let mut w = line.split(' ');
+            let (stage, list) = (w.next().unwrap_or(""), w.next().unwrap_or(""));
+            let op = line
+                .split("\"op\":\"")
+                .nth(1)
+                .and_then(|t| t.split('"').next())
+                .unwrap_or("");
+            let list = if list.starts_with('"') {
+                "commands"
+            } else {
+                list
+            };
+            *kinds.entry(format!("{stage} {list} {op}")).or_default() += 1;
+        }
+        if let Some(e) = err {
+            bad.push(format!(
+                "pair {i}:\nA:\n{}\nB:\n{}\n{e}",
+                String::from_utf8_lossy(&a),
+                String::from_utf8_lossy(&b)
+            ));
+        }
+    }
+    eprintln!(
+        "diff --plan properties: {checked} of {n} pairs checked ({differ} plans differ), {skipped} skipped (a side does not fold), {} failed, {:.1} s",
+        bad.len(),
+        start.elapsed().as_secs_f64()
+    );
+    eprintln!("diff --plan properties: changes seen: {kinds:?}");
+    assert!(
+        bad.is_empty(),
+        "{} pairs failed:\n{}",
+        bad.len(),
+        bad.iter().take(3).cloned().collect::<Vec<_>>().join("\n\n")
+    );
+    assert!(
+        checked * 10 >= n * 8,
+        "too few pairs checked: {checked} of {n}"
+    );
+    assert!(
+        differ * 4 >= checked,
+        "too few plans differ: {differ} of {checked}"
     );
 }

@@ -742,8 +742,16 @@ pub struct DiffArgs {
     /// list is compared item by item in place (and a note says where).
     #[arg(long, value_name = "N", default_value_t = DEFAULT_MAX_ALIGN_WORK)]
     pub max_align_work: u64,
-    /// Compare the two boot plans (commands per stage, modules that start or stop running).
-    /// Not yet available (run `cloudfold plan` on each payload).
+    /// Compare the two boot plans instead (as `cloudfold plan` makes them): per stage, the
+    /// parts consume_data handles, modules that start or stop running (each side's reason), and
+    /// each module's commands added, removed, moved or changed. Without --etc-cloud or --image,
+    /// the release's Debian image lists the modules.
     #[arg(long)]
     pub plan: bool,
+    /// With --plan: the first boot of a new instance, or a later boot of the same instance.
+    #[arg(long, value_enum, default_value_t = BootArg::First, requires = "plan")]
+    pub boot: BootArg,
+    /// With --plan: the instance id in paths under /var/lib/cloud/instances/.
+    #[arg(long, value_name = "ID", requires = "plan")]
+    pub instance_id: Option<String>,
 }

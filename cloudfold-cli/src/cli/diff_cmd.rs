@@ -1,16 +1,20 @@
 //! `cloudfold diff OLD NEW`: what changing one payload into another does at boot.
 
+use super::args::BootArg;
 use super::args::{ColorWhen, DiffArgs, DiffFormat};
 use super::exit::Exit;
 use super::input::{LocalIncludes, read_payload};
 use super::layers_cmd::{layer_inputs, note_line, release_of};
+use super::plan_cmd::instance_id_of;
+use super::render_cmd::load_instance_data;
 use super::render_cmd::{options, render_failure, warning_lines};
 use cloudfold::diff::{
-    Budget, DiffError, DiffOptions, JsonView, Palette, diff, diff_layered, to_json, to_text,
-    yaml_diff,
+    Budget, DiffError, DiffOptions, JsonView, Palette, diff, diff_layered, diff_plans,
+    plan_diff_json, plan_diff_text, to_json, to_text, yaml_diff,
 };
-use cloudfold::layers::{Layered, explain_layers};
-use cloudfold::userdata::{FoldText, UserDataOptions};
+use cloudfold::layers::{LayerInputs, Layered, explain_layers, fold_layers};
+use cloudfold::plan::{Boot, PlanOptions, plan};
+use cloudfold::userdata::{FoldText, Release, UserDataOptions};
 use std::io::IsTerminal;
 use std::path::Path;
 
@@ -119,14 +123,11 @@ fn layer_warnings(
 }
 
 pub fn run(a: &DiffArgs) -> Result<Exit, String> {
-    if a.plan {
-        eprintln!(
-            "error: diff --plan is not yet available: comparing two boot plans is not implemented (run `cloudfold plan` on each payload)"
-        );
-        return Ok(Exit::Usage);
-    }
     if is_stdin(&a.old) && is_stdin(&a.new) {
         return Err("only one of OLD and NEW can be `-` (standard input)".to_owned());
+    }
+    if a.plan {
+        return plan_diff(a);
     }
     let layered = a.layers.any();
     let opts = if layered {
@@ -233,4 +234,85 @@ pub fn run(a: &DiffArgs) -> Result<Exit, String> {
     super::stdout::write_stdout(out.as_bytes())?;
     std::mem::forget(out);
     Ok(if same { Exit::Ok } else { Exit::Differ })
+}
+
+/// `diff --plan`: each payload as the user-data under the same layers (an
+/// image's `/etc/cloud` when none is given, as `plan` does), each boot
+/// planned, the two plans compared.
+fn plan_diff(a: &DiffArgs) -> Result<Exit, String> {
+    if a.format == DiffFormat::YamlDiff {
+        eprintln!("error: diff --plan writes text or json, not yaml-diff");
+        return Ok(Exit::Usage);
+    }
+    let mut layer_args = a.layers.clone();
+    if layer_args.etc_cloud.is_none() && layer_args.image.is_none() {
+        // Modules run only from the lists in /etc/cloud: without one, an image's.
+        let image = match release_of(&a.fold, &layer_args)? {
+            Release::V22_4 => "debian-12",
+            Release::V25_1 => "debian-13",
+        };
+        layer_args.image = Some(image.to_owned());
+    }
+    let opts = UserDataOptions {
+        release: release_of(&a.fold, &layer_args)?,
+        ..options(&a.fold)?
+    };
+    let layers = layer_inputs(&a.fold, &layer_args, opts.release)?;
+    let instance_id = match (&a.instance_id, &a.fold.instance_data) {
+        (Some(id), _) => Some(id.clone()),
+        (None, Some(path)) => instance_id_of(load_instance_data(path)?.raw()),
+        (None, None) => None,
+    };
+    let popts = PlanOptions {
+        boot: match a.boot {
+            BootArg::First => Boot::First,
+            BootArg::Next => Boot::Next,
+        },
+        instance_id,
+    };
+    let includes = LocalIncludes {
+        dir: a.fold.include_dir.clone(),
+    };
+    let names = (name(&a.old), name(&a.new));
+    let old = read_payload(Some(&a.old), a.fold.max_input_size)?;
+    let new = read_payload(Some(&a.new), a.fold.max_input_size)?;
+    let identical = old == new;
+    let fold = |payload: Vec<u8>, which: &str| -> Result<Layered, String> {
+        let inputs = LayerInputs {
+            user_data: Some(payload),
+            ..layers.clone()
+        };
+        fold_layers(&inputs, &opts, &includes).map_err(|e| format!("payload {which}: {e}"))
+    };
+    let folded = fold(old, &names.0).and_then(|lo| {
+        let ln = if identical {
+            lo.clone()
+        } else {
+            fold(new, &names.1)?
+        };
+        Ok((lo, ln))
+    });
+    let (lo, ln) = match folded {
+        Ok(x) => x,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return Ok(Exit::Usage);
+        }
+    };
+    layer_warnings(&lo, &ln, &names, identical, opts.limits.max_alias_expansion);
+    let (po, pn) = (plan(&lo, &popts), plan(&ln, &popts));
+    let d = diff_plans(&po, &pn, &mut Budget::new(a.max_align_work));
+    let out = match a.format {
+        DiffFormat::Json => {
+            let mut s = serde_json::to_string_pretty(&plan_diff_json(&d, &po))
+                .map_err(|e| e.to_string())?;
+            s.push('\n');
+            s
+        }
+        DiffFormat::Text | DiffFormat::YamlDiff => {
+            plan_diff_text(&d, &po, (&names.0, &names.1), palette(a.color))
+        }
+    };
+    super::stdout::write_stdout(out.as_bytes())?;
+    Ok(if d.is_empty() { Exit::Ok } else { Exit::Differ })
 }

@@ -66,7 +66,7 @@ pub fn run(a: &PlanArgs) -> Result<Exit, String> {
 }
 
 /// `v1.instance_id` of the instance data, when it is a string.
-fn instance_id_of(raw: &Node) -> Option<String> {
+pub fn instance_id_of(raw: &Node) -> Option<String> {
     raw.as_map()?
         .get_str("v1")?
         .as_map()?
