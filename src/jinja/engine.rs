@@ -221,7 +221,31 @@ fn lipsum(args: &[Value]) -> Result<Value, Error> {
     })
 }
 
+/// A `do` tag's start (`{% do`, `{%- do`).
+static DO_RE: std::sync::LazyLock<Option<regex::Regex>> =
+    std::sync::LazyLock::new(|| regex::Regex::new(r"(\{%[-+]?\s*)do\b").ok());
+
 impl Engine {
+    /// MiniJinja's `{% do %}` takes only a call; Jinja2's any expression
+    /// (evaluated, the value dropped). When MiniJinja refuses one, the
+    /// template with every `do` written as a `set` of an unused name (the
+    /// same evaluation; lines unchanged).
+    fn do_as_set(&self, content: &str) -> Option<String> {
+        let e = self.env.template_from_str(content).err()?;
+        if !e
+            .detail()
+            .is_some_and(|d| d.starts_with("expected call expression"))
+        {
+            return None;
+        }
+        Some(
+            DO_RE
+                .as_ref()?
+                .replace_all(content, "${1}set __cloudfold_do =")
+                .into_owned(),
+        )
+    }
+
     /// The environment for `version`, bounded by `limits`.
     pub fn new(version: JinjaVersion, limits: JinjaLimits) -> Self {
         let mut env = Environment::empty();
@@ -265,6 +289,13 @@ impl Engine {
             super::lookup::getitem(&obj, &key)
         });
         env.add_filter(super::program::ITER, super::lookup::iterable);
+        env.add_filter(
+            super::program::CHECK_OPERAND,
+            |v: Value| match Missing::of(&v) {
+                Some(m) => super::py_error::py_err(PyExc::UndefinedError, m.message()),
+                None => Ok(Value::from(())),
+            },
+        );
         env.add_filter(super::program::SUB, |a: Value, b: Value| {
             super::py_ops::py_sub(&a, &b).map_err(raise)
         });
@@ -281,11 +312,11 @@ impl Engine {
         env.add_function("lipsum", |args: Rest<ValueOrKwargs>| {
             lipsum(&args.into_values())
         });
-        env.add_function("cycler", |_args: Rest<Value>| -> Result<Value, Error> {
-            unsupported("cycler()")
+        env.add_function("cycler", |args: Rest<ValueOrKwargs>| {
+            super::stateful::Cycler::new_value(&args.into_values())
         });
-        env.add_function("joiner", |_args: Rest<Value>| -> Result<Value, Error> {
-            unsupported("joiner()")
+        env.add_function("joiner", |args: Rest<ValueOrKwargs>| {
+            super::stateful::Joiner::new_value(&args.into_values())
         });
         Engine { env, limits }
     }
@@ -293,6 +324,8 @@ impl Engine {
     /// Compile `content` only: the syntax error Jinja2 raises before rendering, if any
     /// (the message in Jinja2's words where cloudfold knows them, the 1-based line).
     pub fn check_syntax(&self, content: &str) -> Option<(String, usize)> {
+        let do_set = self.do_as_set(content);
+        let content = do_set.as_deref().unwrap_or(content);
         match self.env.template_from_str(content) {
             Ok(_) => match unknown_name_error(&scan(content)) {
                 Some(RenderError::Syntax { message, line }) => Some((message, line)),
@@ -320,6 +353,8 @@ impl Engine {
         header_lines: Option<usize>,
     ) -> Result<(String, Option<super::LineMap>), RenderError> {
         let scope = FaultScope::begin();
+        let do_set = self.do_as_set(content);
+        let content = do_set.as_deref().unwrap_or(content);
         let tmpl = match self.env.template_from_str(content) {
             Ok(t) => t,
             Err(e) => return Err(syntax_error_in(&e, content)),

@@ -1361,6 +1361,24 @@ fn do_int(
 }
 
 fn do_round(value: &Value, prec: i128, method: &str) -> Result<Value, Error> {
+    if method != "common" && as_f64(value).is_none() {
+        // `func(value * (10 ** precision))`: the product fails first.
+        if let Some(m) = Missing::of(value) {
+            return py_err(PyExc::UndefinedError, m.message());
+        }
+        let t = type_name(value);
+        let sequence = matches!(t, "str" | "list" | "tuple" | "Markup");
+        return py_err(
+            PyExc::TypeError,
+            if sequence && prec >= 0 {
+                format!("must be real number, not {t}")
+            } else if sequence {
+                "can't multiply sequence by non-int of type 'float'".to_owned()
+            } else {
+                format!("unsupported operand type(s) for *: '{t}' and 'int'")
+            },
+        );
+    }
     let Some(f) = as_f64(value) else {
         return py_err(
             PyExc::TypeError,

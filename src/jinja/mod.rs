@@ -30,6 +30,7 @@ mod py_format;
 mod py_object;
 mod py_ops;
 mod query;
+mod stateful;
 mod template_scan;
 pub(crate) mod tojson;
 

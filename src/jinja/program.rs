@@ -21,6 +21,9 @@ pub(crate) const GETATTR: &str = "__cloudfold_getattr";
 pub(crate) const GETITEM: &str = "__cloudfold_getitem";
 /// The internal filter for `a - b` (Python's, with cloud-init's undefined).
 pub(crate) const SUB: &str = "__cloudfold_sub";
+/// The internal filters checking an operand of arithmetic or `<` (an undefined
+/// raises `UndefinedError` there, the left operand first, as in Python).
+pub(crate) const CHECK_OPERAND: &str = "__cloudfold_operand";
 /// The internal filter every `for` loop's iterable goes through.
 pub(crate) const ITER: &str = "__cloudfold_iter";
 
@@ -65,6 +68,33 @@ impl<'s> Program<'s> {
     }
 }
 
+/// Operations an undefined operand makes raise (Jinja2's `Undefined` defines
+/// them all as `_fail_with_undefined_error`; `-` is [`SUB`]'s).
+fn is_binary_checked(i: &Instruction<'_>) -> bool {
+    matches!(
+        i,
+        Instruction::Add
+            | Instruction::Mul
+            | Instruction::Div
+            | Instruction::IntDiv
+            | Instruction::Rem
+            | Instruction::Pow
+            | Instruction::Lt
+            | Instruction::Lte
+            | Instruction::Gt
+            | Instruction::Gte
+    )
+}
+
+/// Check the value on top of the stack, leaving it there.
+fn check_top<'s>() -> [Instruction<'s>; 3] {
+    [
+        Instruction::DupTop,
+        Instruction::ApplyFilter(CHECK_OPERAND, Some(1), NO_LOCAL),
+        Instruction::DiscardTop,
+    ]
+}
+
 /// A copy of `ins` with lookups and loop iterables re-routed.
 fn reroute<'s>(ins: &Instructions<'s>) -> Instructions<'s> {
     let old: Vec<&Instruction<'s>> = (0u32..).map_while(|i| ins.get(i)).collect();
@@ -76,6 +106,8 @@ fn reroute<'s>(ins: &Instructions<'s>) -> Instructions<'s> {
         start.push(n);
         n += match instr {
             Instruction::GetAttr(_) | Instruction::PushLoop(_) => 2,
+            Instruction::Neg => 4,
+            i if is_binary_checked(i) => 9,
             _ => 1,
         };
     }
@@ -105,6 +137,24 @@ fn reroute<'s>(ins: &Instructions<'s>) -> Instructions<'s> {
             }
             Instruction::Sub => {
                 add(Instruction::ApplyFilter(SUB, Some(2), NO_LOCAL));
+            }
+            Instruction::Neg => {
+                for x in check_top() {
+                    add(x);
+                }
+                add(Instruction::Neg);
+            }
+            i if is_binary_checked(i) => {
+                // [a, b] -> check a, then b, leaving [a, b] for the operation.
+                add(Instruction::Swap);
+                for x in check_top() {
+                    add(x);
+                }
+                add(Instruction::Swap);
+                for x in check_top() {
+                    add(x);
+                }
+                add((*i).clone());
             }
             Instruction::PushLoop(flags) => {
                 add(Instruction::ApplyFilter(ITER, Some(1), NO_LOCAL));
