@@ -71,6 +71,10 @@ pub(crate) fn py_eq(a: &Value, b: &Value) -> bool {
 
 /// Python's `<` family: an order, or the `TypeError` Python raises.
 pub(crate) fn py_cmp(a: &Value, b: &Value) -> Result<Ordering, RenderFault> {
+    // An undefined's `__lt__` raises (the left one's, else the reflected right's).
+    if let Some(m) = Missing::of(a).or_else(|| Missing::of(b)) {
+        return Err(RenderFault::undefined(m.message()));
+    }
     match (a.kind(), b.kind()) {
         (ValueKind::String, ValueKind::String) => {
             Ok(a.as_str().unwrap_or("").cmp(b.as_str().unwrap_or("")))
