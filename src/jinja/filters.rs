@@ -802,18 +802,31 @@ pub(crate) fn filter(
             let cs = v.get(1).cloned().flatten().is_some_and(|b| b.is_true());
             let at = v.get(2).cloned().flatten();
             let mut keyed: Vec<(Value, Value)> = Vec::new();
+            // `make_multi_attrgetter`: each key is a list (one value per
+            // comma-separated attribute), compared item by item with `==`
+            // first, so equal undefined keys never meet `<`.
+            let parts: Vec<Option<Value>> = match &at {
+                Some(at) if at.kind() == ValueKind::String => at
+                    .as_str()
+                    .unwrap_or_default()
+                    .split(',')
+                    .map(|p| Some(Value::from(p)))
+                    .collect(),
+                Some(at) => vec![Some(at.clone())],
+                None => vec![None],
+            };
             for item in iterate(&value)? {
-                let key = match &at {
-                    Some(at)
-                        if at.kind() == ValueKind::String
-                            && at.as_str().is_some_and(|s| s.contains(',')) =>
-                    {
-                        return unsupported("sort by several attributes");
-                    }
-                    Some(at) => attr_path(&item, at, None),
-                    None => item.clone(),
-                };
-                keyed.push((if cs { key } else { ignore_case(key) }, item));
+                let key: Vec<Value> = parts
+                    .iter()
+                    .map(|part| {
+                        let k = match part {
+                            Some(at) => attr_path(&item, at, None),
+                            None => item.clone(),
+                        };
+                        if cs { k } else { ignore_case(k) }
+                    })
+                    .collect();
+                keyed.push((PyList::value(key), item));
             }
             sort_values(&mut keyed, reverse)?;
             Ok(PyList::value(keyed.into_iter().map(|(_, i)| i).collect()))
@@ -1123,6 +1136,10 @@ fn select_or_reject(
 
 /// Python `a + b` for `sum`.
 fn py_add(a: &Value, b: &Value) -> Result<Value, Error> {
+    // An undefined's `__add__` / `__radd__` raise (left first).
+    if let Some(m) = Missing::of(a).or_else(|| Missing::of(b)) {
+        return py_err(PyExc::UndefinedError, m.message());
+    }
     match (as_int(a), as_int(b)) {
         (Some(x), Some(y)) => match x.checked_add(y) {
             Some(z) => Ok(Value::from(z)),

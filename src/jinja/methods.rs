@@ -237,7 +237,7 @@ pub(crate) fn py_title(text: &str) -> String {
         if prev_cased {
             out.extend(c.to_lowercase());
         } else {
-            out.extend(c.to_uppercase());
+            push_titlecase(&mut out, c);
         }
         prev_cased = c.is_lowercase() || c.is_uppercase();
     }
@@ -248,11 +248,55 @@ pub(crate) fn py_title(text: &str) -> String {
 pub(crate) fn py_capitalize(text: &str) -> String {
     let mut chars = text.chars();
     match chars.next() {
-        Some(first) => first
-            .to_uppercase()
-            .chain(chars.as_str().to_lowercase().chars())
-            .collect(),
+        Some(first) => {
+            let mut out = String::with_capacity(text.len());
+            push_titlecase(&mut out, first);
+            out.push_str(&chars.as_str().to_lowercase());
+            out
+        }
         None => String::new(),
+    }
+}
+
+/// Python's title case of one character (`str.title`, `str.capitalize`):
+/// its upper case, except where Unicode gives a distinct title case.
+fn push_titlecase(out: &mut String, c: char) {
+    let special: Option<&str> = match c {
+        '\u{01C4}'..='\u{01C6}' => Some("\u{01C5}"),
+        '\u{01C7}'..='\u{01C9}' => Some("\u{01C8}"),
+        '\u{01CA}'..='\u{01CC}' => Some("\u{01CB}"),
+        '\u{01F1}'..='\u{01F3}' => Some("\u{01F2}"),
+        '\u{00DF}' => Some("Ss"),
+        '\u{0149}' => Some("\u{02BC}N"),
+        '\u{0587}' => Some("\u{0535}\u{0582}"),
+        '\u{FB00}' => Some("Ff"),
+        '\u{FB01}' => Some("Fi"),
+        '\u{FB02}' => Some("Fl"),
+        '\u{FB03}' => Some("Ffi"),
+        '\u{FB04}' => Some("Ffl"),
+        '\u{FB05}' | '\u{FB06}' => Some("St"),
+        '\u{FB13}' => Some("\u{0544}\u{0576}"),
+        '\u{FB14}' => Some("\u{0544}\u{0565}"),
+        '\u{FB15}' => Some("\u{0544}\u{056B}"),
+        '\u{FB16}' => Some("\u{054E}\u{0576}"),
+        '\u{FB17}' => Some("\u{0544}\u{056D}"),
+        _ => None,
+    };
+    if let Some(t) = special {
+        out.push_str(t);
+        return;
+    }
+    // Greek with ypogegrammeni: the title case keeps the iota subscript.
+    let greek = match u32::from(c) {
+        0x1F80..=0x1F87 | 0x1F90..=0x1F97 | 0x1FA0..=0x1FA7 => char::from_u32(u32::from(c) + 8),
+        0x1F88..=0x1F8F | 0x1F98..=0x1F9F | 0x1FA8..=0x1FAF => Some(c),
+        0x1FB3 | 0x1FC3 | 0x1FF3 => char::from_u32(u32::from(c) + 9),
+        0x1FBC | 0x1FCC | 0x1FFC => Some(c),
+        _ => None,
+    };
+    match greek {
+        Some(g) => out.push(g),
+        None => out.extend(c.to_uppercase()),
     }
 }
 
