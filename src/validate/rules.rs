@@ -20,7 +20,7 @@ use Severity::{Error as E, Note as N, Warning as W};
 
 /// Every code [`validate`](super::validate) reports, in the order of the kind
 /// enums' docs (`MimeKind`, `AbortKind`, `PartKind`, `MergeKind`, `EncodingKind`,
-/// `SizeKind`, `SchemaKind`). A unit test holds this list equal to those docs
+/// `SizeKind`, `SchemaKind`, `PlanKind`). A unit test holds this list equal to those docs
 /// (codes and severities), and each code has its triggering input in
 /// `fixtures/validate/<code>.txt`.
 pub const RULES: &[Rule] = &[
@@ -331,6 +331,31 @@ pub const RULES: &[Rule] = &[
         "A key or value cloud-init deprecated.",
         "Use the replacement the message names. Triggered by `apt_update: true` (use `package_update`).",
     ),
+    // PlanKind
+    rule(
+        "plan-bootcmd-before-packages",
+        W,
+        "A bootcmd command is a package the `packages` key installs: bootcmd runs in the init stage, the packages module in the final stage, so on the first boot the command is missing.",
+        "Move the command to runcmd, or install the package from bootcmd first. Triggered by `packages: [jq]` with `bootcmd: [jq --version]`.",
+    ),
+    rule(
+        "plan-module-list-replaced",
+        W,
+        "User-data sets a module list (`cloud_final_modules`, ...), which replaces the image's list: the image's modules missing from it never run.",
+        "List every image module still needed (`cloudfold plan` shows the effective lists), or drop the key. Triggered by `cloud_final_modules: [scripts-user]`.",
+    ),
+    rule(
+        "plan-users-without-default",
+        W,
+        "A `users` list without `default`: the image's default user is not created (cloud-init #6702).",
+        "Add `default` as the list's first item. Triggered by `users: [{name: alice}]`.",
+    ),
+    rule(
+        "plan-boothook-every-boot",
+        W,
+        "A `#cloud-boothook` part runs early in the init stage on every boot, not once.",
+        "Make it idempotent, or guard it with `cloud-init-per once NAME CMD`. Triggered by a part starting `#cloud-boothook`.",
+    ),
 ];
 
 #[cfg(test)]
@@ -351,6 +376,7 @@ mod tests {
         include_str!("encoding_kind.rs"),
         include_str!("size_kind.rs"),
         include_str!("schema/schema_kind.rs"),
+        include_str!("plan_kind.rs"),
     ];
 
     /// `code -> severity` as the docs state them: "`code` (severity" on a doc line, or

@@ -1,6 +1,7 @@
 //! `ValidateOptions`: what `validate` emulates and checks.
 
 use super::{JsonSchema, SizeLimit};
+use crate::layers::ImageProfile;
 use crate::userdata::UserDataOptions;
 
 /// Options for [`super::validate`].
@@ -18,4 +19,8 @@ pub struct ValidateOptions {
     /// as cloud-init sees them, `part-unknown-type` errors, instead of
     /// `part-other-agent` notes (`validate --strict`).
     pub cloud_init_only: bool,
+    /// The image the payload boots on, for the boot-order traps that compare with
+    /// its module lists and default user (`None`: the profile `plan` assumes,
+    /// [`super::default_profile`]).
+    pub image: Option<ImageProfile>,
 }

@@ -243,7 +243,11 @@ pub fn validate(payload: &[u8], opts: &ValidateOptions, includes: &dyn IncludeRe
             out.extend(merge_lint(ps, version));
         }
     }
-    for d in merge_replay(&folded.parts, &parts, version) {
+    let traps = super::plan_check::plan_traps(&folded, opts.userdata.release, opts.image);
+    for d in merge_replay(&folded.parts, &parts, version)
+        .into_iter()
+        .chain(traps)
+    {
         let at = d
             .primary
             .as_ref()

@@ -20,6 +20,7 @@ fn check(payload: &[u8], launch_index: Option<i64>) {
         size_limit: Some(SizeLimit::platform(Platform::Ec2)),
         schema: None,
         cloud_init_only: false,
+        image: None,
     };
     let r = validate(payload, &opts, &NoIncludes);
     let human = HumanRenderer::new().render_all(&r.diagnostics, &r.sources);
@@ -260,6 +261,7 @@ fn part_named(payload: &[u8], launch_index: Option<i64>, tally: &mut Named) {
             size_limit: None,
             schema: None,
             cloud_init_only: false,
+            image: None,
         };
         let r = validate(payload, &opts, &NoIncludes);
         tally.payloads += 1;

@@ -93,6 +93,7 @@ fn check_user_data(a: &SeedArgs, bytes: &[u8]) -> Step<()> {
         schema: None,
         // Another agent's part (EKS nodeadm) is a note, as in `validate` without --strict.
         cloud_init_only: false,
+        image: None,
     };
     let includes = LocalIncludes {
         dir: a.include_dir.clone(),

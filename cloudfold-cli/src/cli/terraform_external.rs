@@ -162,6 +162,7 @@ pub fn run() -> Result<Exit, String> {
         size_limit: platform.map(SizeLimit::platform),
         schema: None,
         cloud_init_only: strict,
+        image: None,
     };
     let report = validate(&sent, &vopts, &NoIncludes);
     let (errors, warnings, notes) = (

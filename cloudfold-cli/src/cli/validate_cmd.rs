@@ -141,6 +141,7 @@ fn run_payloads(a: &ValidateArgs) -> Result<Exit, String> {
         size_limit,
         schema,
         cloud_init_only: a.strict,
+        image: a.layers.image.as_deref().and_then(|s| s.parse().ok()),
     };
     let includes = LocalIncludes {
         dir: a.payload.fold.include_dir.clone(),
