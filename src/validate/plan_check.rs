@@ -33,7 +33,11 @@ pub fn default_profile(release: Release) -> ImageProfile {
 /// Every trap in `folded` (user-data folded for `release`); `image`: the
 /// image the payload boots on (`None`: [`default_profile`], and the warning
 /// says it was assumed).
-pub fn plan_traps(folded: &Folded, release: Release, image: Option<ImageProfile>) -> Vec<Diagnostic> {
+pub fn plan_traps(
+    folded: &Folded,
+    release: Release,
+    image: Option<ImageProfile>,
+) -> Vec<Diagnostic> {
     let mut out = Vec::new();
     for p in &folded.parts {
         if p.part_type == PartType::Boothook && matches!(p.outcome, PartOutcome::WouldRun) {
@@ -67,9 +71,13 @@ pub fn plan_traps(folded: &Folded, release: Release, image: Option<ImageProfile>
         }
     }
     if let Some((k, users)) = map.iter().find(|(k, _)| k.as_str() == Some("users")) {
-        let default_user = image_cfg
-            .as_ref()
-            .and_then(|c| c.as_map()?.get_str("system_info")?.as_map()?.get_str("default_user").cloned());
+        let default_user = image_cfg.as_ref().and_then(|c| {
+            c.as_map()?
+                .get_str("system_info")?
+                .as_map()?
+                .get_str("default_user")
+                .cloned()
+        });
         if let Ok(ug) = normalize_users_groups(cfg, default_user.as_ref(), release)
             && !ug.users.iter().any(|u| u.default)
             && matches!(users.value(), Value::Seq(_) | Value::Str(_) | Value::Map(_))
@@ -217,4 +225,52 @@ fn list_replaced(
         )
         .with_note(image_note(profile, assumed)),
     )
+}
+
+#[cfg(test)]
+mod tests {
+    // Test code: a failed unwrap is a failed test.
+    #![allow(clippy::unwrap_used, clippy::expect_used)]
+
+    use super::*;
+    use crate::userdata::{NoIncludes, UserDataOptions, render};
+
+    fn codes(payload: &str) -> Vec<String> {
+        let f = render(payload.as_bytes(), &UserDataOptions::default(), &NoIncludes).unwrap();
+        plan_traps(&f, Release::V25_1, None)
+            .iter()
+            .map(|d| {
+                format!(
+                    "{} {}",
+                    d.code,
+                    d.primary
+                        .as_ref()
+                        .and_then(|l| l.path.clone())
+                        .unwrap_or_default()
+                )
+            })
+            .collect()
+    }
+
+    #[test]
+    fn precise() {
+        // Only a first word equal to a package name; `default` keeps the default user.
+        assert!(codes("#cloud-config\npackages: [jq]\nbootcmd: [jqx, 'echo jq', [sudo, jq]]\nusers: [default, bob]\n").is_empty());
+        assert_eq!(
+            codes("#cloud-config\npackages: [[jq, '1.6']]\nbootcmd: [echo, ' jq -n']\n"),
+            ["plan-bootcmd-before-packages $.bootcmd[1]"]
+        );
+        // A list naming every image module (in other spellings) drops none.
+        let all = "#cloud-config\ncloud_config_modules: [snap, ssh_import_id, keyboard, locale, set_passwords, grub_dpkg, apt_pipelining, apt_configure, ntp, timezone, disable_ec2_metadata, runcmd, byobu, extra]\n";
+        assert!(codes(all).is_empty());
+        assert_eq!(
+            codes("#cloud-config\ncloud_init_modules: [bootcmd]\nusers: {bob: {}}\n"),
+            [
+                "plan-module-list-replaced $.cloud_init_modules",
+                "plan-users-without-default $.users"
+            ]
+        );
+        // `user:` adds the default entry, as ug_util does.
+        assert!(codes("#cloud-config\nuser: bob\nusers: [alice]\n").is_empty());
+    }
 }

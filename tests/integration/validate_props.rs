@@ -213,6 +213,10 @@ fn subject(code: &str) -> Subject {
         | "size-near-limit"
         | "size-budget" => Subject::Payload,
         c if c.starts_with("schema-") => Subject::Value,
+        "plan-boothook-every-boot" => Subject::Part,
+        "plan-bootcmd-before-packages"
+        | "plan-module-list-replaced"
+        | "plan-users-without-default" => Subject::Value,
         other => panic!("code {other} is not classified: say what it is about"),
     }
 }
