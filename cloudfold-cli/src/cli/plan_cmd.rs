@@ -50,18 +50,24 @@ pub fn run(a: &PlanArgs) -> Result<Exit, String> {
         }
     }
     let out = match a.format {
-        PlanFormat::Text => to_text(&p, select),
+        PlanFormat::Text => to_text(&p, select).into_bytes(),
         PlanFormat::Json => {
             let mut j = to_json(&p);
             if let Some(s) = select {
                 keep_selected(&mut j, &p, s);
             }
-            let mut s = serde_json::to_string_pretty(&j).map_err(|e| e.to_string())?;
-            s.push('\n');
+            let mut s = Vec::with_capacity(1 << 16);
+            serde_json::to_writer_pretty(&mut s, &j).map_err(|e| e.to_string())?;
+            s.push(b'\n');
+            // The process exits right after: freeing the tree node by node
+            // would only cost time (as `render` does with its tree).
+            std::mem::forget(j);
             s
         }
     };
-    super::stdout::write_stdout(out.as_bytes())?;
+    std::mem::forget(p);
+    std::mem::forget(layered);
+    super::stdout::write_stdout(&out)?;
     Ok(Exit::Ok)
 }
 
