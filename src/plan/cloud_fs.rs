@@ -35,6 +35,21 @@ pub struct CloudFs {
 /// Why a write failed (Python's exception, as `util.logexc` would name it).
 pub type FsError = String;
 
+/// Whether `/` + `parts` joined by `/` is `text`.
+fn joined_is(parts: &[&str], text: &str) -> bool {
+    if parts.is_empty() {
+        return text == "/";
+    }
+    let mut rest = text;
+    for c in parts {
+        match rest.strip_prefix('/').and_then(|r| r.strip_prefix(c)) {
+            Some(r) => rest = r,
+            None => return false,
+        }
+    }
+    rest.is_empty()
+}
+
 impl CloudFs {
     /// A fresh image's: nothing under the cloud dir but the instance link.
     pub fn new(cloud_dir: &str, instance_id: &str) -> CloudFs {
@@ -103,12 +118,11 @@ impl CloudFs {
     /// climbs above the root of a relative path (never: paths are absolute).
     pub fn resolve(&self, path: &str) -> String {
         let link = format!("{}/instance", self.cloud_dir);
-        let target: Vec<String> = format!("{}/instances/{}", self.cloud_dir, self.instance_id)
-            .split('/')
-            .filter(|c| !c.is_empty())
-            .map(str::to_owned)
-            .collect();
-        let mut parts: Vec<String> = Vec::new();
+        let target_text = format!("{}/instances/{}", self.cloud_dir, self.instance_id);
+        let target: Vec<&str> = target_text.split('/').filter(|c| !c.is_empty()).collect();
+        // Components borrowed from `path` or the target: a path is resolved
+        // for every file written, so without a string per component.
+        let mut parts: Vec<&str> = Vec::new();
         for c in path.split('/') {
             match c {
                 "" | "." => {}
@@ -116,14 +130,22 @@ impl CloudFs {
                     parts.pop();
                 }
                 c => {
-                    parts.push(c.to_owned());
-                    if format!("/{}", parts.join("/")) == link {
+                    parts.push(c);
+                    if joined_is(&parts, &link) {
                         parts.clone_from(&target);
                     }
                 }
             }
         }
-        format!("/{}", parts.join("/"))
+        let mut out = String::with_capacity(path.len() + target_text.len());
+        if parts.is_empty() {
+            out.push('/');
+        }
+        for c in parts {
+            out.push('/');
+            out.push_str(c);
+        }
+        out
     }
 
     /// The entry at a path.
@@ -299,6 +321,12 @@ mod tests {
         assert_eq!(
             fs.resolve("/var/lib/cloud/instance/.."),
             "/var/lib/cloud/instances"
+        );
+        assert_eq!(fs.resolve("/"), "/");
+        assert_eq!(fs.resolve("/.."), "/");
+        assert_eq!(
+            fs.resolve("//var/./lib/cloud/instance"),
+            "/var/lib/cloud/instances/i-1"
         );
         fs.write_file("/var/lib/cloud/instance/scripts/b", b"x", 0o700, false)
             .unwrap();

@@ -4,40 +4,51 @@ use super::action::{Action, FileWrite, RunPart, UserPlan};
 use super::boot_plan::{BootPlan, ConsumeData, ModuleStep, PartEffect, PartStep, StagePlan};
 use serde_json::{Value as J, json};
 
+/// An object with its fields in this order, each value a built [`J`]:
+/// `json!` passes every field through `to_value`, which copies a value
+/// already built, so nested objects were copied once per level.
+macro_rules! obj {
+    ({ $($k:literal : $v:expr),* $(,)? }) => {{
+        let mut m = serde_json::Map::new();
+        $( m.insert($k.to_owned(), $v); )*
+        J::Object(m)
+    }};
+}
+
 /// The plan as one JSON value: `{"format": "cloudfold-plan/1", "cloud_init",
 /// "boot", "instance_id", "distro", "stages": [...], "notes": [...]}`.
 pub fn to_json(p: &BootPlan) -> J {
-    json!({
-        "format": "cloudfold-plan/1",
-        "cloud_init": p.release.as_str(),
-        "boot": p.boot.as_str(),
-        "instance_id": p.instance_id,
-        "distro": p.distro,
-        "stages": p.stages.iter().map(stage).collect::<Vec<_>>(),
-        "notes": p.notes,
+    obj!({
+        "format": json!("cloudfold-plan/1"),
+        "cloud_init": json!(p.release.as_str()),
+        "boot": json!(p.boot.as_str()),
+        "instance_id": json!(p.instance_id),
+        "distro": json!(p.distro),
+        "stages": J::Array(p.stages.iter().map(stage).collect()),
+        "notes": json!(p.notes),
     })
 }
 
 fn stage(s: &StagePlan) -> J {
     let sec = s.section.as_ref();
-    json!({
-        "stage": s.stage.as_str(),
-        "command": s.stage.command(),
-        "consume_data": s.consume.as_ref().map(consume),
-        "section": sec.map(|x| x.key),
-        "list_from": sec.and_then(|x| x.list_from.as_ref()).map(|(layer, file)| {
+    obj!({
+        "stage": json!(s.stage.as_str()),
+        "command": json!(s.stage.command()),
+        "consume_data": s.consume.as_ref().map_or(J::Null, consume),
+        "section": json!(sec.map(|x| x.key)),
+        "list_from": json!(sec.and_then(|x| x.list_from.as_ref()).map(|(layer, file)| {
             json!({"layer": layer.code(), "file": file})
-        }),
-        "error": sec.and_then(|x| x.error.clone()),
-        "modules": sec.map(|x| x.modules.iter().map(module).collect::<Vec<_>>()).unwrap_or_default(),
+        })),
+        "error": json!(sec.and_then(|x| x.error.clone())),
+        "modules": J::Array(sec.map(|x| x.modules.iter().map(module).collect()).unwrap_or_default()),
     })
 }
 
 fn consume(c: &ConsumeData) -> J {
-    json!({
-        "frequency": c.frequency.as_str(),
-        "stopped": c.stopped,
-        "parts": c.parts.iter().map(part).collect::<Vec<_>>(),
+    obj!({
+        "frequency": json!(c.frequency.as_str()),
+        "stopped": json!(c.stopped),
+        "parts": J::Array(c.parts.iter().map(part).collect()),
     })
 }
 
@@ -75,17 +86,17 @@ fn module(m: &ModuleStep) -> J {
         .as_ref()
         .map(super::boot_plan::Skip::reason)
         .or_else(|| m.fails.as_ref().filter(|_| !m.runs).cloned());
-    json!({
-        "name": m.name,
-        "module": m.module,
-        "frequency": m.frequency.map(|f| f.as_str()),
-        "runs": m.runs,
-        "reason": reason,
-        "reason_code": m.skip.as_ref().map(super::boot_plan::Skip::code),
-        "activated_by": m.activated_by,
-        "actions": m.actions.iter().map(action).collect::<Vec<_>>(),
-        "error": m.fails,
-        "warnings": m.warnings,
+    obj!({
+        "name": json!(m.name),
+        "module": json!(m.module),
+        "frequency": json!(m.frequency.map(|f| f.as_str())),
+        "runs": json!(m.runs),
+        "reason": json!(reason),
+        "reason_code": json!(m.skip.as_ref().map(super::boot_plan::Skip::code)),
+        "activated_by": json!(m.activated_by),
+        "actions": J::Array(m.actions.iter().map(action).collect()),
+        "error": json!(m.fails),
+        "warnings": json!(m.warnings),
     })
 }
 
@@ -104,12 +115,12 @@ fn action(a: &Action) -> J {
             prefix,
             exists,
             entries,
-        } => json!({
-            "action": "run-parts",
-            "dir": dir,
-            "prefix": prefix,
-            "exists": exists,
-            "entries": entries.iter().map(run_part).collect::<Vec<_>>(),
+        } => obj!({
+            "action": json!("run-parts"),
+            "dir": json!(dir),
+            "prefix": json!(prefix),
+            "exists": json!(exists),
+            "entries": J::Array(entries.iter().map(run_part).collect()),
         }),
         Action::Packages {
             update,
@@ -123,13 +134,13 @@ fn action(a: &Action) -> J {
             "install": install,
             "reboot_if_required": reboot_if_required,
         }),
-        Action::Groups(g) => json!({
-            "action": "groups",
-            "groups": g.iter().map(|(n, m)| json!({"name": n, "members": m})).collect::<Vec<_>>(),
+        Action::Groups(g) => obj!({
+            "action": json!("groups"),
+            "groups": J::Array(g.iter().map(|(n, m)| json!({"name": n, "members": m})).collect()),
         }),
-        Action::Users(u) => json!({
-            "action": "users",
-            "users": u.iter().map(user).collect::<Vec<_>>(),
+        Action::Users(u) => obj!({
+            "action": json!("users"),
+            "users": J::Array(u.iter().map(user).collect()),
         }),
         Action::PowerState {
             mode,
@@ -181,9 +192,9 @@ fn run_part(r: &RunPart) -> J {
 }
 
 fn user(u: &UserPlan) -> J {
-    json!({
-        "name": u.name,
-        "default": u.default,
-        "settings": u.settings.iter().map(|(k, v)| json!([k, v])).collect::<Vec<_>>(),
+    obj!({
+        "name": json!(u.name),
+        "default": json!(u.default),
+        "settings": J::Array(u.settings.iter().map(|(k, v)| json!([k, v])).collect()),
     })
 }
