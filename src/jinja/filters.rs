@@ -973,7 +973,7 @@ pub(crate) fn filter(
                 ValueKind::Seq | ValueKind::Map | ValueKind::Iterable
             );
             if !iterable {
-                return Ok(Value::from(url_quote(&soft(&value)?, false)));
+                return Ok(Value::from(url_quote(&soft(&value)?, false)?));
             }
             let pairs = if is_mapping(&value) {
                 dict_pairs(&value)?
@@ -1009,8 +1009,8 @@ pub(crate) fn filter(
             for (k, v) in pairs {
                 parts.push(format!(
                     "{}={}",
-                    url_quote(&soft(&k)?, true),
-                    url_quote(&soft(&v)?, true)
+                    url_quote(&soft(&k)?, true)?,
+                    url_quote(&soft(&v)?, true)?
                 ));
             }
             Ok(Value::from(parts.join("&")))
@@ -1524,7 +1524,15 @@ pub(crate) fn py_splitlines(s: &str) -> Vec<String> {
 }
 
 /// `urllib.parse.quote` as Jinja2's `url_quote` calls it (safe `/`).
-fn url_quote(s: &str, for_qs: bool) -> String {
+fn url_quote(s: &str, for_qs: bool) -> Result<String, Error> {
+    if s.contains(super::jinja_part::is_escape) {
+        // A byte that was not UTF-8 is a lone surrogate in Python: its
+        // `.encode("utf-8")` raises (cloud-init: `run_part`'s traceback).
+        return py_err(
+            PyExc::ValueError,
+            "'utf-8' codec can't encode character: surrogates not allowed",
+        );
+    }
     let mut out = String::new();
     for b in s.as_bytes() {
         let c = *b as char;
@@ -1536,7 +1544,7 @@ fn url_quote(s: &str, for_qs: bool) -> String {
             out.push_str(&format!("%{b:02X}"));
         }
     }
-    out
+    Ok(out)
 }
 
 fn xmlattr(value: &Value, a: &Args<'_>, version: JinjaVersion) -> Result<Value, Error> {

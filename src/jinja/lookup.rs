@@ -280,6 +280,12 @@ pub(crate) fn is_iterable(v: &Value) -> bool {
 
 /// Python's `iter(x)` as a `for` loop calls it: the value, or the `TypeError`.
 pub(crate) fn iterable(v: Value) -> Result<Value, Error> {
+    if v.kind() == ValueKind::String {
+        // Its characters as a list: MiniJinja's string iterator has no
+        // length, so its `loop.last` would never be true.
+        let chars = v.as_str().unwrap_or_default().chars();
+        return Ok(PyList::value(chars.map(Value::from).collect()));
+    }
     if is_iterable(&v) {
         return Ok(v);
     }
