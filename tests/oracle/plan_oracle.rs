@@ -258,6 +258,8 @@ fn differential(release: Release, oracle_release: &str, seed: u64) {
     let t = std::time::Instant::now();
     let mut bad = Vec::new();
     let mut compared = 0usize;
+    let mut per_profile: std::collections::BTreeMap<&str, usize> =
+        std::collections::BTreeMap::new();
     let (mut modules, mut execs, mut writes) = (0usize, 0usize, 0usize);
     for (i, (c, d)) in cases
         .iter()
@@ -280,6 +282,7 @@ fn differential(release: Release, oracle_release: &str, seed: u64) {
             }
         };
         compared += 1;
+        *per_profile.entry(c.profile.name()).or_insert(0usize) += 1;
         for (b, (m, t)) in mine.iter().zip(d["boots"].as_array().unwrap()).enumerate() {
             let t = theirs(t);
             for e in &t {
@@ -307,10 +310,15 @@ fn differential(release: Release, oracle_release: &str, seed: u64) {
             }
         }
     }
+    let profiles: Vec<String> = per_profile
+        .iter()
+        .map(|(p, n)| format!("{p} {n}"))
+        .collect();
     println!(
-        "plan differential {}: {} payloads ({compared} compared, 2 boots each: {modules} module entries, {execs} scripts run, {writes} files written), {} disagreements (oracle {:.1} s, cloudfold {:.2} s)",
+        "plan differential {}: {} payloads ({compared} compared, by profile {}; 2 boots each: {modules} module entries, {execs} scripts run, {writes} files written), {} disagreements (oracle {:.1} s, cloudfold {:.2} s)",
         release.as_str(),
         cases.len(),
+        profiles.join(", "),
         bad.len(),
         t_oracle.as_secs_f64(),
         t.elapsed().as_secs_f64()
@@ -319,6 +327,16 @@ fn differential(release: Release, oracle_release: &str, seed: u64) {
         println!("{b}\n");
     }
     assert!(bad.is_empty(), "{} disagreements", bad.len());
+    // Each release's image profiles (debian-12 or debian-13, and ubuntu) are all compared.
+    if cases.len() >= 20 {
+        for p in plan_gen::profiles(release) {
+            assert!(
+                per_profile.contains_key(p.name()),
+                "no case compared with the {} profile",
+                p.name()
+            );
+        }
+    }
 }
 
 #[test]
