@@ -23,6 +23,7 @@ import argparse
 import base64
 import json
 import os
+import shutil
 import statistics
 import subprocess
 import sys
@@ -159,5 +160,16 @@ def main():
     return 0
 
 
+def run():
+    tmp_before = set(os.listdir(tempfile.gettempdir()))
+    try:
+        return main()
+    finally:
+        # Only the directory this run made (tempfile.mkdtemp in main).
+        for d in set(os.listdir(tempfile.gettempdir())) - tmp_before:
+            if d.startswith("cloudfold-plan-bench-"):
+                shutil.rmtree(os.path.join(tempfile.gettempdir(), d), ignore_errors=True)
+
+
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(run())
