@@ -33,6 +33,7 @@ pub use boot_plan::{
     StagePlan,
 };
 pub use cloud_fs::{CloudFs, FsEntry};
+pub(crate) use cloud_util::clean_filename;
 pub use frequency::Frequency;
 pub use module_list::{ListedModule, Resolved, form_module_name, read_section};
 pub use module_meta::{ModuleMeta, ModuleTable};

@@ -9,7 +9,9 @@ use super::spans::first_line;
 use crate::diagnostic::{Diagnostic, Label};
 use crate::layers::ImageProfile;
 use crate::merge::{Path, PathSeg};
-use crate::plan::{ModuleTable, form_module_name, normalize_users_groups, read_section};
+use crate::plan::{
+    ModuleTable, clean_filename, form_module_name, normalize_users_groups, read_section,
+};
 use crate::source::LineIndex;
 use crate::userdata::{Folded, PartOutcome, PartType, Release};
 use crate::yaml::value::{Node, Value, py_str};
@@ -62,6 +64,7 @@ pub fn plan_traps(
     };
     let image_cfg = image_config(profile, release);
     out.extend(bootcmd_before_packages(cfg));
+    out.extend(runcmd_among_part_scripts(folded, cfg));
     for key in SECTIONS {
         let Some((k, _)) = map.iter().find(|(k, _)| k.as_str() == Some(key)) else {
             continue;
@@ -191,6 +194,61 @@ fn bootcmd_before_packages(cfg: &Node) -> Vec<Diagnostic> {
     out
 }
 
+/// `runcmd` (written to `scripts/runcmd` by the runcmd module) beside the
+/// shell-script parts (written to `scripts/<clean_filename>` by consume_data):
+/// `scripts_user` runs them sorted by name. The trap is a part script whose place
+/// relative to runcmd differs between the payload (the part the `runcmd` key comes
+/// from) and that order.
+fn runcmd_among_part_scripts(folded: &Folded, cfg: &Node) -> Option<Diagnostic> {
+    let (rk, _) = cfg
+        .as_map()?
+        .iter()
+        .find(|(k, _)| k.as_str() == Some("runcmd"))?;
+    let runcmd_part = folded
+        .parts
+        .iter()
+        .find(|p| p.source == rk.span().source)?
+        .number;
+    let mut scripts: Vec<(String, &crate::userdata::PartReport)> = Vec::new();
+    for p in &folded.parts {
+        if p.part_type == PartType::Script && matches!(p.outcome, PartOutcome::WouldRun) {
+            let name = clean_filename(&p.filename());
+            // A later part of the same name overwrites the file; `runcmd` itself is
+            // overwritten by the runcmd module.
+            scripts.retain(|(n, _)| *n != name);
+            if name != "runcmd" {
+                scripts.push((name, p));
+            }
+        }
+    }
+    scripts.sort_by(|(a, _), (b, _)| a.cmp(b));
+    let mut before = Vec::new();
+    let mut after = Vec::new();
+    let mut first = None;
+    for (name, p) in scripts {
+        let runs_first = name.as_str() < "runcmd";
+        let written_first = p.number < runcmd_part;
+        if runs_first != written_first {
+            first.get_or_insert(p);
+            if runs_first { &mut before } else { &mut after }.push(name);
+        }
+    }
+    let first = first?;
+    let text = super::part_source::PartSource::text_of(first);
+    Some(
+        Diagnostic::new(&PlanKind::RuncmdAmongPartScripts { before, after })
+            .with_primary(
+                Label::new(rk.span())
+                    .with_path(path(&[PathSeg::Key(rk.clone())]))
+                    .with_message("run by scripts_user as the file `runcmd`"),
+            )
+            .with_secondary(
+                Label::new(first_line(first.source, &LineIndex::new(&text)))
+                    .with_message("a part script, run from the same directory by name"),
+            ),
+    )
+}
+
 fn list_replaced(
     cfg: &Node,
     image_cfg: Option<&Node>,
@@ -272,5 +330,16 @@ mod tests {
         );
         // `user:` adds the default entry, as ug_util does.
         assert!(codes("#cloud-config\nuser: bob\nusers: [alice]\n").is_empty());
+        // runcmd beside part scripts, and not without one.
+        let mime = |runcmd: &str| {
+            format!(
+                "Content-Type: multipart/mixed; boundary=B\nMIME-Version: 1.0\n\n--B\nContent-Type: text/x-shellscript\n\n#!/bin/sh\n--B\nContent-Type: text/cloud-config\n\n#cloud-config\n{runcmd}\n--B--\n"
+            )
+        };
+        assert!(codes(&mime("runcmd: [ls]")).is_empty());
+        assert!(codes(&mime("bootcmd: [ls]")).is_empty());
+        // Written before the script, but the script (part-001) runs first.
+        let early = "Content-Type: multipart/mixed; boundary=B\nMIME-Version: 1.0\n\n--B\nContent-Type: text/cloud-config\n\n#cloud-config\nruncmd: [ls]\n--B\nContent-Type: text/x-shellscript\n\n#!/bin/sh\n--B--\n";
+        assert_eq!(codes(early), ["plan-runcmd-among-part-scripts $.runcmd"]);
     }
 }

@@ -33,6 +33,19 @@ pub enum PlanKind {
         /// The image's default user's name, if it has one.
         default_user: Option<String>,
     },
+    /// `plan-runcmd-among-part-scripts` (warning): `runcmd` and shell-script parts
+    /// both end up in the instance's `scripts/` directory, which `scripts_user` runs
+    /// in file-name order (Python's code-point sort, cloud-init #3323), not in the
+    /// payload's order: a script written after the runcmd part but named `part-002`
+    /// or `hello.sh` runs before runcmd, one written before it but named `setup.sh`
+    /// after it (`runcmd: [echo hi]`, then a `text/x-shellscript` part).
+    RuncmdAmongPartScripts {
+        /// Part scripts written after the runcmd part that run before it (file names,
+        /// in run order).
+        before: Vec<String>,
+        /// Part scripts written before it that run after it.
+        after: Vec<String>,
+    },
     /// `plan-boothook-every-boot` (warning): a `#cloud-boothook` part runs in the init
     /// stage on every boot, not once (`#cloud-boothook` then `echo hi >> /etc/motd`).
     BoothookEveryBoot {
@@ -71,6 +84,26 @@ impl fmt::Display for PlanKind {
                     .map(|u| format!(" ({u})"))
                     .unwrap_or_default()
             ),
+            PlanKind::RuncmdAmongPartScripts { before, after } => {
+                let mut said = Vec::new();
+                if !before.is_empty() {
+                    said.push(format!(
+                        "{} before runcmd although written after it",
+                        before.join(", ")
+                    ));
+                }
+                if !after.is_empty() {
+                    said.push(format!(
+                        "{} after runcmd although written before it",
+                        after.join(", ")
+                    ));
+                }
+                write!(
+                    f,
+                    "scripts_user runs runcmd and the part scripts in file-name order, not the payload's: {}",
+                    said.join("; ")
+                )
+            }
             PlanKind::BoothookEveryBoot { part } => write!(
                 f,
                 "part {part} is a boothook: cloud-init runs it early in the init stage on every boot, not once per instance"
@@ -85,6 +118,7 @@ impl DiagnosticKind for PlanKind {
             PlanKind::BootcmdBeforePackages { .. } => "plan-bootcmd-before-packages",
             PlanKind::ModuleListReplaced { .. } => "plan-module-list-replaced",
             PlanKind::UsersWithoutDefault { .. } => "plan-users-without-default",
+            PlanKind::RuncmdAmongPartScripts { .. } => "plan-runcmd-among-part-scripts",
             PlanKind::BoothookEveryBoot { .. } => "plan-boothook-every-boot",
         }
     }
@@ -103,6 +137,9 @@ impl DiagnosticKind for PlanKind {
             }
             PlanKind::UsersWithoutDefault { .. } => {
                 "add `default` as the list's first item to keep the image's default user".into()
+            }
+            PlanKind::RuncmdAmongPartScripts { .. } => {
+                "the order follows the names (code points: `part-001` < `runcmd` < `setup.sh`); name the parts so the order is the one you need, or move the commands into one place".into()
             }
             PlanKind::BoothookEveryBoot { .. } => {
                 "make it idempotent, or guard it with `cloud-init-per once NAME CMD` (or a text/x-shellscript-per-once part)".into()

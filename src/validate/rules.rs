@@ -351,6 +351,12 @@ pub const RULES: &[Rule] = &[
         "Add `default` as the list's first item. Triggered by `users: [{name: alice}]`.",
     ),
     rule(
+        "plan-runcmd-among-part-scripts",
+        W,
+        "A shell-script part runs on the other side of `runcmd` than it is written: scripts_user runs both in file-name order (code points: `part-001` before `runcmd`, `setup.sh` after; cloud-init #3323).",
+        "Name the parts so the order is the one you need. Triggered by a `text/x-shellscript` part after the cloud-config part with `runcmd`.",
+    ),
+    rule(
         "plan-boothook-every-boot",
         W,
         "A `#cloud-boothook` part runs early in the init stage on every boot, not once.",

@@ -216,7 +216,8 @@ fn subject(code: &str) -> Subject {
         "plan-boothook-every-boot" => Subject::Part,
         "plan-bootcmd-before-packages"
         | "plan-module-list-replaced"
-        | "plan-users-without-default" => Subject::Value,
+        | "plan-users-without-default"
+        | "plan-runcmd-among-part-scripts" => Subject::Value,
         other => panic!("code {other} is not classified: say what it is about"),
     }
 }
