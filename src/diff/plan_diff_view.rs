@@ -125,37 +125,27 @@ fn module_line(out: &mut String, m: &ModuleChange, p: Palette) {
             '~',
             format!("{} still skipped: {}", m.name, reason(&m.new)),
         ),
-        ModuleOp::Frequency => {
-            let f = |s: &Option<ModuleState>| {
-                s.as_ref()
-                    .and_then(|s| s.frequency)
-                    .map_or("none".to_owned(), |f| format!("{f:?}"))
+        ModuleOp::Frequency | ModuleOp::Fails => {
+            // A property of the module that changed: its new value, the old after `# was:`.
+            type Get = fn(&ModuleState) -> Option<String>;
+            let (what, none, get): (&str, &str, Get) = if m.op == ModuleOp::Frequency {
+                ("frequency ", "none", |s| {
+                    s.frequency.map(|f| format!("{f:?}"))
+                })
+            } else {
+                ("fails: ", "does not fail", |s| s.fails.clone())
+            };
+            let value = |s: &Option<ModuleState>| {
+                s.as_ref().and_then(get).unwrap_or_else(|| none.to_owned())
             };
             let _ = writeln!(
                 out,
-                "    {}~ {} frequency {}{}{}",
+                "    {}~ {} {what}{}{}{}",
                 p.yellow,
                 m.name,
-                f(&m.new),
+                value(&m.new),
                 p.reset,
-                was(f(&m.old))
-            );
-            return;
-        }
-        ModuleOp::Fails => {
-            let f = |s: &Option<ModuleState>| {
-                s.as_ref()
-                    .and_then(|s| s.fails.clone())
-                    .unwrap_or_else(|| "does not fail".to_owned())
-            };
-            let _ = writeln!(
-                out,
-                "    {}~ {} fails: {}{}{}",
-                p.yellow,
-                m.name,
-                f(&m.new),
-                p.reset,
-                was(f(&m.old))
+                was(value(&m.old))
             );
             return;
         }
