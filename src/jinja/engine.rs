@@ -226,24 +226,32 @@ static DO_RE: std::sync::LazyLock<Option<regex::Regex>> =
     std::sync::LazyLock::new(|| regex::Regex::new(r"(\{%[-+]?\s*)do\b").ok());
 
 impl Engine {
-    /// MiniJinja's `{% do %}` takes only a call; Jinja2's any expression
-    /// (evaluated, the value dropped). When MiniJinja refuses one, the
-    /// template with every `do` written as a `set` of an unused name (the
-    /// same evaluation; lines unchanged).
-    fn do_as_set(&self, content: &str) -> Option<String> {
-        let e = self.env.template_from_str(content).err()?;
-        if !e
-            .detail()
-            .is_some_and(|d| d.starts_with("expected call expression"))
-        {
-            return None;
+    /// Compile `content`. MiniJinja's `{% do %}` takes only a call; Jinja2's any
+    /// expression (evaluated, the value dropped). When MiniJinja refuses one, the
+    /// template is compiled again with every `do` written as a `set` of an unused
+    /// name (the same evaluation; lines unchanged), kept in `slot`; the source
+    /// compiled is returned with the result.
+    fn compile<'a>(
+        &'a self,
+        content: &'a str,
+        slot: &'a mut Option<String>,
+    ) -> (&'a str, Result<minijinja::Template<'a, 'a>, Error>) {
+        match self.env.template_from_str(content) {
+            Err(e)
+                if e.detail()
+                    .is_some_and(|d| d.starts_with("expected call expression")) =>
+            {
+                let Some(re) = DO_RE.as_ref() else {
+                    return (content, Err(e));
+                };
+                let src: &'a str = slot.insert(
+                    re.replace_all(content, "${1}set __cloudfold_do =")
+                        .into_owned(),
+                );
+                (src, self.env.template_from_str(src))
+            }
+            r => (content, r),
         }
-        Some(
-            DO_RE
-                .as_ref()?
-                .replace_all(content, "${1}set __cloudfold_do =")
-                .into_owned(),
-        )
     }
 
     /// The environment for `version`, bounded by `limits`.
@@ -324,9 +332,9 @@ impl Engine {
     /// Compile `content` only: the syntax error Jinja2 raises before rendering, if any
     /// (the message in Jinja2's words where cloudfold knows them, the 1-based line).
     pub fn check_syntax(&self, content: &str) -> Option<(String, usize)> {
-        let do_set = self.do_as_set(content);
-        let content = do_set.as_deref().unwrap_or(content);
-        match self.env.template_from_str(content) {
+        let mut do_set = None;
+        let (content, compiled) = self.compile(content, &mut do_set);
+        match compiled {
             Ok(_) => match unknown_name_error(&scan(content)) {
                 Some(RenderError::Syntax { message, line }) => Some((message, line)),
                 _ => None,
@@ -353,9 +361,9 @@ impl Engine {
         header_lines: Option<usize>,
     ) -> Result<(String, Option<super::LineMap>), RenderError> {
         let scope = FaultScope::begin();
-        let do_set = self.do_as_set(content);
-        let content = do_set.as_deref().unwrap_or(content);
-        let tmpl = match self.env.template_from_str(content) {
+        let mut do_set = None;
+        let (content, compiled) = self.compile(content, &mut do_set);
+        let tmpl = match compiled {
             Ok(t) => t,
             Err(e) => return Err(syntax_error_in(&e, content)),
         };
