@@ -42,11 +42,35 @@ def selinux_absent_once(release):
         sys.path[:] = saved
 
 
+def codepoint_strings(load):
+    """oracle_batch.load_oracle, its `encode` writing a str that even surrogateescape
+    cannot encode (a lone surrogate outside U+DC80..U+DCFF: a YAML "\\ud83d" escape
+    in a rendered cloud-config) as {"$str_codepoints": [...]}, as cloudfold's typed
+    JSON does, where ci_oracle.encode raises UnicodeEncodeError (the payload became
+    an oracle crash)."""
+    def loaded():
+        mod = load()
+        plain = mod.encode
+
+        def encode(value, *args, **kwargs):
+            if isinstance(value, str):
+                try:
+                    value.encode("utf-8", "surrogateescape")
+                except UnicodeEncodeError:
+                    return {"$str_codepoints": [ord(c) for c in value]}
+            return plain(value, *args, **kwargs)
+
+        mod.encode = encode  # its recursion looks the global name up
+        return mod
+    return loaded
+
+
 def main():
     ap = argparse.ArgumentParser(add_help=False)
     ap.add_argument("--release", default="bookworm")
     opts, _ = ap.parse_known_args()
     selinux_absent_once(opts.release)
+    oracle_batch.load_oracle = codepoint_strings(oracle_batch.load_oracle)
     if ("TMPDIR" not in os.environ and os.path.isdir(oracle_batch.SCRATCH)
             and os.access(oracle_batch.SCRATCH, os.W_OK)):
         tempfile.tempdir = oracle_batch.SCRATCH

@@ -304,6 +304,11 @@ impl Engine {
                 None => Ok(Value::from(())),
             },
         );
+        env.add_filter(super::program::CONCAT, |a: Value, b: Value| {
+            let mut s = super::py_format::py_str(&a).map_err(raise)?;
+            s.push_str(&super::py_format::py_str(&b).map_err(raise)?);
+            Ok::<_, minijinja::Error>(Value::from(s))
+        });
         env.add_filter(super::program::SUB, |a: Value, b: Value| {
             super::py_ops::py_sub(&a, &b).map_err(raise)
         });
@@ -371,19 +376,33 @@ impl Engine {
         if let Some(e) = unknown_name_error(&found) {
             return Err(e);
         }
+        if let Some(m) = &found.refused {
+            return Err(RenderError::Fault(RenderFault::unsupported(m.clone())));
+        }
+        // String literals as Jinja2 decodes them (`string_literal`), then the
+        // inline ifs of that text.
+        let literal_src = if found.literals.is_empty() {
+            None
+        } else {
+            super::template_scan::with_literals(content, &found.literals)
+        };
+        let (base, found) = match &literal_src {
+            Some(src) => (src.as_str(), scan(src)),
+            None => (content, found),
+        };
         let rewritten = if found.bare_ifs.is_empty() {
             None
         } else {
-            super::template_scan::with_else(content, &found.bare_ifs, COND_UNDEFINED)
+            super::template_scan::with_else(base, &found.bare_ifs, COND_UNDEFINED)
         };
-        let tmpl = match &rewritten {
+        let tmpl = match rewritten.as_deref().or(literal_src.as_deref()) {
             Some(src) => match self.env.template_from_str(src) {
                 Ok(t) => t,
                 Err(e) => return Err(syntax_error_in(&e, content)),
             },
             None => tmpl,
         };
-        let src = rewritten.as_deref().unwrap_or(content);
+        let src = rewritten.as_deref().unwrap_or(base);
         let program =
             match super::program::Program::compile(src, syntax_config().unwrap_or_default()) {
                 Ok(p) => p,
@@ -465,7 +484,7 @@ fn syntax_config() -> Option<minijinja::syntax::SyntaxConfig> {
 const COND_UNDEFINED: &str = "__cloudfold_cond_expr_undefined";
 
 /// What Jinja2's compiler would see in `content` (see `template_scan`).
-fn scan(content: &str) -> super::template_scan::Found {
+fn scan(content: &str) -> super::template_scan::Found<'_> {
     syntax_config()
         .and_then(|s| super::template_scan::scan(content, s))
         .unwrap_or_default()

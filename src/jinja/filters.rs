@@ -838,7 +838,15 @@ pub(crate) fn filter(
             }
             Ok(Value::from(soft(&value)?))
         }
-        "striptags" => unsupported("the striptags filter"),
+        "striptags" => {
+            a.none()?;
+            let text = if value.is_safe() {
+                value.as_str().unwrap_or_default().to_owned()
+            } else {
+                soft(&value)?
+            };
+            super::striptags::striptags(&text, version).map(Value::from)
+        }
         "sum" => {
             let v = p(&[("attribute", false), ("start", false)])?;
             let at = v.first().cloned().flatten();
@@ -1030,7 +1038,15 @@ pub(crate) fn filter(
             }
             Ok(Value::from(n))
         }
-        "wordwrap" => unsupported("the wordwrap filter (Python's textwrap)"),
+        "wordwrap" => {
+            let v = p(&[
+                ("width", false),
+                ("break_long_words", false),
+                ("wrapstring", false),
+                ("break_on_hyphens", false),
+            ])?;
+            wordwrap(&value, &v)
+        }
         "xmlattr" => xmlattr(&value, &a, version),
         "tojson" => {
             let v = p(&[("indent", false)])?;
@@ -1050,6 +1066,65 @@ pub(crate) fn filter(
             format!("No filter named '{name}'."),
         ),
     }
+}
+
+/// `do_wordwrap`: each line of `s.splitlines()` through `textwrap.wrap`,
+/// everything joined by `wrapstring`.
+fn wordwrap(value: &Value, v: &[Option<Value>]) -> Result<Value, Error> {
+    if let Some(m) = Missing::of(value) {
+        return py_err(PyExc::UndefinedError, m.message());
+    }
+    if value.kind() != ValueKind::String {
+        return py_err(
+            PyExc::LookupError,
+            format!(
+                "'{}' object has no attribute 'splitlines'",
+                type_name(value)
+            ),
+        );
+    }
+    let arg = |i: usize| v.get(i).cloned().flatten();
+    let width = match arg(0) {
+        None => 79,
+        Some(w) => match as_int(&w) {
+            Some(w) => w,
+            None => return unsupported("wordwrap with a width that is not an integer"),
+        },
+    };
+    let flag = |i: usize| arg(i).is_none_or(|b| b.is_true());
+    let wrapstring = match arg(2) {
+        None => "\n".to_owned(),
+        Some(w) if w.is_none() => "\n".to_owned(),
+        Some(w) if w.kind() == ValueKind::String && !w.is_safe() => {
+            w.as_str().unwrap_or_default().to_owned()
+        }
+        Some(_) => return unsupported("wordwrap with a wrapstring that is not a plain string"),
+    };
+    let lines = py_splitlines(value.as_str().unwrap_or_default());
+    if lines.is_empty() {
+        return Ok(Value::from(""));
+    }
+    let Some(width) = usize::try_from(width).ok().filter(|w| *w > 0) else {
+        return py_err(
+            PyExc::ValueError,
+            format!("invalid width {width} (must be > 0)"),
+        );
+    };
+    let wrap = super::textwrap::TextWrap {
+        width,
+        break_long_words: flag(1),
+        break_on_hyphens: flag(3),
+    };
+    let mut out = Vec::with_capacity(lines.len());
+    for line in &lines {
+        if wrap.needs_unicode_words(line) {
+            return unsupported(
+                "wordwrap of hyphenated text holding non-ASCII characters (Python's \\w)",
+            );
+        }
+        out.push(wrap.wrap(line).join(&wrapstring));
+    }
+    Ok(Value::from(out.join(&wrapstring)))
 }
 
 fn is_mapping(v: &Value) -> bool {
@@ -1586,6 +1661,53 @@ fn xmlattr(value: &Value, a: &Args<'_>, version: JinjaVersion) -> Result<Value, 
 
 /// Python's `str % args` for the conversions templates use (`%s %r %d %i
 /// %f %x %o %%`, flags, width, precision); anything else is unsupported.
+/// `inf`/`nan` as printf-style formatting writes them (no sign).
+fn nonfinite(f: f64, upper: bool) -> String {
+    let s = if f.is_nan() { "nan" } else { "inf" };
+    if upper {
+        s.to_uppercase()
+    } else {
+        s.to_owned()
+    }
+}
+
+/// `'%.{p}e' % f` for a finite `f >= 0`: the exponent signed, at least two digits.
+fn py_exp(f: f64, p: usize, upper: bool) -> String {
+    let s = format!("{f:.p$e}");
+    let (mant, exp) = s.split_once('e').unwrap_or((&s, "0"));
+    let exp: i32 = exp.parse().unwrap_or(0);
+    let e = if upper { 'E' } else { 'e' };
+    let sign = if exp < 0 { '-' } else { '+' };
+    format!("{mant}{e}{sign}{:02}", exp.unsigned_abs())
+}
+
+/// `'%.{p}g' % f` for a finite `f >= 0`: `%e` or `%f` by the exponent, trailing zeros dropped.
+fn py_general(f: f64, p: usize, upper: bool) -> String {
+    let p = p.max(1);
+    let sci = format!("{f:.prec$e}", prec = p - 1);
+    let exp: i64 = sci
+        .split_once('e')
+        .and_then(|(_, e)| e.parse().ok())
+        .unwrap_or(0);
+    let trim = |m: &str| -> String {
+        if m.contains('.') {
+            m.trim_end_matches('0').trim_end_matches('.').to_owned()
+        } else {
+            m.to_owned()
+        }
+    };
+    let p = i64::try_from(p).unwrap_or(i64::MAX);
+    if (-4..p).contains(&exp) {
+        let digits = usize::try_from(p - 1 - exp).unwrap_or(0);
+        trim(&format!("{f:.digits$}"))
+    } else {
+        let s = py_exp(f, usize::try_from(p - 1).unwrap_or(0), upper);
+        let at = s.find(['e', 'E']).unwrap_or(s.len());
+        let (mant, rest) = s.split_at(at);
+        format!("{}{rest}", trim(mant))
+    }
+}
+
 fn percent_format(fmt: &str, args: &[Value]) -> Result<Value, Error> {
     let mut out = String::new();
     let mut chars = fmt.chars().peekable();
@@ -1688,8 +1810,42 @@ fn percent_format(fmt: &str, args: &[Value]) -> Result<Value, Error> {
                     );
                 };
                 let p = prec.unwrap_or(6);
-                let s = format!("{:.*}", p, f.abs());
-                let sign = if f.is_sign_negative() && f != 0.0 {
+                let s = if f.is_finite() {
+                    format!("{:.*}", p, f.abs())
+                } else {
+                    nonfinite(f, conv == 'F')
+                };
+                let sign = if f.is_sign_negative() && !f.is_nan() {
+                    "-"
+                } else if flags.contains('+') {
+                    "+"
+                } else if flags.contains(' ') {
+                    " "
+                } else {
+                    ""
+                };
+                format!("{sign}{s}")
+            }
+            'e' | 'E' | 'g' | 'G' => {
+                let Some(f) = as_f64(arg) else {
+                    return py_err(
+                        PyExc::TypeError,
+                        format!("must be real number, not {}", type_name(arg)),
+                    );
+                };
+                if flags.contains('#') {
+                    return unsupported(format!("the %#{conv} conversion of the format filter"));
+                }
+                let upper = conv.is_ascii_uppercase();
+                let p = prec.unwrap_or(6);
+                let s = if !f.is_finite() {
+                    nonfinite(f, upper)
+                } else if conv == 'e' || conv == 'E' {
+                    py_exp(f.abs(), p, upper)
+                } else {
+                    py_general(f.abs(), p, upper)
+                };
+                let sign = if f.is_sign_negative() && !f.is_nan() {
                     "-"
                 } else if flags.contains('+') {
                     "+"
@@ -1702,6 +1858,7 @@ fn percent_format(fmt: &str, args: &[Value]) -> Result<Value, Error> {
             }
             _ => return unsupported(format!("the %{conv} conversion of the format filter")),
         };
+        let numeric = !matches!(conv, 's' | 'r');
         let w: usize = width.parse().unwrap_or(0);
         let n = body.chars().count();
         if n < w {
@@ -1709,7 +1866,7 @@ fn percent_format(fmt: &str, args: &[Value]) -> Result<Value, Error> {
             if flags.contains('-') {
                 out.push_str(&body);
                 out.push_str(&" ".repeat(pad));
-            } else if flags.contains('0') && conv != 's' && conv != 'r' {
+            } else if flags.contains('0') && numeric {
                 let (sign, digits) = match body.chars().next() {
                     Some(c @ ('-' | '+' | ' ')) => (c.to_string(), body[1..].to_owned()),
                     _ => (String::new(), body.clone()),
@@ -1734,4 +1891,41 @@ fn percent_format(fmt: &str, args: &[Value]) -> Result<Value, Error> {
     let _ = float_text;
     let _ = py_str;
     Ok(Value::from(out))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::percent_format;
+    use minijinja::value::Value;
+
+    // Expected values from Python 3.11's `fmt % value`.
+    #[test]
+    fn printf_floats_match_python() {
+        let cases: [(&str, f64, &str); 20] = [
+            ("%e", 12345.678, "1.234568e+04"),
+            ("%.0e", 2.5, "2e+00"),
+            ("%.2e", 0.125, "1.25e-01"),
+            ("%E", 1e-300, "1.000000E-300"),
+            ("%g", 1e-05, "1e-05"),
+            ("%g", 123456789.0, "1.23457e+08"),
+            ("%.3g", 0.0001234, "0.000123"),
+            ("%g", 100000.0, "100000"),
+            ("%g", 1000000.0, "1e+06"),
+            ("%G", 1e-10, "1E-10"),
+            ("%g", 0.0, "0"),
+            ("%e", -0.0, "-0.000000e+00"),
+            ("%010.2e", -1.5, "-01.50e+00"),
+            ("%+g", 2.5, "+2.5"),
+            ("%05f", f64::INFINITY, "00inf"),
+            ("%e", f64::NEG_INFINITY, "-inf"),
+            ("%g", 1.5e300, "1.5e+300"),
+            ("%.0g", 0.5, "0.5"),
+            ("%10.3G", 1234567.0, "  1.23E+06"),
+            ("%f", -0.0, "-0.000000"),
+        ];
+        for (fmt, v, want) in cases {
+            let got = percent_format(fmt, &[Value::from(v)]).map(|v| v.to_string());
+            assert_eq!(got.ok().as_deref(), Some(want), "{fmt} % {v}");
+        }
+    }
 }

@@ -126,7 +126,7 @@ pub fn detect_template(text: &str) -> (Option<String>, &str) {
 }
 
 /// The first of the code points that stand for bytes that are not UTF-8.
-const ESCAPE_BASE: u32 = 0x10_FF00;
+pub(crate) const ESCAPE_BASE: u32 = 0x10_FF00;
 
 /// Whether `c` is one of [`decode_escaped`]'s stand-ins (U+10FF80–U+10FFFF).
 pub(crate) fn is_escape(c: char) -> bool {
@@ -229,7 +229,25 @@ pub fn render_part(payload: &str, ctx: &JinjaContext<'_>) -> JinjaRender {
                     missing,
                 };
             }
-            match crate::userdata::type_from_starts_with(text.as_bytes()) {
+            let subtype = crate::userdata::type_from_starts_with(text.as_bytes());
+            if matches!(subtype, Some("text/x-shellscript"))
+                || (ctx.v25 && matches!(subtype, Some("text/cloud-boothook")))
+            {
+                // The script and boothook sub-handlers write the text to a file
+                // (`util.write_file`, UTF-8): a lone surrogate (a stray byte of
+                // the part) raises, and `run_part` logs "Failed calling handler".
+                if let Some(c) = text.chars().find(|c| is_escape(*c)) {
+                    return JinjaRender::Dropped {
+                        why: JinjaDrop::Raised(format!(
+                            "UnicodeEncodeError: 'utf-8' codec can't encode character '\\u{:x}': \
+                             surrogates not allowed (writing the script file)",
+                            u32::from(c) - ESCAPE_BASE + 0xDC00
+                        )),
+                        missing,
+                    };
+                }
+            }
+            match subtype {
                 Some(
                     t @ ("text/cloud-config" | "text/cloud-config-jsonp" | "text/x-shellscript"),
                 ) => JinjaRender::Rendered {
@@ -383,6 +401,41 @@ mod tests {
             detect_template("## template: jinja2\n").0.as_deref(),
             Some("jinja2")
         );
+    }
+
+    // Seed 2 case 638 of the differential (25.1): a boothook rendered with a
+    // stray byte (`é` re-encoded as 0xE9) raises in `util.write_file`.
+    #[test]
+    fn scripts_holding_stray_bytes_fail_in_the_sub_handler() {
+        let data = InstanceData::from_json(b"{}").unwrap_or_else(|e| panic!("{e}"));
+        let engine = Engine::new(super::super::JinjaVersion::V3_1_6, Default::default());
+        let payload = decode_escaped(b"## template: jinja\n#cloud-boothook\necho '\xe9'\n")
+            .unwrap_or_default();
+        for (v25, raised) in [(true, true), (false, false)] {
+            let ctx = JinjaContext {
+                data: Some(&data),
+                v25,
+                engine: &engine,
+                line_maps: false,
+            };
+            let r = render_part(&payload, &ctx);
+            let is_raised = matches!(
+                r,
+                JinjaRender::Dropped {
+                    why: JinjaDrop::Raised(_),
+                    ..
+                }
+            );
+            assert_eq!(is_raised, raised, "{r:?}");
+            let script = payload.replace("#cloud-boothook", "#!/bin/sh");
+            assert!(matches!(
+                render_part(&script, &ctx),
+                JinjaRender::Dropped {
+                    why: JinjaDrop::Raised(_),
+                    ..
+                }
+            ));
+        }
     }
 
     #[test]

@@ -31,7 +31,10 @@ mod py_object;
 mod py_ops;
 mod query;
 mod stateful;
+mod string_literal;
+mod striptags;
 mod template_scan;
+mod textwrap;
 pub(crate) mod tojson;
 
 pub use engine::{Engine, GLOBALS, JinjaLimits, RenderError};

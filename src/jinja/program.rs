@@ -21,6 +21,9 @@ pub(crate) const GETATTR: &str = "__cloudfold_getattr";
 pub(crate) const GETITEM: &str = "__cloudfold_getitem";
 /// The internal filter for `a - b` (Python's, with cloud-init's undefined).
 pub(crate) const SUB: &str = "__cloudfold_sub";
+/// `a ~ b`: Jinja2's `str_join`, each side through Python's `str` (MiniJinja's
+/// own concatenation writes floats its way: `2.5e300` in full).
+pub(crate) const CONCAT: &str = "__cloudfold_concat";
 /// The internal filters checking an operand of arithmetic or `<` (an undefined
 /// raises `UndefinedError` there, the left operand first, as in Python).
 pub(crate) const CHECK_OPERAND: &str = "__cloudfold_operand";
@@ -137,6 +140,9 @@ fn reroute<'s>(ins: &Instructions<'s>) -> Instructions<'s> {
             }
             Instruction::Sub => {
                 add(Instruction::ApplyFilter(SUB, Some(2), NO_LOCAL));
+            }
+            Instruction::StringConcat => {
+                add(Instruction::ApplyFilter(CONCAT, Some(2), NO_LOCAL));
             }
             Instruction::Neg => {
                 for x in check_top() {

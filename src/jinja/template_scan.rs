@@ -16,11 +16,21 @@
 //! undefined, which cloudfold cannot tell from others; so the template is
 //! given an explicit `else` that makes Jinja2's value.
 
-use minijinja::machinery::ast::{CallArg, Expr, Stmt};
+use super::string_literal::{LiteralError, decode_run, minijinja_literal};
+use minijinja::machinery::ast::{BinOpKind, CallArg, Expr, Stmt};
+use minijinja::value::{Value, ValueKind};
 
 /// What a scan of a template found.
 #[derive(Debug, Default)]
-pub(crate) struct Found {
+pub(crate) struct Found<'s> {
+    /// The template's text.
+    source: &'s str,
+    /// Each literal (or constant `~` chain) whose MiniJinja value is not
+    /// Jinja2's: its byte range and the MiniJinja literal of Jinja2's value
+    /// (`string_literal`; MiniJinja folds `'x' ~ 1e16` its own way).
+    pub literals: Vec<(usize, usize, String)>,
+    /// A literal Jinja2 decodes in a way cloudfold does not reproduce.
+    pub refused: Option<String>,
     /// The first unknown filter or test outside a soft frame, in Jinja2's
     /// compile order: its message and 1-based line.
     pub unknown: Option<(String, usize)>,
@@ -29,18 +39,96 @@ pub(crate) struct Found {
     pub bare_ifs: Vec<(usize, usize)>,
 }
 
-impl Found {
+impl Found<'_> {
     fn is_some(&self) -> bool {
         self.unknown.is_some()
     }
 }
 
 /// Scan `source` (`None` when it does not parse).
-pub(crate) fn scan(source: &str, syntax: minijinja::syntax::SyntaxConfig) -> Option<Found> {
+pub(crate) fn scan(source: &str, syntax: minijinja::syntax::SyntaxConfig) -> Option<Found<'_>> {
     let ast = minijinja::machinery::parse(source, "<string>", syntax).ok()?;
-    let mut found = Found::default();
+    let mut found = Found {
+        source,
+        ..Found::default()
+    };
     stmt(&ast, false, &mut found);
     Some(found)
+}
+
+/// `source` with each of `literals` (byte ranges, in any order, not
+/// overlapping) replaced.
+pub(crate) fn with_literals(source: &str, literals: &[(usize, usize, String)]) -> Option<String> {
+    let mut spans: Vec<&(usize, usize, String)> = literals.iter().collect();
+    spans.sort_by_key(|(start, _, _)| *start);
+    let mut out = String::with_capacity(source.len());
+    let mut at = 0;
+    for (start, end, text) in spans {
+        if *start < at {
+            continue;
+        }
+        out.push_str(source.get(at..*start)?);
+        out.push_str(text);
+        at = *end;
+    }
+    out.push_str(source.get(at..)?);
+    Some(out)
+}
+
+/// The Python value of a constant expression made of literals and `~`
+/// (`None`: something else, or a literal cloudfold cannot decode).
+fn python_const(e: &Expr<'_>, found: &mut Found<'_>) -> Option<Value> {
+    match e {
+        Expr::Const(c) if c.value.kind() == ValueKind::String => {
+            let span = c.span();
+            let src = found
+                .source
+                .get(offset(span.start_offset)..offset(span.end_offset))?;
+            match decode_run(src)? {
+                Ok(s) => Some(Value::from(s)),
+                Err(LiteralError::Python(m)) => {
+                    found
+                        .refused
+                        .get_or_insert_with(|| format!("a string literal Jinja2 rejects ({m})"));
+                    None
+                }
+                Err(LiteralError::Unsupported(m)) => {
+                    found.refused.get_or_insert_with(|| m.to_owned());
+                    None
+                }
+            }
+        }
+        Expr::Const(c) => Some(c.value.clone()),
+        Expr::BinOp(b) if matches!(b.op, BinOpKind::Concat) => {
+            let l = python_const(&b.left, found)?;
+            let r = python_const(&b.right, found)?;
+            let mut s = super::py_format::py_str(&l).ok()?;
+            s.push_str(&super::py_format::py_str(&r).ok()?);
+            Some(Value::from(s))
+        }
+        _ => None,
+    }
+}
+
+fn offset(o: u32) -> usize {
+    usize::try_from(o).unwrap_or(usize::MAX)
+}
+
+/// Record `e` (a literal or a constant `~` chain) when Jinja2's value differs from MiniJinja's.
+fn check_const(e: &Expr<'_>, folded: &Value, found: &mut Found<'_>) {
+    let span = e.span();
+    let (start, end) = (offset(span.start_offset), offset(span.end_offset));
+    let Some(py) = python_const(e, found) else {
+        return;
+    };
+    if py.as_str() != folded.as_str() || folded.kind() != ValueKind::String {
+        if let (Some(s), Some(orig)) = (py.as_str(), found.source.get(start..end)) {
+            let newlines = orig.matches('\n').count();
+            found
+                .literals
+                .push((start, end, minijinja_literal(s, newlines)));
+        }
+    }
 }
 
 /// `source` with ` else <global>(line)` after each bare inline `if`'s test.
@@ -58,13 +146,13 @@ pub(crate) fn with_else(source: &str, bare_ifs: &[(usize, usize)], global: &str)
     Some(out)
 }
 
-fn body(stmts: &[Stmt<'_>], soft: bool, found: &mut Found) {
+fn body(stmts: &[Stmt<'_>], soft: bool, found: &mut Found<'_>) {
     for s in stmts {
         stmt(s, soft, found);
     }
 }
 
-fn stmt(s: &Stmt<'_>, soft: bool, found: &mut Found) {
+fn stmt(s: &Stmt<'_>, soft: bool, found: &mut Found<'_>) {
     if found.is_some() {
         return;
     }
@@ -129,7 +217,7 @@ fn stmt(s: &Stmt<'_>, soft: bool, found: &mut Found) {
     }
 }
 
-fn args(a: &[CallArg<'_>], soft: bool, found: &mut Found) {
+fn args(a: &[CallArg<'_>], soft: bool, found: &mut Found<'_>) {
     for arg in a {
         match arg {
             CallArg::Pos(e)
@@ -142,12 +230,22 @@ fn args(a: &[CallArg<'_>], soft: bool, found: &mut Found) {
     }
 }
 
-fn expr(e: &Expr<'_>, soft: bool, found: &mut Found) {
+fn expr(e: &Expr<'_>, soft: bool, found: &mut Found<'_>) {
     if found.is_some() {
         return;
     }
     match e {
-        Expr::Var(_) | Expr::Const(_) => {}
+        Expr::Var(_) => {}
+        Expr::Const(c) => {
+            if c.value.kind() == ValueKind::String {
+                check_const(e, &c.value, found);
+            }
+        }
+        Expr::BinOp(b) if matches!(b.op, BinOpKind::Concat) && e.as_const().is_some() => {
+            if let Some(folded) = e.as_const() {
+                check_const(e, &folded, found);
+            }
+        }
         Expr::Slice(s) => {
             expr(&s.expr, soft, found);
             for part in [&s.start, &s.stop, &s.step].into_iter().flatten() {

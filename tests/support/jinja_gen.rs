@@ -475,6 +475,25 @@ const SNIPPETS: &[&[&str]] = &[
         "{{ 'x\\u2003y'.split() }} {{ ['é', 'e', 'z']|sort }} {{ 'é' < 'z' }}",
         "{{ 'ключ'|upper }} {{ v1['é']|default('é') }} {{ 'ǅ'|lower }} {{ 'ⅷ'|upper }}",
     ],
+    // text filters and formatting: textwrap, striptags, printf floats, Python float text
+    &[
+        "{{ 'The quick brown fox jumps over the lazy dog'|wordwrap(10) }}",
+        "{{ 'well-known long-winded hyphen-ated words--and dashes'|wordwrap(8) }}",
+        "{{ 'supercalifragilistic a bb'|wordwrap(5, false) }}|{{ 'a-b-c-d-e-f-g'|wordwrap(3) }}",
+        "{{ 'well-known  tab\tsep words'|wordwrap(6, break_on_hyphens=false) }}",
+        "{{ 'line one\nline two is longer\r\n\n  x'|wordwrap(6, wrapstring='<br>') }}",
+        "{{ v1.name|wordwrap(3) }} {{ ''|wordwrap(0) }}",
+        "{{ 'x'|wordwrap(0) }}",
+        "{{ '<p>Hello <b>World</b></p>  &amp; &lt;x&gt; &copy; &#169; &#x41;&#128;'|striptags }}",
+        "{{ '<!-- c <b> -->x <i>y</i>\t z <!-->w'|striptags }} {{ 'a &notit b &ampx &#0;'|striptags }}",
+        "{{ v1.name|striptags }} {{ 1.5|striptags }} {{ 'a < b > c'|striptags }}",
+        "{{ '%e %E'|format(0.000123, 1e300) }} {{ '%g %G %.3g'|format(123456789, 1e-10, 2.5) }}",
+        "{{ '%10.2e|%-10g|%+.0e|%05g'|format(-1.5, 100000, 2.5, 0.5) }} {{ '%g'|format(1e16) }}",
+        "{{ '%.0e %e %g'|format(2.5, 'inf'|float, -0.0) }}",
+        "{{ 'x' ~ 2.5e300 ~ 1e16 ~ 1e-5 }} {{ 1e22|string }} {{ 1e400|string }} {{ 1e16 ~ '' }}",
+        "{{ {'b': 1, 'a': [1, 2]}|pprint }} {{ 1e16|pprint }}",
+        "{{ '\\U0001F600'|length }} {{ '\\x41\\101\\a\\v\\d'|tojson }} {{ 'é\\\\é' }} {{ 'a' ~ true ~ none ~ 1.0 }}",
+    ],
     // syntax errors (each release words and places them its own way)
     &[
         "{% endif %}",
