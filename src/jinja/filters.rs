@@ -1,8 +1,10 @@
 //! Jinja2 3.1's 54 filters, each as `jinja2/filters.py` defines it (Python semantics, Python's error texts).
 //!
 //! A filter whose Python result cloudfold cannot reproduce (`random`,
-//! `urlize`, `wordwrap`, `pprint` of a value wider than a line…) raises an
-//! "unsupported" fault naming it, so the part is reported, never guessed.
+//! `urlize`, `groupby`, `pprint` of a value wider than a line, `wordwrap` of
+//! hyphenated non-ASCII text, `striptags` of an HTML entity outside the
+//! legacy table…) raises an "unsupported" fault naming it, so the part is
+//! reported, never guessed.
 
 use super::JinjaVersion;
 use super::args::Args;

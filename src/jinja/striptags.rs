@@ -184,21 +184,35 @@ fn comments(v: &[char]) -> Vec<char> {
     let mut out: Vec<char> = Vec::with_capacity(v.len());
     let mut rest = 0;
     loop {
-        // The search window: the kept tail that may start a mark, then the rest.
+        // The text searched: the kept tail that may start a mark, then v[rest..].
         let keep = out.len().saturating_sub(3);
-        let mut window: Vec<char> = out.get(keep..).unwrap_or_default().to_vec();
-        let tail_len = window.len();
-        window.extend_from_slice(v.get(rest..).unwrap_or_default());
-        let Some(start) = find(&window, &OPEN, 0) else {
+        let tail: Vec<char> = out.get(keep..).unwrap_or_default().to_vec();
+        let t = tail.len();
+        let get = |k: usize| {
+            if k < t {
+                tail.get(k)
+            } else {
+                v.get(rest + k - t)
+            }
+        };
+        let at =
+            |k: usize, mark: &[char]| mark.iter().enumerate().all(|(m, c)| get(k + m) == Some(c));
+        let Some(start) = (0..t)
+            .find(|&k| at(k, &OPEN))
+            .or_else(|| find(v, &OPEN, rest).map(|p| p - rest + t))
+        else {
             break;
         };
-        let Some(end) = find(&window, &CLOSE, start) else {
+        let Some(end) = (start..t)
+            .find(|&k| at(k, &CLOSE))
+            .or_else(|| find(v, &CLOSE, rest + start.saturating_sub(t)).map(|p| p - rest + t))
+        else {
             break;
         };
-        // Keep window[..start], drop through end + 3.
+        // Keep the text before the comment, drop it through its `-->`.
         out.truncate(keep);
-        out.extend_from_slice(window.get(..start).unwrap_or_default());
-        rest += (end + 3).saturating_sub(tail_len);
+        out.extend((0..start).filter_map(|k| get(k).copied()));
+        rest += (end + 3).saturating_sub(t);
     }
     out.extend_from_slice(v.get(rest..).unwrap_or_default());
     out

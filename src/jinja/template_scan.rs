@@ -121,13 +121,13 @@ fn check_const(e: &Expr<'_>, folded: &Value, found: &mut Found<'_>) {
     let Some(py) = python_const(e, found) else {
         return;
     };
-    if py.as_str() != folded.as_str() || folded.kind() != ValueKind::String {
-        if let (Some(s), Some(orig)) = (py.as_str(), found.source.get(start..end)) {
-            let newlines = orig.matches('\n').count();
-            found
-                .literals
-                .push((start, end, minijinja_literal(s, newlines)));
-        }
+    if (py.as_str() != folded.as_str() || folded.kind() != ValueKind::String)
+        && let (Some(s), Some(orig)) = (py.as_str(), found.source.get(start..end))
+    {
+        let newlines = orig.matches('\n').count();
+        found
+            .literals
+            .push((start, end, minijinja_literal(s, newlines)));
     }
 }
 

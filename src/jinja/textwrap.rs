@@ -9,6 +9,7 @@
 //! ([`TextWrap::needs_unicode_words`]).
 
 use crate::userdata::py_is_space;
+use std::ops::Range;
 
 /// The options Jinja2 passes to `textwrap.wrap`.
 pub(crate) struct TextWrap {
@@ -55,21 +56,26 @@ impl TextWrap {
         } else {
             split_simple(&chars)
         };
-        self.wrap_chunks(chunks)
+        self.wrap_chunks(&chars, chunks)
     }
 
-    fn wrap_chunks(&self, mut chunks: Vec<Vec<char>>) -> Vec<String> {
-        let blank = |c: &[char]| c.iter().all(|&c| py_is_space(c));
+    /// `_wrap_chunks`, each chunk a range of `text` (a long word is cut by
+    /// moving its start: linear, where Python copies the rest each time).
+    fn wrap_chunks(&self, text: &[char], mut chunks: Vec<Range<usize>>) -> Vec<String> {
+        let blank = |c: &Range<usize>| {
+            text.get(c.clone())
+                .is_some_and(|c| c.iter().all(|&c| py_is_space(c)))
+        };
         let width = self.width;
         let mut lines: Vec<String> = Vec::new();
         chunks.reverse();
         while !chunks.is_empty() {
-            let mut cur_line: Vec<Vec<char>> = Vec::new();
+            let mut cur_line: Vec<Range<usize>> = Vec::new();
             let mut cur_len = 0usize;
-            if !lines.is_empty() && chunks.last().is_some_and(|c| blank(c)) {
+            if !lines.is_empty() && chunks.last().is_some_and(blank) {
                 chunks.pop();
             }
-            while let Some(l) = chunks.last().map(Vec::len) {
+            while let Some(l) = chunks.last().map(ExactSizeIterator::len) {
                 if cur_len + l <= width {
                     cur_line.extend(chunks.pop());
                     cur_len += l;
@@ -78,13 +84,19 @@ impl TextWrap {
                 }
             }
             if chunks.last().is_some_and(|c| c.len() > width) {
-                self.handle_long_word(&mut chunks, &mut cur_line, cur_len);
+                self.handle_long_word(text, &mut chunks, &mut cur_line, cur_len);
             }
-            if cur_line.last().is_some_and(|c| blank(c)) {
+            if cur_line.last().is_some_and(blank) {
                 cur_line.pop();
             }
             if !cur_line.is_empty() {
-                lines.push(cur_line.iter().flatten().collect());
+                lines.push(
+                    cur_line
+                        .iter()
+                        .filter_map(|r| text.get(r.clone()))
+                        .flatten()
+                        .collect(),
+                );
             }
         }
         lines
@@ -92,8 +104,9 @@ impl TextWrap {
 
     fn handle_long_word(
         &self,
-        chunks: &mut Vec<Vec<char>>,
-        cur_line: &mut Vec<Vec<char>>,
+        text: &[char],
+        chunks: &mut Vec<Range<usize>>,
+        cur_line: &mut Vec<Range<usize>>,
         cur_len: usize,
     ) {
         // `width` is at least 1 here, so `space_left` is `width - cur_len`.
@@ -102,22 +115,23 @@ impl TextWrap {
             let Some(chunk) = chunks.last_mut() else {
                 return;
             };
+            let word = text.get(chunk.clone()).unwrap_or_default();
             let mut end = space_left;
-            if self.break_on_hyphens && chunk.len() > space_left {
+            if self.break_on_hyphens && word.len() > space_left {
                 // The last hyphen before `space_left`, with a non-hyphen before it.
-                let hyphen = chunk
+                let hyphen = word
                     .get(..space_left)
                     .and_then(|h| h.iter().rposition(|&c| c == '-'));
                 if let Some(h) = hyphen
                     && h > 0
-                    && chunk.get(..h).is_some_and(|b| b.iter().any(|&c| c != '-'))
+                    && word.get(..h).is_some_and(|b| b.iter().any(|&c| c != '-'))
                 {
                     end = h + 1;
                 }
             }
-            let end = end.min(chunk.len());
-            let rest = chunk.split_off(end);
-            cur_line.push(std::mem::replace(chunk, rest));
+            let cut = chunk.start + end.min(word.len());
+            cur_line.push(chunk.start..cut);
+            chunk.start = cut;
         } else if cur_line.is_empty() {
             cur_line.extend(chunks.pop());
         }
@@ -125,14 +139,14 @@ impl TextWrap {
 }
 
 /// `wordsep_simple_re.split`: runs of whitespace and of the rest.
-fn split_simple(text: &[char]) -> Vec<Vec<char>> {
-    let mut out: Vec<Vec<char>> = Vec::new();
+fn split_simple(text: &[char]) -> Vec<Range<usize>> {
+    let mut out: Vec<Range<usize>> = Vec::new();
     let mut prev: Option<bool> = None;
-    for &c in text {
+    for (i, &c) in text.iter().enumerate() {
         let ws = is_ws(c);
         match out.last_mut() {
-            Some(last) if prev == Some(ws) => last.push(c),
-            _ => out.push(vec![c]),
+            Some(last) if prev == Some(ws) => last.end = i + 1,
+            _ => out.push(i..i + 1),
         }
         prev = Some(ws);
     }
@@ -140,7 +154,7 @@ fn split_simple(text: &[char]) -> Vec<Vec<char>> {
 }
 
 /// `wordsep_re.split` (every position starts a match, so the chunks are the matches).
-fn split_hyphenated(text: &[char]) -> Vec<Vec<char>> {
+fn split_hyphenated(text: &[char]) -> Vec<Range<usize>> {
     let at = |i: usize| text.get(i);
     // `-{2,}(?=\w)` at `j`: the end of the dash run, if it qualifies.
     let em_dash = |j: usize| {
@@ -162,11 +176,8 @@ fn split_hyphenated(text: &[char]) -> Vec<Vec<char>> {
         } else {
             // `\S+?` then the first of: a hyphen between letters, the end of
             // the word, or the start of an em-dash after word punctuation.
-            let run = text
-                .get(i..)
-                .map_or(0, |t| t.iter().take_while(|&&c| !is_ws(c)).count());
-            let mut found = i + run;
-            for j in i + 1..=i + run {
+            let mut j = i + 1;
+            loop {
                 let hyphen = at(j) == Some(&'-')
                     && ((j >= 2 && is_letter(at(j - 2)) && is_letter(at(j - 1)))
                         || (j >= 3
@@ -176,22 +187,20 @@ fn split_hyphenated(text: &[char]) -> Vec<Vec<char>> {
                     && is_letter(at(j + 1))
                     && ((at(j + 2) == Some(&'-') && is_letter(at(j + 3))) || is_letter(at(j + 2)));
                 if hyphen {
-                    found = j + 1;
-                    break;
+                    break j + 1;
                 }
-                if j == i + run {
-                    found = j;
-                    break;
+                if at(j).is_none_or(|&c| is_ws(c)) {
+                    break j;
                 }
                 if is_word_punct(at(j - 1)) && em_dash(j).is_some() {
-                    found = j;
-                    break;
+                    break j;
                 }
+                j += 1;
             }
-            found
         };
-        out.push(text.get(i..end).map(<[char]>::to_vec).unwrap_or_default());
-        i = end.max(i + 1);
+        let end = end.max(i + 1);
+        out.push(i..end);
+        i = end;
     }
     out
 }
