@@ -467,7 +467,45 @@ pub(crate) fn filter(
             }
             percent_format(&soft(&value)?, &pos)
         }
-        "groupby" => unsupported("the groupby filter"),
+        "groupby" => {
+            let v = p(&[
+                ("attribute", true),
+                ("default", false),
+                ("case_sensitive", false),
+            ])?;
+            let at = v.first().cloned().flatten().unwrap_or_default();
+            // `make_attrgetter` substitutes `default` only when it is not None.
+            let default = v.get(1).cloned().flatten().filter(|d| !d.is_none());
+            let cs = v.get(2).cloned().flatten().is_some_and(|b| b.is_true());
+            let key = |item: &Value| {
+                let k = attr_path(item, &at, default.as_ref());
+                if cs { k } else { ignore_case(k) }
+            };
+            let mut keyed: Vec<(Value, Value)> =
+                iterate(&value)?.into_iter().map(|i| (key(&i), i)).collect();
+            sort_values(&mut keyed, false)?;
+            // `itertools.groupby`: runs of `==` keys.
+            let mut groups: Vec<(Value, Vec<Value>)> = Vec::new();
+            for (k, item) in keyed {
+                match groups.last_mut() {
+                    Some((gk, items)) if py_eq(gk, &k) => items.push(item),
+                    _ => groups.push((k, vec![item])),
+                }
+            }
+            Ok(PyList::value(
+                groups
+                    .into_iter()
+                    .map(|(k, items)| {
+                        // Not case-sensitive: the grouper is the first item's own value.
+                        let grouper = match (cs, items.first()) {
+                            (false, Some(first)) => attr_path(first, &at, default.as_ref()),
+                            _ => k,
+                        };
+                        super::group_tuple::group_tuple(grouper, PyList::value(items))
+                    })
+                    .collect(),
+            ))
+        }
         "indent" => {
             if let Some(m) = Missing::of(&value) {
                 // `s += "\n"` on an undefined raises.
@@ -668,17 +706,9 @@ pub(crate) fn filter(
         }
         "pprint" => {
             a.none()?;
-            let r = py_repr(&value).map_err(super::py_error::raise)?;
-            if r.chars().count() <= 80
-                || !matches!(
-                    value.kind(),
-                    ValueKind::Seq | ValueKind::Map | ValueKind::Iterable
-                )
-            {
-                Ok(Value::from(r))
-            } else {
-                unsupported("pprint of a container wider than 80 characters (pprint wraps it)")
-            }
+            super::pprint::pformat(&value)
+                .map(Value::from)
+                .map_err(super::py_error::raise)
         }
         "random" => unsupported("the random filter (its result is random)"),
         "reject" | "select" | "rejectattr" | "selectattr" => {

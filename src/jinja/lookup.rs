@@ -148,6 +148,9 @@ fn seq_index(key: &Value, len: usize) -> Option<usize> {
 
 /// Python's attribute of `obj` (a method, a number's `real`…), if it has it.
 fn py_attr(obj: &Value, name: &str) -> Option<Value> {
+    if let Some(v) = super::group_tuple::field(obj, name) {
+        return Some(v);
+    }
     if methods_of(obj).contains(&name) {
         return Some(BoundMethod::value(obj.clone(), name));
     }

@@ -93,6 +93,7 @@ impl FaultScope {
     /// Start collecting faults for a render on this thread.
     pub(crate) fn begin() -> Self {
         SLOT.with(|s| *s.borrow_mut() = Some(None));
+        super::group_tuple::clear();
         FaultScope(())
     }
 
@@ -105,6 +106,7 @@ impl FaultScope {
 impl Drop for FaultScope {
     fn drop(&mut self) {
         SLOT.with(|s| *s.borrow_mut() = None);
+        super::group_tuple::clear();
     }
 }
 

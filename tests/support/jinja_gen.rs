@@ -492,6 +492,10 @@ const SNIPPETS: &[&[&str]] = &[
         "{{ '%.0e %e %g'|format(2.5, 'inf'|float, -0.0) }}",
         "{{ 'x' ~ 2.5e300 ~ 1e16 ~ 1e-5 }} {{ 1e22|string }} {{ 1e400|string }} {{ 1e16 ~ '' }}",
         "{{ {'b': 1, 'a': [1, 2]}|pprint }} {{ 1e16|pprint }}",
+        "{{ ds|pprint }}",
+        "{{ [v1, 'word ' * 20 ~ '\\nnext line', ('x' * 90,)]|pprint }}",
+        "{% for g in [{'n': 2, 'k': 'B'}, {'n': 1, 'k': 'a'}, {'n': 2, 'k': 'b'}]|groupby('n') %}{{ g.grouper }}:{{ g.list|length }};{% endfor %} {{ [{'k': 'B'}, {'k': 'b'}]|groupby('k') }}",
+        "{{ ds.meta_data.lst|groupby(0, default='x') }} {% for k, v in v1|dictsort|groupby(1) %}{{ k }}{% endfor %}",
         "{{ '\\U0001F600'|length }} {{ '\\x41\\101\\a\\v\\d'|tojson }} {{ 'é\\\\é' }} {{ 'a' ~ true ~ none ~ 1.0 }}",
     ],
     // syntax errors (each release words and places them its own way)
