@@ -1,10 +1,10 @@
 //! Jinja2 3.1's 54 filters, each as `jinja2/filters.py` defines it (Python semantics, Python's error texts).
 //!
 //! A filter whose Python result cloudfold cannot reproduce (`random`,
-//! `urlize`, `groupby`, `pprint` of a value wider than a line, `wordwrap` of
-//! hyphenated non-ASCII text, `striptags` of an HTML entity outside the
-//! legacy table…) raises an "unsupported" fault naming it, so the part is
-//! reported, never guessed.
+//! `urlize` of non-ASCII words or with `extra_schemes`, `pprint` of a dict
+//! keyed by tuples, `wordwrap` of hyphenated non-ASCII text, `striptags` of
+//! an HTML entity outside the legacy table…) raises an "unsupported" fault
+//! naming it, so the part is reported, never guessed.
 
 use super::JinjaVersion;
 use super::args::Args;
@@ -1055,7 +1055,62 @@ pub(crate) fn filter(
             }
             Ok(Value::from(parts.join("&")))
         }
-        "urlize" => unsupported("the urlize filter"),
+        "urlize" => {
+            let v = p(&[
+                ("trim_url_limit", false),
+                ("nofollow", false),
+                ("target", false),
+                ("rel", false),
+                ("extra_schemes", false),
+            ])?;
+            let arg = |i: usize| v.get(i).cloned().flatten().filter(|x| !x.is_none());
+            if arg(4).is_some() {
+                return unsupported("urlize with extra_schemes");
+            }
+            let trim = match arg(0) {
+                None => None,
+                Some(t) => match as_int(&t).and_then(|n| usize::try_from(n).ok()) {
+                    Some(n) => Some(n),
+                    None => return unsupported("urlize with a trim_url_limit that is not a count"),
+                },
+            };
+            let text_arg = |x: Option<Value>, what: &str| match x {
+                None => Ok(None),
+                Some(x) if x.kind() == ValueKind::String && !x.is_safe() => {
+                    Ok(Some(x.as_str().unwrap_or_default().to_owned()))
+                }
+                Some(_) => unsupported(format!("urlize with a {what} that is not a plain string")),
+            };
+            let target = text_arg(arg(2), "target")?;
+            let rel = text_arg(arg(3), "rel")?;
+            let mut rel: std::collections::BTreeSet<String> = rel
+                .unwrap_or_default()
+                .split(|c: char| crate::userdata::py_is_space(c))
+                .filter(|w| !w.is_empty())
+                .map(str::to_owned)
+                .collect();
+            if arg(1).is_some_and(|n| n.is_true()) {
+                rel.insert("nofollow".to_owned());
+            }
+            // The `urlize.rel` policy.
+            rel.insert("noopener".to_owned());
+            let text = if value.is_safe() {
+                value.as_str().unwrap_or_default().to_owned()
+            } else {
+                html_escape(&soft(&value)?)
+            };
+            let u = super::urlize::Urlize {
+                trim,
+                rel: rel.into_iter().collect::<Vec<_>>().join(" "),
+                target: target.as_deref(),
+            };
+            match u.run(&text, version) {
+                Ok(s) => Ok(Value::from(s)),
+                Err(super::urlize::NotAscii) => unsupported(
+                    "urlize of a word holding non-ASCII characters (Python's \\w and \\d)",
+                ),
+            }
+        }
         "wordcount" => {
             a.none()?;
             let s = soft(&value)?;

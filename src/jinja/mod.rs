@@ -38,6 +38,7 @@ mod striptags;
 mod template_scan;
 mod textwrap;
 pub(crate) mod tojson;
+mod urlize;
 
 pub use engine::{Engine, GLOBALS, JinjaLimits, RenderError};
 pub use filters::FILTERS;

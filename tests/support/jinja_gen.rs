@@ -493,6 +493,8 @@ const SNIPPETS: &[&[&str]] = &[
         "{{ 'x' ~ 2.5e300 ~ 1e16 ~ 1e-5 }} {{ 1e22|string }} {{ 1e400|string }} {{ 1e16 ~ '' }}",
         "{{ {'b': 1, 'a': [1, 2]}|pprint }} {{ 1e16|pprint }}",
         "{{ ds|pprint }}",
+        "{{ 'see http://example.com/a?b=1&c=2, (www.example.org) <https://x.io/p>. me@example.com mailto:a@b.co @a@b.cc x.com foo.net. http://1.2.3.4:80/x'|urlize }}",
+        "{{ 'go to example.com now'|urlize(10, true, target='_blank', rel='me x') }} {{ v1.name|urlize }} {{ ds.meta_data.zone|urlize }}",
         "{{ [v1, 'word ' * 20 ~ '\\nnext line', ('x' * 90,)]|pprint }}",
         "{% for g in [{'n': 2, 'k': 'B'}, {'n': 1, 'k': 'a'}, {'n': 2, 'k': 'b'}]|groupby('n') %}{{ g.grouper }}:{{ g.list|length }};{% endfor %} {{ [{'k': 'B'}, {'k': 'b'}]|groupby('k') }}",
         "{{ ds.meta_data.lst|groupby(0, default='x') }} {% for k, v in v1|dictsort|groupby(1) %}{{ k }}{% endfor %}",

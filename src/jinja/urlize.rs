@@ -1,0 +1,158 @@
+//! `urlize`: Jinja2 3.1's `utils.urlize` as `do_urlize` calls it (default policies: `rel="noopener"`, no target, no extra schemes).
+//!
+//! 3.1.6 also skips words starting with `@` as e-mail addresses. The URL and
+//! e-mail patterns are Jinja2's `_http_re` and `_email_re`; Python's `\w`
+//! and `\d` are decided by cloudfold for ASCII only, so a word holding other
+//! characters that could be a link (a `.`, `@` or `:` in it) is refused.
+
+use super::JinjaVersion;
+use regex::Regex;
+use std::sync::LazyLock;
+
+/// Jinja2's `_http_re` (`re.IGNORECASE | re.VERBOSE`).
+static HTTP_RE: LazyLock<Option<Regex>> = LazyLock::new(|| {
+    Regex::new(
+        r"(?i)^((https?://|www\.)(([\w%-]+\.)+)?([a-z]{2,63}|xn--[\w%]{2,59})|([\w%-]{2,63}\.)+(com|net|int|edu|gov|org|info|mil)|(https?://)((([\d]{1,3})(\.[\d]{1,3}){3})|(\[([\da-f]{0,4}:){2}([\da-f]{0,4}:?){1,6}\])))(?::[\d]{1,5})?(?:[/?#]\S*)?$",
+    )
+    .ok()
+});
+
+/// Jinja2's `_email_re`.
+static EMAIL_RE: LazyLock<Option<Regex>> =
+    LazyLock::new(|| Regex::new(r"^\S+@\w[\w.-]*\.\w+$").ok());
+
+/// `do_urlize`'s arguments, checked by the caller.
+pub(crate) struct Urlize<'a> {
+    /// `trim_url_limit`.
+    pub trim: Option<usize>,
+    /// The `rel` attribute's value (`noopener`, `nofollow`, the caller's).
+    pub rel: String,
+    /// `target`.
+    pub target: Option<&'a str>,
+}
+
+/// Why a word cannot be linked exactly.
+pub(crate) struct NotAscii;
+
+impl Urlize<'_> {
+    /// `urlize(text)`, `text` already `markupsafe.escape`d.
+    pub(crate) fn run(&self, text: &str, version: JinjaVersion) -> Result<String, NotAscii> {
+        let (Some(http), Some(email)) = (HTTP_RE.as_ref(), EMAIL_RE.as_ref()) else {
+            return Err(NotAscii);
+        };
+        let rel_attr = if self.rel.is_empty() {
+            String::new()
+        } else {
+            format!(" rel=\"{}\"", super::filters::html_escape(&self.rel))
+        };
+        let target_attr = match self.target {
+            Some(t) if !t.is_empty() => format!(" target=\"{}\"", super::filters::html_escape(t)),
+            _ => String::new(),
+        };
+        let trim = |x: &str| match self.trim {
+            Some(n) if x.chars().count() > n => {
+                format!("{}...", x.chars().take(n).collect::<String>())
+            }
+            _ => x.to_owned(),
+        };
+        let mut out = String::with_capacity(text.len());
+        for (word, space) in words(text) {
+            if space {
+                out.push_str(word);
+                continue;
+            }
+            // Leading `(`, `<`, `&lt;`.
+            let mut middle = word;
+            loop {
+                if let Some(r) = middle.strip_prefix(['(', '<']) {
+                    middle = r;
+                } else if let Some(r) = middle.strip_prefix("&lt;") {
+                    middle = r;
+                } else {
+                    break;
+                }
+            }
+            let head = &word[..word.len() - middle.len()];
+            // Trailing `)`, `>`, `.`, `,`, newline, `&gt;`.
+            let mut cut = middle.len();
+            loop {
+                let m = &middle[..cut];
+                if m.ends_with([')', '>', '.', ',', '\n']) {
+                    cut -= 1;
+                } else if m.ends_with("&gt;") {
+                    cut -= 4;
+                } else {
+                    break;
+                }
+            }
+            let mut tail = middle[cut..].to_owned();
+            let mut middle = middle[..cut].to_owned();
+            for (open, close) in [("(", ")"), ("<", ">"), ("&lt;", "&gt;")] {
+                let opens = middle.matches(open).count();
+                if opens <= middle.matches(close).count() {
+                    continue;
+                }
+                for _ in 0..opens.min(tail.matches(close).count()) {
+                    let Some(at) = tail.find(close) else { break };
+                    let end = at + close.len();
+                    middle.push_str(&tail[..end]);
+                    tail = tail[end..].to_owned();
+                }
+            }
+            if !middle.is_ascii() && middle.contains(['.', '@', ':']) {
+                return Err(NotAscii);
+            }
+            // 3.1.6 ignores values like `@a@b`.
+            let at_first = version == JinjaVersion::V3_1_6 && middle.starts_with('@');
+            let linked = if http.is_match(&middle) {
+                if middle.starts_with("https://") || middle.starts_with("http://") {
+                    format!(
+                        "<a href=\"{middle}\"{rel_attr}{target_attr}>{}</a>",
+                        trim(&middle)
+                    )
+                } else {
+                    format!(
+                        "<a href=\"https://{middle}\"{rel_attr}{target_attr}>{}</a>",
+                        trim(&middle)
+                    )
+                }
+            } else if let Some(addr) = middle.strip_prefix("mailto:")
+                && email.is_match(addr)
+            {
+                format!("<a href=\"{middle}\">{addr}</a>")
+            } else if middle.contains('@')
+                && !middle.starts_with("www.")
+                && !at_first
+                && !middle.contains(':')
+                && email.is_match(&middle)
+            {
+                format!("<a href=\"mailto:{middle}\">{middle}</a>")
+            } else {
+                middle
+            };
+            out.push_str(head);
+            out.push_str(&linked);
+            out.push_str(&tail);
+        }
+        Ok(out)
+    }
+}
+
+/// `re.split(r"(\s+)", text)`: runs of non-space and of space (flagged).
+fn words(text: &str) -> Vec<(&str, bool)> {
+    let mut out = Vec::new();
+    let mut start = 0;
+    let mut prev: Option<bool> = None;
+    for (i, c) in text.char_indices() {
+        let space = crate::userdata::py_is_space(c);
+        if prev.is_some_and(|p| p != space) {
+            out.push((&text[start..i], prev == Some(true)));
+            start = i;
+        }
+        prev = Some(space);
+    }
+    if start < text.len() {
+        out.push((&text[start..], prev == Some(true)));
+    }
+    out
+}
