@@ -434,9 +434,7 @@ pub(crate) fn filter(
             if value.kind() == ValueKind::Iterable
                 && value.downcast_object_ref::<PyRange>().is_none()
             {
-                if value.downcast_object_ref::<PyDict>().is_some() {
-                    return py_err(PyExc::TypeError, "'dict' object is not reversible");
-                }
+                // A dict is reversible (Python 3.8+): its last key.
                 if let Some(s) = value.downcast_object_ref::<PySeq>()
                     && !s.has_len()
                 {

@@ -19,8 +19,9 @@ const WIDTH: usize = 80;
 
 /// `pprint.pformat(v)`.
 pub(crate) fn pformat(v: &Value) -> Result<String, RenderFault> {
+    let m = measure(v, 0)?;
     let mut out = String::new();
-    format(v, &mut out, 0, 0, 0)?;
+    format(&m, &mut out, 0, 0, 0);
     Ok(out)
 }
 
@@ -122,71 +123,123 @@ fn items(v: &Value) -> Vec<Value> {
     v.try_iter().map(Iterator::collect).unwrap_or_default()
 }
 
-/// `_safe_repr`: `repr` with sorted dicts.
-fn safe_repr(v: &Value, depth: usize) -> Result<String, RenderFault> {
+/// A value with the length of its `_safe_repr`, measured once (`_format`
+/// asks for the repr at every level; building it there is quadratic in the depth).
+struct Measured {
+    kind: Kind,
+    value: Value,
+    /// `len(_safe_repr(value))`.
+    len: usize,
+    /// A dict's sorted values or a list's/tuple's items.
+    kids: Vec<Measured>,
+    /// A dict's keys' reprs, sorted; a leaf's own repr (one entry).
+    reprs: Vec<String>,
+}
+
+fn measure(v: &Value, depth: usize) -> Result<Measured, RenderFault> {
     if depth > 900 {
         return Err(too_deep());
     }
-    match kind(v) {
+    let k = kind(v);
+    let (len_, kids, reprs) = match k {
         Kind::Dict => {
-            let mut parts = Vec::new();
-            for (k, val) in sorted_items(v)? {
-                parts.push(format!(
-                    "{}: {}",
-                    safe_repr(&k, depth + 1)?,
-                    safe_repr(&val, depth + 1)?
-                ));
+            let mut kids = Vec::new();
+            let mut reprs = Vec::new();
+            for (key, val) in sorted_items(v)? {
+                reprs.push(py_repr(&key)?);
+                kids.push(measure(&val, depth + 1)?);
             }
-            Ok(format!("{{{}}}", parts.join(", ")))
+            let n = kids.len();
+            let total = 2
+                + reprs.iter().map(|r| len(r) + 2).sum::<usize>()
+                + kids.iter().map(|m| m.len).sum::<usize>()
+                + 2 * n.saturating_sub(1);
+            (total, kids, reprs)
         }
         Kind::List | Kind::Tuple => {
-            let list = matches!(kind(v), Kind::List);
-            let its = items(v);
-            let mut parts = Vec::with_capacity(its.len());
-            for i in &its {
-                parts.push(safe_repr(i, depth + 1)?);
+            let mut kids = Vec::new();
+            for i in items(v) {
+                kids.push(measure(&i, depth + 1)?);
             }
-            Ok(match (list, parts.len()) {
-                (true, _) => format!("[{}]", parts.join(", ")),
-                (false, 1) => format!("({},)", parts.join("")),
-                (false, _) => format!("({})", parts.join(", ")),
-            })
+            let n = kids.len();
+            let inner = kids.iter().map(|m| m.len).sum::<usize>() + 2 * n.saturating_sub(1);
+            let total = if matches!(k, Kind::Tuple) && n == 1 {
+                inner + 3
+            } else {
+                inner + 2
+            };
+            (total, kids, Vec::new())
         }
-        Kind::Str | Kind::Other => py_repr(v),
+        Kind::Str | Kind::Other => {
+            let r = py_repr(v)?;
+            (len(&r), Vec::new(), vec![r])
+        }
+    };
+    Ok(Measured {
+        kind: k,
+        value: v.clone(),
+        len: len_,
+        kids,
+        reprs,
+    })
+}
+
+/// `_safe_repr` written out.
+fn write_repr(m: &Measured, out: &mut String) {
+    match m.kind {
+        Kind::Dict => {
+            out.push('{');
+            for (i, (k, v)) in m.reprs.iter().zip(&m.kids).enumerate() {
+                if i > 0 {
+                    out.push_str(", ");
+                }
+                out.push_str(k);
+                out.push_str(": ");
+                write_repr(v, out);
+            }
+            out.push('}');
+        }
+        Kind::List | Kind::Tuple => {
+            let list = matches!(m.kind, Kind::List);
+            out.push(if list { '[' } else { '(' });
+            for (i, k) in m.kids.iter().enumerate() {
+                if i > 0 {
+                    out.push_str(", ");
+                }
+                write_repr(k, out);
+            }
+            if !list && m.kids.len() == 1 {
+                out.push(',');
+            }
+            out.push(if list { ']' } else { ')' });
+        }
+        Kind::Str | Kind::Other => {
+            for r in &m.reprs {
+                out.push_str(r);
+            }
+        }
     }
 }
 
 /// `PrettyPrinter._format`.
-fn format(
-    v: &Value,
-    out: &mut String,
-    indent: usize,
-    allowance: usize,
-    level: usize,
-) -> Result<(), RenderFault> {
-    if level > 900 {
-        return Err(too_deep());
-    }
-    let rep = safe_repr(v, level)?;
-    if len(&rep) + indent + allowance <= WIDTH {
-        out.push_str(&rep);
-        return Ok(());
+fn format(m: &Measured, out: &mut String, indent: usize, allowance: usize, level: usize) {
+    if m.len + indent + allowance <= WIDTH {
+        write_repr(m, out);
+        return;
     }
     let level = level + 1;
-    match kind(v) {
+    match m.kind {
         Kind::Dict => {
             out.push('{');
-            let its = sorted_items(v)?;
-            if !its.is_empty() {
+            if !m.kids.is_empty() {
                 let indent = indent + 1;
                 let delim = format!(",\n{}", " ".repeat(indent));
-                let last = its.len() - 1;
-                for (i, (k, val)) in its.iter().enumerate() {
-                    let krep = safe_repr(k, level)?;
-                    out.push_str(&krep);
+                let last = m.kids.len() - 1;
+                for (i, (krep, val)) in m.reprs.iter().zip(&m.kids).enumerate() {
+                    out.push_str(krep);
                     out.push_str(": ");
                     let a = if i == last { allowance + 1 } else { 1 };
-                    format(val, out, indent + len(&krep) + 2, a, level)?;
+                    format(val, out, indent + len(krep) + 2, a, level);
                     if i != last {
                         out.push_str(&delim);
                     }
@@ -196,36 +249,28 @@ fn format(
         }
         Kind::List => {
             out.push('[');
-            format_items(&items(v), out, indent, allowance + 1, level)?;
+            format_items(&m.kids, out, indent, allowance + 1, level);
             out.push(']');
         }
         Kind::Tuple => {
-            let its = items(v);
-            let end = if its.len() == 1 { ",)" } else { ")" };
+            let end = if m.kids.len() == 1 { ",)" } else { ")" };
             out.push('(');
-            format_items(&its, out, indent, allowance + end.len(), level)?;
+            format_items(&m.kids, out, indent, allowance + end.len(), level);
             out.push_str(end);
         }
         Kind::Str => pprint_str(
-            v.as_str().unwrap_or_default(),
+            m.value.as_str().unwrap_or_default(),
             out,
             indent,
             allowance,
             level,
         ),
-        Kind::Other => out.push_str(&rep),
+        Kind::Other => write_repr(m, out),
     }
-    Ok(())
 }
 
 /// `_format_items` (not compact).
-fn format_items(
-    its: &[Value],
-    out: &mut String,
-    indent: usize,
-    allowance: usize,
-    level: usize,
-) -> Result<(), RenderFault> {
+fn format_items(its: &[Measured], out: &mut String, indent: usize, allowance: usize, level: usize) {
     let indent = indent + 1;
     let delim = format!(",\n{}", " ".repeat(indent));
     for (i, item) in its.iter().enumerate() {
@@ -233,9 +278,8 @@ fn format_items(
         if i > 0 {
             out.push_str(&delim);
         }
-        format(item, out, indent, if last { allowance } else { 1 }, level)?;
+        format(item, out, indent, if last { allowance } else { 1 }, level);
     }
-    Ok(())
 }
 
 /// `_pprint_str`: the string cut after whitespace into adjacent literals.

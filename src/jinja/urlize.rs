@@ -85,20 +85,26 @@ impl Urlize<'_> {
                     break;
                 }
             }
-            let mut tail = middle[cut..].to_owned();
-            let mut middle = middle[..cut].to_owned();
+            // The tail is `rest[t..]`: moved into the middle by advancing `t`
+            // (linear; Python copies the rest of the tail each time).
+            let rest = middle;
+            let mut t = cut;
+            let mut middle = rest[..cut].to_owned();
             for (open, close) in [("(", ")"), ("<", ">"), ("&lt;", "&gt;")] {
                 let opens = middle.matches(open).count();
                 if opens <= middle.matches(close).count() {
                     continue;
                 }
-                for _ in 0..opens.min(tail.matches(close).count()) {
-                    let Some(at) = tail.find(close) else { break };
-                    let end = at + close.len();
-                    middle.push_str(&tail[..end]);
-                    tail = tail[end..].to_owned();
+                for _ in 0..opens.min(rest[t..].matches(close).count()) {
+                    let Some(at) = rest[t..].find(close) else {
+                        break;
+                    };
+                    let end = t + at + close.len();
+                    middle.push_str(&rest[t..end]);
+                    t = end;
                 }
             }
+            let tail = &rest[t..];
             if !middle.is_ascii() && middle.contains(['.', '@', ':']) {
                 return Err(NotAscii);
             }
@@ -132,7 +138,7 @@ impl Urlize<'_> {
             };
             out.push_str(head);
             out.push_str(&linked);
-            out.push_str(&tail);
+            out.push_str(tail);
         }
         Ok(out)
     }

@@ -482,6 +482,27 @@ fn cases() -> Vec<Case> {
         ),
         Expect::Limit("nests expressions deeper"),
     ));
+    // Text filters on large inputs: each linear (Python's own copies are quadratic).
+    v.push(jinja(
+        "jinja-wordwrap-long-hyphenated-word",
+        "{{ ('ab-' * 100000)|wordwrap(1)|length }} {{ ('x' * 300000)|wordwrap(1)|length }}",
+        Expect::Clean,
+    ));
+    v.push(jinja(
+        "jinja-striptags-many-comments",
+        "{{ ('<!--x-->' * 200000 ~ '<!' * 100000 ~ '<a' * 100000)|striptags|length }}",
+        Expect::Clean,
+    ));
+    v.push(jinja(
+        "jinja-urlize-unbalanced-brackets",
+        "{{ ('(' * 300000 ~ 'http://x.io' ~ ')' * 300000)|urlize|length }}",
+        Expect::Clean,
+    ));
+    v.push(jinja(
+        "jinja-pprint-deep-and-wide",
+        "{% set ns = namespace(x=[]) %}{% for i in range(800) %}{% set ns.x = [ns.x, 'w ' * 50] %}{% endfor %}{{ ns.x|pprint|length }}",
+        Expect::Clean,
+    ));
     v.push(jinja(
         "jinja-range-list",
         "{{ range(10**9)|list|length }}",
