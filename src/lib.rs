@@ -17,6 +17,7 @@ pub mod layers;
 pub mod merge;
 pub mod mime;
 pub mod plan;
+mod python;
 mod run_aside;
 pub mod seed;
 pub mod source;

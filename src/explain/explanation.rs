@@ -5,10 +5,11 @@ use super::history::{Slot, part_of};
 use super::locator::Locator;
 use super::recorder::{PartRecord, Recorder};
 use crate::merge::{Decision, PathSeg};
+use crate::python::py_is_space;
 use crate::source::Span;
 use crate::userdata::{
     Folded, IncludeResolver, PartOutcome, PartReport, Payload, RenderError, UserDataOptions,
-    py_is_space, render_observed,
+    render_observed,
 };
 use crate::yaml::Node;
 use crate::yaml::value::{PyStr, Value};

@@ -13,6 +13,7 @@ use super::py_error::{PyExc, py_err, unsupported};
 use super::py_format::{float_text, py_repr, py_str};
 use super::py_object::{Missing, PyDict, PyList, PyRange, PySeq, SeqKind, py_tuple};
 use super::py_ops::{as_f64, as_int, py_cmp, py_eq, type_name};
+use crate::python::py_splitlines;
 use minijinja::value::{Value, ValueKind};
 use minijinja::{Error, State};
 
@@ -550,7 +551,7 @@ pub(crate) fn filter(
                 );
             }
             let s = soft(&value)? + "\n";
-            let lines = py_splitlines(&s);
+            let lines: Vec<String> = py_splitlines(&s).into_iter().map(str::to_owned).collect();
             let mut rv = if blank {
                 lines.join(&format!("\n{indention}"))
             } else {
@@ -1647,38 +1648,6 @@ fn jinja_title(s: &str) -> String {
         } else {
             out.extend(c.to_lowercase());
         }
-    }
-    out
-}
-
-/// Python's `str.splitlines()`.
-pub(crate) fn py_splitlines(s: &str) -> Vec<String> {
-    let mut out = Vec::new();
-    let mut cur = String::new();
-    let mut chars = s.chars().peekable();
-    while let Some(c) = chars.next() {
-        if matches!(
-            c,
-            '\n' | '\r'
-                | '\u{b}'
-                | '\u{c}'
-                | '\u{1c}'
-                | '\u{1d}'
-                | '\u{1e}'
-                | '\u{85}'
-                | '\u{2028}'
-                | '\u{2029}'
-        ) {
-            if c == '\r' && chars.peek() == Some(&'\n') {
-                chars.next();
-            }
-            out.push(std::mem::take(&mut cur));
-        } else {
-            cur.push(c);
-        }
-    }
-    if !cur.is_empty() {
-        out.push(cur);
     }
     out
 }

@@ -5,7 +5,7 @@ use super::MISSING_JINJA_PREFIX;
 use super::engine::{Engine, RenderError};
 use super::instance_data::InstanceData;
 use super::py_error::RenderFault;
-use crate::userdata::py_is_space as is_py_space;
+use crate::python::py_is_space as is_py_space;
 
 /// Where cloud-init reads instance data from.
 pub const INSTANCE_DATA_PATH: &str = "/run/cloud-init/instance-data-sensitive.json";
@@ -271,7 +271,7 @@ pub fn render_part(payload: &str, ctx: &JinjaContext<'_>) -> JinjaRender {
         Err(RenderError::Syntax { message, line }) => {
             // The part's line: the header is line 1. cloud-init 25.1 prints
             // `source.splitlines()[lineno - 1]` of the header-less text.
-            let source_line = super::filters::py_splitlines(content)
+            let source_line = crate::python::py_splitlines(content)
                 .get(line.saturating_sub(1))
                 .map(|l| l.trim_matches(is_py_space).to_owned())
                 .unwrap_or_default();

@@ -7,7 +7,7 @@ use super::py_object::{
     DICT_METHODS, DictKey, LIST_METHODS, Missing, PyDict, PyList, PySeq, SeqKind,
 };
 use super::py_ops::{py_eq, type_name};
-use crate::userdata::py_is_space as is_py_space;
+use crate::python::py_is_space as is_py_space;
 use minijinja::value::{Value, ValueKind};
 use minijinja::{Error, State};
 use std::sync::Arc;

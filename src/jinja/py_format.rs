@@ -1,28 +1,23 @@
 //! Python's `str()` and `repr()` of template values: what Jinja2 writes for `{{ x }}`.
 //!
 //! Floats and strings go through the crate's one Python-emulation home
-//! (`yaml::value::py_float_repr`, `py_repr_str`, table-driven from CPython).
+//! (`crate::python`'s `py_float_repr` and `py_repr_code_points`, table-driven from CPython).
 
 use super::py_error::RenderFault;
 use super::py_object::{BigInt, BoundMethod, Missing, PyDict, PyList, PyRange, PySeq, SeqKind};
-use crate::yaml::value::{PyStr, py_float_repr, py_repr_str};
+use crate::python::{py_float_repr, py_repr_code_points};
 use minijinja::value::{ObjectRepr, Value, ValueKind};
 
 /// `repr()` of a Python str.
 pub(crate) fn py_repr_text(s: &str) -> String {
-    if !s.contains(super::jinja_part::is_escape) {
-        return py_repr_str(&PyStr::from(s));
-    }
     // Stand-ins for bytes that were not UTF-8 are Python's lone surrogates.
-    let mut b = crate::yaml::value::PyStrBuilder::new();
-    for c in s.chars() {
+    py_repr_code_points(s.chars().map(|c| {
         if super::jinja_part::is_escape(c) {
-            b.push_code_point(u32::from(c) - 0x10_FF00 + 0xDC00);
+            u32::from(c) - 0x10_FF00 + 0xDC00
         } else {
-            b.push_code_point(u32::from(c));
+            u32::from(c)
         }
-    }
-    py_repr_str(&b.finish())
+    }))
 }
 
 /// `str(x)` as Jinja2 writes `{{ x }}` (no autoescape).

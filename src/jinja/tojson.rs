@@ -1,9 +1,9 @@
 //! The `tojson` filter: `json.dumps(value, sort_keys=True)` with `ensure_ascii`, Python floats, and `<>&'` escaped.
 
 use super::py_error::{PyExc, py_err};
-use super::py_format::float_text;
 use super::py_object::{Missing, PyDict, PyList, PySeq};
 use super::py_ops::{py_cmp, type_name};
+use crate::python::{py_json_float, py_json_str_unit};
 use minijinja::Error;
 use minijinja::value::{Value, ValueKind};
 
@@ -21,38 +21,15 @@ pub(crate) fn tojson(value: &Value, indent: Option<usize>) -> Result<Value, Erro
 fn encode_str(s: &str, out: &mut String) {
     out.push('"');
     for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            '\u{8}' => out.push_str("\\b"),
-            '\u{c}' => out.push_str("\\f"),
-            // A byte that was not UTF-8: Python's lone surrogate.
-            c if super::jinja_part::is_escape(c) => {
-                out.push_str(&format!("\\u{:04x}", u32::from(c) - 0x10_FF00 + 0xDC00));
-            }
-            c if (c as u32) < 0x20 || (c as u32) > 0x7e && (c as u32) != 0x7f => {
-                let mut buf = [0u16; 2];
-                for u in c.encode_utf16(&mut buf) {
-                    out.push_str(&format!("\\u{u:04x}"));
-                }
-            }
-            c => out.push(c),
-        }
+        // A byte that was not UTF-8 is Python's lone surrogate.
+        let cp = if super::jinja_part::is_escape(c) {
+            u32::from(c) - 0x10_FF00 + 0xDC00
+        } else {
+            u32::from(c)
+        };
+        py_json_str_unit(out, cp);
     }
     out.push('"');
-}
-
-fn float_json(f: f64) -> String {
-    if f.is_nan() {
-        "NaN".to_owned()
-    } else if f.is_infinite() {
-        if f > 0.0 { "Infinity" } else { "-Infinity" }.to_owned()
-    } else {
-        float_text(f)
-    }
 }
 
 /// A dict key as `json.dumps` writes it (str, or int/float/bool/None converted).
@@ -63,7 +40,7 @@ fn key_text(k: &Value) -> Result<String, Error> {
         ValueKind::None => Ok("null".to_owned()),
         ValueKind::Number => Ok(match super::py_format::int_text(k) {
             Some(t) => t,
-            None => float_json(f64::try_from(k.clone()).unwrap_or(f64::NAN)),
+            None => py_json_float(f64::try_from(k.clone()).unwrap_or(f64::NAN)),
         }),
         _ => py_err(
             PyExc::TypeError,
@@ -102,7 +79,7 @@ fn encode(v: &Value, out: &mut String, depth: usize, indent: Option<usize>) -> R
         ValueKind::Bool => out.push_str(if v.is_true() { "true" } else { "false" }),
         ValueKind::Number => match super::py_format::int_text(v) {
             Some(t) => out.push_str(&t),
-            None => out.push_str(&float_json(f64::try_from(v.clone()).unwrap_or(f64::NAN))),
+            None => out.push_str(&py_json_float(f64::try_from(v.clone()).unwrap_or(f64::NAN))),
         },
         ValueKind::String => encode_str(v.as_str().unwrap_or_default(), out),
         _ => {

@@ -664,7 +664,7 @@ pub(crate) fn is_true(v: &Node) -> bool {
         _ => {
             let s = py_str(v).to_string_lossy().into_owned();
             matches!(
-                crate::merge::cloud_init::py_strip(&crate::merge::cloud_init::py_lower(&s)),
+                crate::python::py_strip(&crate::python::py_lower(&s)),
                 "true" | "1" | "on" | "yes"
             )
         }
@@ -736,7 +736,7 @@ pub fn read_cc_from_cmdline(cmdline: &str) -> String {
             .map_or(cmdline.len(), |e| from + e);
         let body = cmdline.get(from..end).unwrap_or("");
         tokens.push(
-            unquote(body.trim_start_matches(crate::userdata::py_is_space)).replace("\\n", "\n"),
+            unquote(body.trim_start_matches(crate::python::py_is_space)).replace("\\n", "\n"),
         );
         let next = end + END.len();
         begin = cmdline

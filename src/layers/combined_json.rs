@@ -1,8 +1,9 @@
 //! `combined_cloud_config_json`: cloud-init 25.1's `/run/cloud-init/combined-cloud-config.json`, byte for byte.
 
 use super::layered::Layered;
+use crate::python::{py_json_float, py_json_str_unit};
 use crate::userdata::Release;
-use crate::yaml::value::{Node, Value, py_float_repr};
+use crate::yaml::value::{Node, Value};
 
 /// `stages.COMBINED_CLOUD_CONFIG_DOC` (25.1).
 pub const COMBINED_CLOUD_CONFIG_DOC: &str = "Aggregated cloud-config created by merging merged_system_cfg (/etc/cloud/cloud.cfg and /etc/cloud/cloud.cfg.d), metadata, vendordata and userdata. The combined_cloud_config represents the aggregated desired configuration acted upon by cloud-init.";
@@ -104,7 +105,7 @@ fn sort_key(k: Key<'_>) -> Result<SortKey, CombinedJsonError> {
             if *b { "true" } else { "false" }.to_owned(),
         ),
         Value::Int(i) => SortKey::Num(i.to_string().parse().unwrap_or(0.0), i.to_string()),
-        Value::Float(f) => SortKey::Num(*f, float_text(*f)),
+        Value::Float(f) => SortKey::Num(*f, py_json_float(*f)),
         Value::Null => SortKey::Null,
         _ => {
             return Err(CombinedJsonError::Unserializable(format!(
@@ -113,16 +114,6 @@ fn sort_key(k: Key<'_>) -> Result<SortKey, CombinedJsonError> {
             )));
         }
     })
-}
-
-fn float_text(f: f64) -> String {
-    if f.is_nan() {
-        "NaN".to_owned()
-    } else if f.is_infinite() {
-        if f > 0.0 { "Infinity" } else { "-Infinity" }.to_owned()
-    } else {
-        py_float_repr(f)
-    }
 }
 
 fn indent(out: &mut String, level: usize) {
@@ -220,7 +211,7 @@ fn write_node(out: &mut String, n: &Node, level: usize) -> Result<(), CombinedJs
         Value::Null => out.push_str("null"),
         Value::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
         Value::Int(i) => out.push_str(&i.to_string()),
-        Value::Float(f) => out.push_str(&float_text(*f)),
+        Value::Float(f) => out.push_str(&py_json_float(*f)),
         Value::Str(s) => write_py_str(out, s),
         Value::Bytes(b) => {
             use base64::Engine;
@@ -273,7 +264,7 @@ fn write_py_str(out: &mut String, s: &crate::yaml::value::PyStr) {
         None => {
             out.push('"');
             for c in s.chars() {
-                push_unit(out, c);
+                py_json_str_unit(out, c);
             }
             out.push('"');
         }
@@ -283,30 +274,7 @@ fn write_py_str(out: &mut String, s: &crate::yaml::value::PyStr) {
 fn write_str(out: &mut String, s: &str) {
     out.push('"');
     for c in s.chars() {
-        push_unit(out, u32::from(c));
+        py_json_str_unit(out, u32::from(c));
     }
     out.push('"');
-}
-
-/// One code point (maybe a lone surrogate) with `json`'s `ensure_ascii` escapes.
-fn push_unit(out: &mut String, c: u32) {
-    match c {
-        0x22 => out.push_str("\\\""),
-        0x5c => out.push_str("\\\\"),
-        0x0a => out.push_str("\\n"),
-        0x0d => out.push_str("\\r"),
-        0x09 => out.push_str("\\t"),
-        0x08 => out.push_str("\\b"),
-        0x0c => out.push_str("\\f"),
-        0x20..=0x7e => out.push(char::from_u32(c).unwrap_or('?')),
-        0x10000.. => {
-            let v = c - 0x10000;
-            out.push_str(&format!(
-                "\\u{:04x}\\u{:04x}",
-                0xd800 + (v >> 10),
-                0xdc00 + (v & 0x3ff)
-            ));
-        }
-        _ => out.push_str(&format!("\\u{c:04x}")),
-    }
 }

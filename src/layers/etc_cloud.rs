@@ -5,7 +5,7 @@ use super::layer_note::{LayersError, NoteKind};
 use super::merge_many::merge_many_dict;
 use super::read_conf::{ConfReader, ConfigFile};
 use super::source_registry::LayerKind;
-use crate::merge::cloud_init::py_strip;
+use crate::python::py_strip;
 use crate::yaml::value::{Node, Value};
 use std::collections::BTreeMap;
 

@@ -1,6 +1,6 @@
 //! Content types as `Message.get_content_type()` computes them.
 
-use super::pystr::{py_lower, py_strip};
+use crate::python::{py_lower, py_strip};
 
 /// The default content type of a part (RFC 2045), `text/plain`.
 pub const TEXT_PLAIN: &str = "text/plain";

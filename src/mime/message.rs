@@ -7,9 +7,10 @@ use super::defect::{Defect, DefectKind};
 use super::error::PyError;
 use super::header::Header;
 use super::param::{ParamValue, params_preserve, plain_param, unquote_value};
-use super::pystr::{payload_bytes, py_eq_lower, py_rstrip, py_strip};
+use super::pystr::payload_bytes;
 use super::transfer_encoding::TransferEncoding;
 use super::walk::{IntoWalk, Walk};
+use crate::python::{py_eq_lower, py_lower, py_rstrip, py_strip};
 use crate::source::{Mark, SharedBytes, SharedText};
 
 /// The payload of a message, as Python holds it.
@@ -339,6 +340,6 @@ impl Message {
     /// `get_content_disposition()`: lower-cased disposition type, if the header exists.
     pub fn get_content_disposition(&self) -> Option<String> {
         self.get("content-disposition")
-            .map(|v| super::pystr::py_lower(content_type::split_param(v).0))
+            .map(|v| py_lower(content_type::split_param(v).0))
     }
 }

@@ -2,7 +2,7 @@
 //! continuations (`name*0*=…`) and charset/language prefixes (`name*=utf-8''…`).
 
 use super::error::PyError;
-use super::pystr::{py_eq_lower, py_lower, py_strip, raw_unicode_escape};
+use crate::python::{py_eq_lower, py_lower, py_strip, raw_unicode_escape};
 
 /// A parameter value as `Message.get_param` returns it.
 #[derive(Clone, Debug, PartialEq, Eq)]

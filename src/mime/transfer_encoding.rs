@@ -39,7 +39,7 @@ impl TransferEncoding {
                 TransferEncoding::Identity
             };
         }
-        let v = super::pystr::py_lower(value);
+        let v = crate::python::py_lower(value);
         match v.as_str() {
             "base64" => TransferEncoding::Base64,
             "quoted-printable" => TransferEncoding::QuotedPrintable,

@@ -1,6 +1,6 @@
 //! cloud-init's `util` helpers the modules and handlers call (`clean_filename`, `dos2unix`, `get_cfg_option_*`, `get_cfg_by_path`), with Python's semantics for every value type.
 
-use crate::merge::cloud_init::py_strip;
+use crate::python::py_strip;
 use crate::yaml::value::{Node, PyStr, PyStrBuilder, Value, py_eq, py_str};
 
 /// `util.clean_filename`: `/` becomes `_`, every character outside
@@ -58,7 +58,7 @@ pub fn lstrip(text: &PyStr) -> PyStr {
     let mut out = PyStrBuilder::new();
     let mut started = false;
     for cp in text.chars() {
-        if !started && char::from_u32(cp).is_some_and(crate::userdata::py_is_space) {
+        if !started && char::from_u32(cp).is_some_and(crate::python::py_is_space) {
             continue;
         }
         started = true;

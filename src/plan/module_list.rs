@@ -3,7 +3,7 @@
 use super::cloud_util::py_iter;
 use super::frequency::Frequency;
 use super::module_meta::{ModuleMeta, ModuleTable};
-use crate::merge::cloud_init::py_strip;
+use crate::python::py_strip;
 use crate::userdata::Release;
 use crate::yaml::value::{Node, Value, py_str};
 

@@ -2,7 +2,8 @@
 
 use super::action::UserPlan;
 use super::cloud_util::is_true;
-use crate::merge::cloud_init::{Version, merge_many, py_strip};
+use crate::merge::cloud_init::{Version, merge_many};
+use crate::python::py_strip;
 use crate::userdata::Release;
 use crate::yaml::value::{Entries, Key, Map, Node, Value, py_eq, py_str};
 

@@ -3,7 +3,7 @@
 use super::action::{Action, FileWrite};
 use super::cloud_fs::{CloudFs, abspath, dirname};
 use super::cloud_util::{encode_text, get_cfg_option_bool, py_iter};
-use crate::merge::cloud_init::py_strip;
+use crate::python::py_strip;
 use crate::userdata::Release;
 use crate::yaml::value::{Node, Value, py_str};
 

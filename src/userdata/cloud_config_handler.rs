@@ -3,12 +3,13 @@
 use super::fold_observer::FoldObserver;
 use super::json_patch::{PatchError, apply_patch};
 use super::leaf::{Body, HeaderValue, Leaf};
-use super::part_type::{JSONP, py_is_space};
+use super::part_type::JSONP;
 use super::py_json::{JsonSyntaxError, parse_py_json_wtf8};
 use super::user_data_options::{Release, UserDataOptions};
 use super::yaml_text::{load_py_text_in, load_str_in};
 use crate::merge::cloud_init as ci;
 use crate::merge::{MergeError, NoObserver};
+use crate::python::py_is_space;
 use crate::source::SourceId;
 use crate::yaml::value::{Entries, Map, Node, PyStr, Value};
 use crate::yaml::{DumpOptions, RunAside, YamlError, dump_after_aside};

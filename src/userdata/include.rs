@@ -1,6 +1,6 @@
 //! `IncludeLine`: the URLs an `#include` / `#include-once` part names, as cloud-init reads them.
 
-use super::part_type::py_is_space;
+use crate::python::{py_is_space, py_splitlines};
 
 /// One URL named by an include part.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -11,43 +11,6 @@ pub struct IncludeLine {
     pub once: bool,
     /// 0-based line of the payload it came from.
     pub line: usize,
-}
-
-/// Python's `str.splitlines()`: `\n`, `\r\n`, `\r`, `\v`, `\f`, `\x1c`-`\x1e`,
-/// `\x85`, U+2028, U+2029.
-pub fn py_splitlines(text: &str) -> Vec<&str> {
-    let mut out = Vec::new();
-    let mut start = 0;
-    let mut it = text.char_indices().peekable();
-    while let Some((i, c)) = it.next() {
-        let is_break = matches!(
-            c,
-            '\n' | '\r'
-                | '\u{b}'
-                | '\u{c}'
-                | '\u{1c}'
-                | '\u{1d}'
-                | '\u{1e}'
-                | '\u{85}'
-                | '\u{2028}'
-                | '\u{2029}'
-        );
-        if is_break {
-            out.push(&text[start..i]);
-            let mut next = i + c.len_utf8();
-            if c == '\r'
-                && let Some(&(j, '\n')) = it.peek()
-            {
-                it.next();
-                next = j + 1;
-            }
-            start = next;
-        }
-    }
-    if start < text.len() {
-        out.push(&text[start..]);
-    }
-    out
 }
 
 /// Python's ASCII-insensitive `line.lower().startswith(prefix)` then drop the

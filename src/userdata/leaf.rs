@@ -1,7 +1,7 @@
 //! `Leaf`: one flattened user-data part as cloud-init's processor holds it (headers, payload, origin).
 
-use super::part_type::py_is_space;
 use crate::mime::{HeaderName, header_name};
+use crate::python::py_is_space;
 use crate::source::SharedBytes;
 use crate::yaml::value::{Node, PyStr, py_str};
 

@@ -20,7 +20,6 @@ mod part_type;
 mod preloader;
 mod processor;
 mod py_int;
-mod raw_unicode_escape;
 mod render;
 mod user_data_options;
 mod yaml_text;
@@ -28,25 +27,25 @@ mod yaml_text;
 pub mod json_patch;
 pub mod py_json;
 
+pub use crate::python::{py_is_space, py_splitlines, raw_unicode_escape};
 pub use accumulated_message::{AccumulatedMessage, HandledPart, HandlerWalk, MessageNode};
 pub use cloud_config_handler::{CloudConfigHandler, PartRejection};
 pub use excluded_types::{ExcludedTypes, NotIterable};
 pub use fold_observer::FoldObserver;
 pub use fold_text::FoldText;
 pub use gzip::{GzipError, gunzip};
-pub use include::{IncludeLine, include_urls, py_splitlines};
+pub use include::{IncludeLine, include_urls};
 pub use launch_index::{filter_launch_index, selects};
 pub use leaf::{Body, HeaderValue, Leaf, Origin, Payload};
 pub use mime_leaves::format_attachment;
 pub use other_agent::{OTHER_AGENTS, OtherAgent, other_agent};
-pub use part_type::{PartType, known_types, py_is_space, type_from_starts_with};
+pub use part_type::{PartType, known_types, type_from_starts_with};
 pub use preloader::Preload;
 pub use processor::{
     Fetched, IncludeResolver, NoIncludes, ProcessError, ProcessWarning, Processed, WarningKind,
     process, process_owned,
 };
 pub use py_int::{IntError, int_from_str, py_int};
-pub use raw_unicode_escape::raw_unicode_escape;
 pub use render::{
     Folded, PartOutcome, PartReport, RenderError, Renderer, render, render_observed, render_owned,
 };

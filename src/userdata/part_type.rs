@@ -1,5 +1,7 @@
 //! `PartType`: content types cloud-init knows, and its "starts with" type detection.
 
+use crate::python::py_is_space;
+
 /// The prefix → type table of cloud-init's handlers, longest prefixes first
 /// (the order detection tries them in). Prefixes compare lower-case.
 const STARTS_WITH: &[(&str, &str)] = &[
@@ -64,12 +66,6 @@ pub(crate) fn shared_type(t: &str) -> std::borrow::Cow<'static, str> {
 /// Every type `make-mime` accepts: the values of the starts-with table.
 pub fn known_types() -> impl Iterator<Item = &'static str> {
     STARTS_WITH.iter().map(|(_, t)| *t)
-}
-
-/// Python's `str.isspace` for one character (Rust's `is_whitespace` lacks
-/// U+001C..U+001F, which Python counts).
-pub fn py_is_space(c: char) -> bool {
-    c.is_whitespace() || ('\u{1c}'..='\u{1f}').contains(&c)
 }
 
 /// cloud-init's `type_from_starts_with`: lower-case, strip leading whitespace

@@ -11,11 +11,11 @@ use super::mime_leaves::WalkedDoc;
 use super::part_type::{self, GZIP_TYPES, REDETECT_TYPES, type_from_starts_with};
 use super::preloader::Helper;
 use super::py_int::{IntError, py_int};
-use super::raw_unicode_escape::raw_unicode_escape;
 use super::user_data_options::UserDataOptions;
 use super::yaml_text::{LoadSite, load_py_text, load_py_text_at};
 use crate::diagnostic::PartRef;
 use crate::mime::HeaderName;
+use crate::python::raw_unicode_escape;
 use crate::yaml::value::{Node, PyStr, Value, py_str};
 use crate::yaml::{PyErrorClass, YamlError};
 

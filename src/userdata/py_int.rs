@@ -1,6 +1,6 @@
 //! `py_int`: Python's `int(x)` for the values cloud-init feeds it (launch indexes).
 
-use super::part_type::py_is_space;
+use crate::python::py_int_text;
 use crate::yaml::value::{Int, Value};
 
 /// How `int(x)` fails: `ValueError`/`TypeError` are caught by cloud-init,
@@ -14,21 +14,9 @@ pub enum IntError {
 }
 
 /// `int(s)` for a string, base 10: surrounding whitespace, one sign, digits
-/// with single underscores between them.
+/// with single underscores between them, at most 4300 digits.
 pub fn int_from_str(s: &str) -> Option<Int> {
-    let t = s.trim_matches(py_is_space);
-    let (neg, body) = match t.as_bytes().first() {
-        Some(b'-') => (true, &t[1..]),
-        Some(b'+') => (false, &t[1..]),
-        _ => (false, t),
-    };
-    if body.is_empty() || body.starts_with('_') || body.ends_with('_') || body.contains("__") {
-        return None;
-    }
-    let digits: String = body.chars().filter(|&c| c != '_').collect();
-    if !digits.bytes().all(|b| b.is_ascii_digit()) {
-        return None;
-    }
+    let (neg, digits) = py_int_text(s, 10).ok()?;
     let i = Int::parse_radix(&digits, 10)?;
     Some(if neg { i.neg() } else { i })
 }
@@ -69,7 +57,10 @@ mod tests {
         assert_eq!(int_from_str("1_0"), Some(Int::Small(10)));
         assert_eq!(int_from_str("010"), Some(Int::Small(10)));
         assert_eq!(int_from_str("-0"), Some(Int::Small(0)));
-        for bad in ["1.5", "abc", "", "1__0", "_1", "1_", "0x10", "+", "- 1"] {
+        let too_long = "1".repeat(4301);
+        for bad in [
+            "1.5", "abc", "", "1__0", "_1", "1_", "0x10", "+", "- 1", &too_long,
+        ] {
             assert_eq!(int_from_str(bad), None, "{bad}");
         }
         assert_eq!(py_int(&Value::Float(1.9)), Ok(Int::Small(1)));

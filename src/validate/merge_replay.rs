@@ -4,10 +4,11 @@ use super::{MergeKind, PartSource};
 use crate::diagnostic::{Diagnostic, Label};
 use crate::merge::cloud_init::{Version, prepare_part};
 use crate::merge::{Decision, KeepReason, MergeEvent, MergeObserver, PathSeg};
+use crate::python::py_is_space;
 use crate::source::{SourceId, Span};
 use crate::userdata::json_patch::apply_patch;
 use crate::userdata::py_json::parse_py_json;
-use crate::userdata::{PartOutcome, PartReport, PartType, py_is_space};
+use crate::userdata::{PartOutcome, PartReport, PartType};
 use crate::yaml::Node;
 use crate::yaml::value::{Entries, Map, Value, py_eq};
 

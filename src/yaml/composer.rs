@@ -168,7 +168,7 @@ pub(crate) fn compose<'a>(
                             PyErrorClass::Composer,
                             format!(
                                 "found undefined alias {}",
-                                super::py_repr::py_repr_str(&anchor)
+                                crate::python::py_repr_str(&anchor)
                             ),
                             start,
                         ));
@@ -348,7 +348,7 @@ fn check_anchor(
         YamlError::new(PyErrorClass::Composer, "second occurrence", at).with_context(
             format!(
                 "found duplicate anchor {}; first occurrence",
-                super::py_repr::py_repr_str(a)
+                crate::python::py_repr_str(a)
             ),
             first_mark,
         ),

@@ -10,13 +10,13 @@ use super::composer::{Body, CNode, Composed, NodeId};
 use super::error::{PyErrorClass, YamlError};
 use super::event::ScalarText;
 use super::load_options::LoadOptions;
-use super::py_repr::py_repr_str;
 use super::scalar::{
     construct_binary, construct_bool, construct_float, construct_int, construct_timestamp,
 };
 use super::tag::Tag;
 use super::tag_map::{LocalTag, TagMap};
 use super::value::{Entries, Map, Node, PyStr, Seq, Value, insert};
+use crate::python::py_repr_str;
 use crate::source::{SourceId, Span};
 use std::borrow::Cow;
 use std::collections::VecDeque;

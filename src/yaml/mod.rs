@@ -14,8 +14,6 @@ mod fast_loader;
 mod load;
 mod load_options;
 mod parser;
-mod py_repr;
-mod py_repr_table;
 mod reader;
 mod resolver;
 mod scalar;

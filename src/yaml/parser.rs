@@ -3,10 +3,10 @@
 
 use super::error::{PyErrorClass, YamlError};
 use super::event::{Event, EventKind, Props, ScalarStyle, ScalarText};
-use super::py_repr::py_repr_str;
 use super::reader::check_printable;
 use super::scanner::Scanner;
 use super::token::{Directive, Token, TokenKind};
+use crate::python::py_repr_str;
 use crate::source::Mark;
 use std::borrow::Cow;
 

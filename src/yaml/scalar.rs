@@ -7,9 +7,9 @@
 //! patterns.
 
 use super::error::{PyErrorClass, YamlError};
-use super::py_repr::py_repr_str;
 use super::timestamp_fields::{Tz, parse_timestamp};
 use super::value::{CANONICAL_NAN, Date, DateTime, Int, OTHER_NAN, Value};
+use crate::python::{IntTextError, py_int_text, py_repr_str, py_strip};
 use num_bigint::BigInt;
 use std::borrow::Cow;
 
@@ -25,32 +25,6 @@ pub(crate) fn py_err(class: PyErrorClass, problem: impl Into<String>) -> YamlErr
 
 fn index_error() -> YamlError {
     py_err(PyErrorClass::Index, "string index out of range")
-}
-
-/// Python's `str.isspace()` (what `int()`/`float()` strip).
-fn is_py_space(c: char) -> bool {
-    matches!(
-        c,
-        '\t' | '\n'
-            | '\u{0B}'
-            | '\u{0C}'
-            | '\r'
-            | '\u{1C}'..='\u{1F}'
-            | ' '
-            | '\u{85}'
-            | '\u{A0}'
-            | '\u{1680}'
-            | '\u{2000}'..='\u{200A}'
-            | '\u{2028}'
-            | '\u{2029}'
-            | '\u{202F}'
-            | '\u{205F}'
-            | '\u{3000}'
-    )
-}
-
-fn py_strip(s: &str) -> &str {
-    s.trim_matches(is_py_space)
 }
 
 /// `%.200R`: the repr, cut to 200 characters.
@@ -72,43 +46,27 @@ fn without_underscores(s: &str) -> Cow<'_, str> {
 }
 
 /// Python's `int(s, base)` for bases 2, 8, 10, 16 (text already free of `_`).
-fn py_int(s: &str, base: u32) -> Result<Int, YamlError> {
+fn int_in_base(s: &str, base: u32) -> Result<Int, YamlError> {
     let bad = || {
         py_err(
             PyErrorClass::Value,
             format!("invalid literal for int() with base {base}: {}", repr200(s)),
         )
     };
-    let t = py_strip(s);
-    let (neg, t) = match t.as_bytes().first() {
-        Some(b'-') => (true, &t[1..]),
-        Some(b'+') => (false, &t[1..]),
-        _ => (false, t),
+    let (neg, digits) = match py_int_text(s, base) {
+        Ok(v) => v,
+        Err(IntTextError::Invalid) => return Err(bad()),
+        Err(IntTextError::TooManyDigits(n)) => {
+            return Err(py_err(
+                PyErrorClass::Value,
+                format!(
+                    "Exceeds the limit (4300 digits) for integer string conversion: value has \
+                     {n} digits; use sys.set_int_max_str_digits() to increase the limit"
+                ),
+            ));
+        }
     };
-    let prefix = match base {
-        2 => Some('b'),
-        8 => Some('o'),
-        16 => Some('x'),
-        _ => None,
-    };
-    let t = match (prefix, t.as_bytes()) {
-        (Some(p), [b'0', c, ..]) if c.to_ascii_lowercase() == p as u8 => &t[2..],
-        _ => t,
-    };
-    if t.is_empty() || !t.chars().all(|c| c.is_digit(base)) {
-        return Err(bad());
-    }
-    if base == 10 && t.len() > 4300 {
-        return Err(py_err(
-            PyErrorClass::Value,
-            format!(
-                "Exceeds the limit (4300 digits) for integer string conversion: value has {} \
-                 digits; use sys.set_int_max_str_digits() to increase the limit",
-                t.len()
-            ),
-        ));
-    }
-    let v = Int::parse_radix(t, base).ok_or_else(bad)?;
+    let v = Int::parse_radix(&digits, base).ok_or_else(bad)?;
     Ok(if neg { v.neg() } else { v })
 }
 
@@ -127,18 +85,18 @@ pub(crate) fn construct_int(value: &str) -> Result<Int, YamlError> {
         return Ok(Int::Small(0));
     }
     if let Some(d) = v.strip_prefix("0b") {
-        return py_int(d, 2).map(apply);
+        return int_in_base(d, 2).map(apply);
     }
     if let Some(d) = v.strip_prefix("0x") {
-        return py_int(d, 16).map(apply);
+        return int_in_base(d, 16).map(apply);
     }
     match v.as_bytes().first() {
         None => Err(index_error()),
-        Some(b'0') => py_int(v, 8).map(apply),
+        Some(b'0') => int_in_base(v, 8).map(apply),
         _ if v.contains(':') => {
             let mut parts = Vec::new();
             for p in v.split(':') {
-                parts.push(py_int(p, 10)?);
+                parts.push(int_in_base(p, 10)?);
             }
             let mut total = BigInt::from(0);
             let mut base = BigInt::from(1);
@@ -148,7 +106,7 @@ pub(crate) fn construct_int(value: &str) -> Result<Int, YamlError> {
             }
             Ok(apply(Int::from_big(total)))
         }
-        _ => py_int(v, 10).map(apply),
+        _ => int_in_base(v, 10).map(apply),
     }
 }
 

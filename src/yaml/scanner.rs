@@ -8,9 +8,9 @@
 
 use super::error::{PyErrorClass, YamlError};
 use super::event::{ScalarStyle, ScalarText};
-use super::py_repr::py_repr_char;
 use super::token::{Directive, Token, TokenKind};
 use super::value::PyStrBuilder;
+use crate::python::py_repr_char;
 use crate::source::Mark;
 use std::borrow::Cow;
 use std::collections::VecDeque;

@@ -40,6 +40,7 @@ mod mime_fixtures;
 mod mime_smoke;
 mod nickel_differential;
 mod plan_oracle;
+mod python_tables;
 mod realworld_corpus;
 mod schema_oracle;
 mod seed_oracle;

@@ -1,8 +1,8 @@
 //! `MergeSpec`: a merge spec as written (`merge_how`, `merge_type`, `Merge-Type`), parsed with cloud-init's quirks but not yet resolved.
 
-use super::py_text::{py_lower, py_strip};
 use super::{Options, Version};
 use crate::merge::{MergeError, PyException};
+use crate::python::{py_lower, py_strip};
 use crate::yaml::value::{Node, Value};
 use std::fmt;
 

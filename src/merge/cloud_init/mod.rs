@@ -9,7 +9,6 @@ mod merge_spec;
 mod merger_stack;
 mod options;
 mod part;
-mod py_text;
 mod version;
 
 pub use merge_spec::{MergeSpec, SpecEntry, SpecName};
@@ -21,4 +20,3 @@ pub use part::{
 };
 pub use version::Version;
 // The layers stage strips and lower-cases as cloud-init does too (one place).
-pub(crate) use py_text::{py_lower, py_strip};

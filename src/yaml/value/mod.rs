@@ -1,7 +1,6 @@
 //! The value model: Python objects as PyYAML's SafeLoader builds them, with spans.
 
 mod entries;
-mod float_repr;
 mod int;
 mod map;
 mod node;
@@ -11,12 +10,12 @@ mod seq;
 mod slot;
 mod timestamp;
 
+pub use crate::python::py_float_repr;
 pub use entries::Entries;
-pub use float_repr::py_float_repr;
 pub use int::{Int, float_trunc_to_big};
 pub use map::{Key, Map, insert, py_eq};
 pub use node::{CANONICAL_NAN, Node, OTHER_NAN, Value};
-pub use py_repr::{b64, py_is_printable, py_repr, py_repr_json, py_repr_str, py_str};
+pub use py_repr::{b64, py_repr, py_repr_json, py_str};
 pub use py_str::{PyChars, PyStr, PyStrBuilder};
 pub use seq::Seq;
 pub use timestamp::{Date, DateTime};

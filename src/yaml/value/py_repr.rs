@@ -1,45 +1,8 @@
-//! `py_str` / `py_repr`: Python's `str(x)` and `repr(x)` of loaded values (for header texts and messages).
+//! `py_str` / `py_repr`: Python's `str(x)` and `repr(x)` of loaded values (for header texts and messages); a `str`'s repr is `crate::python`'s.
 
 use super::{Node, PyStr, Value, py_float_repr};
+use crate::python::{py_repr_code_points, py_repr_str};
 use base64::Engine;
-
-/// Python's `str.isprintable` for one code point, approximated without the
-/// Unicode database: control, format, separator (but space), surrogate,
-/// private-use and non-character code points are not printable.
-pub fn py_is_printable(cp: u32) -> bool {
-    !matches!(cp,
-        0x00..=0x1F | 0x7F..=0xA0 | 0xAD | 0x600..=0x605 | 0x61C | 0x6DD | 0x70F
-        | 0x1680 | 0x180E | 0x2000..=0x200F | 0x2028..=0x202F | 0x205F..=0x2064
-        | 0x2066..=0x206F | 0x3000 | 0xD800..=0xF8FF | 0xFEFF | 0xFFF9..=0xFFFB
-        | 0xFFFE | 0xFFFF | 0xF0000..)
-}
-
-/// `repr(s)` for a Python string.
-pub fn py_repr_str(s: &PyStr) -> String {
-    let has_single = s.chars().any(|c| c == u32::from(b'\''));
-    let has_double = s.chars().any(|c| c == u32::from(b'"'));
-    let quote = if has_single && !has_double { '"' } else { '\'' };
-    let mut out = String::with_capacity(s.as_wtf8().len() + 2);
-    out.push(quote);
-    for cp in s.chars() {
-        match char::from_u32(cp) {
-            Some('\\') => out.push_str("\\\\"),
-            Some('\n') => out.push_str("\\n"),
-            Some('\r') => out.push_str("\\r"),
-            Some('\t') => out.push_str("\\t"),
-            Some(c) if c == quote => {
-                out.push('\\');
-                out.push(c);
-            }
-            Some(c) if py_is_printable(cp) => out.push(c),
-            _ if cp < 0x100 => out.push_str(&format!("\\x{cp:02x}")),
-            _ if cp < 0x10000 => out.push_str(&format!("\\u{cp:04x}")),
-            _ => out.push_str(&format!("\\U{cp:08x}")),
-        }
-    }
-    out.push(quote);
-    out
-}
 
 fn py_repr_bytes(b: &[u8]) -> String {
     let has_single = b.contains(&b'\'');
@@ -93,7 +56,7 @@ pub fn py_repr_json(v: &serde_json::Value) -> String {
             (None, None, Some(f)) => py_float_repr(f),
             _ => n.to_string(),
         },
-        J::String(s) => py_repr_str(&PyStr::from(s.as_str())),
+        J::String(s) => py_repr_str(s),
         J::Array(a) => format!(
             "[{}]",
             a.iter().map(py_repr_json).collect::<Vec<_>>().join(", ")
@@ -101,11 +64,7 @@ pub fn py_repr_json(v: &serde_json::Value) -> String {
         J::Object(o) => format!(
             "{{{}}}",
             o.iter()
-                .map(|(k, v)| format!(
-                    "{}: {}",
-                    py_repr_str(&PyStr::from(k.as_str())),
-                    py_repr_json(v)
-                ))
+                .map(|(k, v)| format!("{}: {}", py_repr_str(k), py_repr_json(v)))
                 .collect::<Vec<_>>()
                 .join(", ")
         ),
@@ -142,7 +101,7 @@ fn repr_into(node: &Node, out: &mut String, path: &mut Vec<usize>) {
         Value::Bool(false) => out.push_str("False"),
         Value::Int(i) => out.push_str(&i.to_string()),
         Value::Float(f) => out.push_str(&py_float_repr(*f)),
-        Value::Str(s) => out.push_str(&py_repr_str(s)),
+        Value::Str(s) => out.push_str(&py_repr_code_points(s.chars())),
         Value::Bytes(b) => out.push_str(&py_repr_bytes(b)),
         Value::Date(d) => out.push_str(&format!(
             "datetime.date({}, {}, {})",
@@ -246,10 +205,12 @@ mod tests {
 
     #[test]
     fn reprs() {
-        assert_eq!(py_repr_str(&PyStr::from("it's")), "\"it's\"");
-        assert_eq!(py_repr_str(&PyStr::from("a'\"b\n")), "'a\\'\"b\\n'");
-        assert_eq!(py_repr_str(&PyStr::from("é\u{7f}")), "'é\\x7f'");
-        assert_eq!(py_repr_str(&PyStr::from_code_points([0xDC80])), "'\\udc80'");
+        let s = |p: PyStr| py_repr(&Node::new(Value::Str(p), crate::source::Span::unknown()));
+        assert_eq!(s(PyStr::from("it's")), "\"it's\"");
+        assert_eq!(
+            s(PyStr::from_code_points([0xDC80, 0x378])),
+            "'\\udc80\\u0378'"
+        );
         assert_eq!(py_repr_bytes(b"a'\x00"), "b\"a'\\x00\"");
     }
 }

@@ -7,8 +7,8 @@ pub fn raw_unicode_escape(text: &str) -> Vec<u8> {
     let mut out = Vec::with_capacity(text.len());
     for c in text.chars() {
         let cp = u32::from(c);
-        if cp < 0x100 {
-            out.push(cp as u8);
+        if let Ok(b) = u8::try_from(cp) {
+            out.push(b);
         } else if cp < 0x10000 {
             out.extend_from_slice(format!("\\u{cp:04x}").as_bytes());
         } else {
