@@ -460,39 +460,10 @@ pub(crate) fn str_method(text: &str, method: &str, args: &[Value]) -> Result<Val
         }
         "splitlines" => {
             let keep = a.opt_one()?.is_some_and(|v| v.is_true());
-            let mut out = Vec::new();
-            let mut start = 0;
-            let mut iter = text.char_indices().peekable();
-            while let Some((i, c)) = iter.next() {
-                let brk = matches!(
-                    c,
-                    '\n' | '\r'
-                        | '\u{b}'
-                        | '\u{c}'
-                        | '\u{1c}'
-                        | '\u{1d}'
-                        | '\u{1e}'
-                        | '\u{85}'
-                        | '\u{2028}'
-                        | '\u{2029}'
-                );
-                if brk {
-                    let mut end = i + c.len_utf8();
-                    if c == '\r' && iter.peek().is_some_and(|&(_, n)| n == '\n') {
-                        iter.next();
-                        end += 1;
-                    }
-                    out.push(Value::from(if keep {
-                        &text[start..end]
-                    } else {
-                        &text[start..i]
-                    }));
-                    start = end;
-                }
-            }
-            if start < text.len() {
-                out.push(Value::from(&text[start..]));
-            }
+            let out = crate::python::py_splitlines_keep(text, keep)
+                .into_iter()
+                .map(Value::from)
+                .collect();
             Ok(PyList::value(out))
         }
         "startswith" | "endswith" => {

@@ -294,7 +294,7 @@ fn pprint_str(s: &str, out: &mut String, indent: usize, allowance: usize, level:
         (indent, allowance)
     };
     let max_width = WIDTH as isize - indent as isize;
-    let lines = splitlines_keepends(s);
+    let lines = crate::python::py_splitlines_keep(s, true);
     let mut chunks: Vec<String> = Vec::new();
     let mut max_width1 = max_width;
     let mut rep = String::new();
@@ -346,42 +346,6 @@ fn pprint_str(s: &str, out: &mut String, indent: usize, allowance: usize, level:
     if level == 1 {
         out.push(')');
     }
-}
-
-/// `str.splitlines(True)`.
-fn splitlines_keepends(s: &str) -> Vec<&str> {
-    let mut out = Vec::new();
-    let mut start = 0;
-    let mut it = s.char_indices().peekable();
-    while let Some((i, c)) = it.next() {
-        let brk = matches!(
-            c,
-            '\n' | '\r'
-                | '\u{b}'
-                | '\u{c}'
-                | '\u{1c}'
-                | '\u{1d}'
-                | '\u{1e}'
-                | '\u{85}'
-                | '\u{2028}'
-                | '\u{2029}'
-        );
-        if brk {
-            let mut end = i + c.len_utf8();
-            if c == '\r'
-                && let Some(&(j, '\n')) = it.peek()
-            {
-                end = j + 1;
-                it.next();
-            }
-            out.push(s.get(start..end).unwrap_or_default());
-            start = end;
-        }
-    }
-    if start < s.len() {
-        out.push(s.get(start..).unwrap_or_default());
-    }
-    out
 }
 
 /// `re.findall(r'\S*\s*', line)` without its final empty match.

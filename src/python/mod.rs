@@ -24,3 +24,4 @@ pub(crate) use repr::{py_repr_char, py_repr_code_points, py_repr_str};
 pub use space::py_is_space;
 pub(crate) use space::{py_rstrip, py_strip};
 pub use splitlines::py_splitlines;
+pub(crate) use splitlines::py_splitlines_keep;

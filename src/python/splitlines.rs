@@ -1,8 +1,14 @@
-//! `py_splitlines`: Python's `str.splitlines()` (no `keepends`).
+//! `py_splitlines`: Python's `str.splitlines(keepends)`.
 
-/// Lines split at `\n`, `\r\n`, `\r`, `\v`, `\f`, `\x1c`..`\x1e`, `\x85`,
-/// U+2028 and U+2029; a final break ends the last line without adding an empty one.
+/// `text.splitlines()`.
 pub fn py_splitlines(text: &str) -> Vec<&str> {
+    py_splitlines_keep(text, false)
+}
+
+/// `text.splitlines(keepends)`: lines split at `\n`, `\r\n`, `\r`, `\v`, `\f`,
+/// `\x1c`..`\x1e`, `\x85`, U+2028 and U+2029, each with its break when
+/// `keepends`; a final break ends the last line without adding an empty one.
+pub(crate) fn py_splitlines_keep(text: &str, keepends: bool) -> Vec<&str> {
     let mut out = Vec::new();
     let mut start = 0;
     let mut it = text.char_indices().peekable();
@@ -20,7 +26,6 @@ pub fn py_splitlines(text: &str) -> Vec<&str> {
                 | '\u{2029}'
         );
         if is_break {
-            out.push(text.get(start..i).unwrap_or(""));
             let mut next = i + c.len_utf8();
             if c == '\r'
                 && let Some(&(j, '\n')) = it.peek()
@@ -28,6 +33,10 @@ pub fn py_splitlines(text: &str) -> Vec<&str> {
                 it.next();
                 next = j + 1;
             }
+            out.push(
+                text.get(start..if keepends { next } else { i })
+                    .unwrap_or(""),
+            );
             start = next;
         }
     }
@@ -50,5 +59,7 @@ mod tests {
         );
         assert_eq!(py_splitlines(""), Vec::<&str>::new());
         assert_eq!(py_splitlines("\n"), [""]);
+        assert_eq!(py_splitlines_keep("a\r\nb\rc", true), ["a\r\n", "b\r", "c"]);
+        assert_eq!(py_splitlines_keep("\n\u{2028}", true), ["\n", "\u{2028}"]);
     }
 }
