@@ -479,6 +479,10 @@ fn syntax_config() -> Option<minijinja::syntax::SyntaxConfig> {
     syntax.build().ok()
 }
 
+/// `{% set %}` with nothing to assign.
+static EMPTY_SET_RE: std::sync::LazyLock<Option<regex::Regex>> =
+    std::sync::LazyLock::new(|| regex::Regex::new(r"\{%[-+]?\s*set\s*[-+]?%\}").ok());
+
 /// The global an inline `if` without `else` is given as its `else`
 /// (`template_scan`): Jinja2's plain `Undefined` for that line.
 const COND_UNDEFINED: &str = "__cloudfold_cond_expr_undefined";
@@ -507,6 +511,41 @@ fn syntax_error_in(e: &Error, content: &str) -> RenderError {
     let line = e.line().unwrap_or(1);
     let at = e.range().map_or(0, |r| r.start);
     let syntax = |message: String| RenderError::Syntax { message, line };
+    // Errors Jinja2 meets before MiniJinja's (its parser pulls tokens in
+    // order): an unbalanced bracket its lexer rejects, an empty `{% set %}`
+    // (MiniJinja takes it for a set block). The first up to MiniJinja's error.
+    let empty_set = EMPTY_SET_RE
+        .as_ref()
+        .and_then(|re| re.find(content))
+        .map(|m| {
+            (
+                m.start(),
+                "Expected an expression, got 'end of statement block'".to_owned(),
+            )
+        });
+    let first = [super::bracket_balance::bracket_error(content), empty_set]
+        .into_iter()
+        .flatten()
+        .filter(|(pos, _)| e.range().is_none_or(|r| *pos < r.end))
+        .min_by_key(|(pos, _)| *pos);
+    if let Some((pos, message)) = first {
+        let line = content.get(..pos).map_or(0, |b| b.matches('\n').count()) + 1;
+        return RenderError::Syntax { message, line };
+    }
+    if detail == "unexpected end of block, expected in" {
+        // `{% for %}` (no target) or `{% for x %}` (no `in`).
+        let before = content.get(..at).unwrap_or_default().trim_end();
+        let before = before.trim_end_matches(['-', '+']).trim_end();
+        let empty = before.strip_suffix("for").is_some_and(|b| {
+            b.trim_end_matches([' ', '\t', '\n', '\r', '-', '+'])
+                .ends_with("{%")
+        });
+        return syntax(if empty {
+            "Expected an expression, got 'end of statement block'".to_owned()
+        } else {
+            "expected token 'in', got 'end of statement block'".to_owned()
+        });
+    }
     if let Some(name) = detail.strip_prefix("unknown statement ") {
         return syntax(super::block_stack::unknown_tag_message(
             content,
@@ -564,7 +603,14 @@ fn syntax_error_in(e: &Error, content: &str) -> RenderError {
         // an operand missing after an operator: `parse_primary`'s "unexpected".
         let before = content.get(..at).unwrap_or_default().trim_end();
         let before = before.trim_end_matches(['-', '+']);
-        let empty = before.ends_with("{{")
+        // `{% for x in %}`: the iterable is `parse_tuple`'s too.
+        let for_in = before.rfind("{%").is_some_and(|t| {
+            let tag = before.get(t + 2..).unwrap_or_default();
+            let tag = tag.trim_start_matches(['-', '+']).trim_start();
+            tag.starts_with("for") && tag.ends_with(" in")
+        });
+        let empty = for_in
+            || before.ends_with("{{")
             || before.ends_with("{%")
             || ["if", "elif", "do", "print"].iter().any(|k| {
                 before.strip_suffix(k).is_some_and(|b| {

@@ -16,6 +16,7 @@
 
 mod args;
 mod block_stack;
+mod bracket_balance;
 mod engine;
 mod filters;
 mod group_tuple;
