@@ -27,6 +27,11 @@ impl<'a> Args<'a> {
         Args { name, pos, kw }
     }
 
+    /// The positional arguments and the keyword ones (a `**kwargs` signature).
+    pub(crate) fn pos_and_kw(&self) -> (Vec<Value>, Vec<(String, Value)>) {
+        (self.pos.clone(), self.kw.clone())
+    }
+
     /// Positional count.
     pub(crate) fn len(&self) -> usize {
         self.pos.len()

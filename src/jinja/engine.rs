@@ -297,6 +297,15 @@ impl Engine {
             super::lookup::getitem(&obj, &key)
         });
         env.add_filter(super::program::ITER, super::lookup::iterable);
+        env.add_filter(super::program::CONTAINS, |v: Value, seq: Value| {
+            super::jtests::contains(&seq, &v).map(Value::from)
+        });
+        env.add_filter(super::program::SUM, |v: Value| {
+            super::py_object::concatenated(&v)
+        });
+        env.add_filter(super::program::FRESH, |v: Value| {
+            super::py_object::fresh(&v)
+        });
         env.add_filter(
             super::program::CHECK_OPERAND,
             |v: Value| match Missing::of(&v) {
@@ -366,6 +375,7 @@ impl Engine {
         header_lines: Option<usize>,
     ) -> Result<(String, Option<super::LineMap>), RenderError> {
         let scope = FaultScope::begin();
+        super::py_error::set_growth_budget(self.limits.max_steps);
         let mut do_set = None;
         let (content, compiled) = self.compile(content, &mut do_set);
         let tmpl = match compiled {
@@ -408,15 +418,20 @@ impl Engine {
                 Ok(p) => p,
                 Err(e) => return Err(syntax_error_in(&e, content)),
             };
-        let ctx = Value::from_object(Root(vars.clone()));
-        let result = program.render(&self.env, ctx.clone());
+        // cloud-init loads the instance data afresh for each part: what one
+        // template changes in it (`v1.update(...)`) the next does not see.
+        let ctx = Value::from_object(Root(super::py_object::deep_copy(vars)));
+        let result = program.render(&self.env, ctx);
         let fault = scope.take();
         // MiniJinja records output spans only in its own render of the
         // template (lookups not re-routed): used where it wrote the same text.
         let map = match (header_lines, &result) {
             (Some(h), Ok(s)) if fault.is_none() => {
                 let _spans_scope = FaultScope::begin();
-                match tmpl.render_with_spans(ctx) {
+                super::py_error::set_growth_budget(self.limits.max_steps);
+                match tmpl
+                    .render_with_spans(Value::from_object(Root(super::py_object::deep_copy(vars))))
+                {
                     Ok((t, spans)) if t == *s => Some(super::LineMap::new(s, &spans, h)),
                     _ => None,
                 }
@@ -802,6 +817,12 @@ fn map_error(e: &Error, limits: JinjaLimits) -> RenderError {
             limits.max_steps
         )),
         ErrorKind::SyntaxError => syntax_error(e),
+        ErrorKind::InvalidOperation
+            if e.detail()
+                .is_some_and(|d| d.ends_with("(--max-template-steps)")) =>
+        {
+            RenderError::Limit(e.detail().unwrap_or_default().to_owned())
+        }
         ErrorKind::UnknownFilter | ErrorKind::UnknownTest => {
             let what = if e.kind() == ErrorKind::UnknownFilter {
                 "filter"
@@ -872,6 +893,188 @@ mod tests {
             format!("{:?}", e.render(t, &minijinja::Value::from(()))),
             "Ok(\"1,2|[Undefined]|x|False|a\")"
         );
+    }
+
+    /// Lists and dicts change in place and are shared, as in Python: each
+    /// expected text is Jinja2 3.1.2's output for the template (probed with
+    /// the do extension, cloud-init's environment).
+    #[test]
+    fn containers_mutate_in_place() {
+        let e = Engine::new(JinjaVersion::V3_1_2, JinjaLimits::default());
+        let cases: &[(&str, &str)] = &[
+            ("{% set l = [] %}{{ l.append(1) }}{{ l }}", "None[1]"),
+            (
+                "{% set l = [3,1,2] %}{% do l.sort() %}{{ l }}|{{ l.sort(reverse=true) }}{{ l }}",
+                "[1, 2, 3]|None[3, 2, 1]",
+            ),
+            (
+                "{% set l = [3,1,2] %}{% set m = l %}{% do m.append(4) %}{{ l }}",
+                "[3, 1, 2, 4]",
+            ),
+            (
+                "{% for i in range(3) %}{% set l = [] %}{% do l.append(i) %}{{ l }}{% endfor %}",
+                "[0][1][2]",
+            ),
+            (
+                "{% set d = {} %}{% do d.update({'a': 1}, b=2) %}{{ d }}",
+                "{'a': 1, 'b': 2}",
+            ),
+            (
+                "{% set d = {'a': 1} %}{{ d.pop('a') }}{{ d }}{{ d.pop('z', 5) }}",
+                "1{}5",
+            ),
+            (
+                "{% set d = {'a': 1, 'b': 2} %}{{ d.popitem() }}{{ d }}",
+                "('b', 2){'a': 1}",
+            ),
+            (
+                "{% set d = {'a': 1} %}{{ d.setdefault('b', 3) }}{{ d.setdefault('a', 9) }}{{ d }}",
+                "31{'a': 1, 'b': 3}",
+            ),
+            (
+                "{% set l = [1,2,3] %}{{ l.pop() }}{{ l.pop(0) }}{{ l }}",
+                "31[2]",
+            ),
+            (
+                "{% set l = [1,2] %}{{ l.insert(-10, 0) }}{{ l.insert(99, 9) }}{{ l }}",
+                "NoneNone[0, 1, 2, 9]",
+            ),
+            (
+                "{% set l = [1,2] %}{% do l.extend(l) %}{{ l }}",
+                "[1, 2, 1, 2]",
+            ),
+            (
+                "{% set t = ([1], 2) %}{% do t[0].append(5) %}{{ t }}",
+                "([1, 5], 2)",
+            ),
+            (
+                "{% set d = {'x': []} %}{% do d.x.append(1) %}{{ d }}",
+                "{'x': [1]}",
+            ),
+            (
+                "{% set l = [1,2] %}{{ l.clear() }}{{ l }}|{% set d = {'a':1} %}{{ d.clear() }}{{ d }}",
+                "None[]|None{}",
+            ),
+            (
+                "{{ {}.fromkeys([1,2]) }}{{ {}.fromkeys('ab', 0) }}",
+                "{1: None, 2: None}{'a': 0, 'b': 0}",
+            ),
+            (
+                "{% set d = {} %}{% do d.update([('a', 1), ['b', 2]]) %}{{ d }}",
+                "{'a': 1, 'b': 2}",
+            ),
+            ("{% set l = [1,2] %}{{ l + [3] }}{{ l }}", "[1, 2, 3][1, 2]"),
+            (
+                "{% set ns = namespace(l=[]) %}{% do ns.l.append(1) %}{{ ns.l }}",
+                "[1]",
+            ),
+            (
+                "{% set l = [1,2] %}{% set l2 = l.copy() %}{% do l2.append(3) %}{{ l }}{{ l2 }}",
+                "[1, 2][1, 2, 3]",
+            ),
+            (
+                "{% macro m(x) %}{% do x.append(1) %}{% endmacro %}{% set l = [] %}{{ m(l) }}{{ m(l) }}{{ l }}",
+                "[1, 1]",
+            ),
+        ];
+        for (t, want) in cases {
+            let got = e.render(t, &minijinja::Value::from(()));
+            assert_eq!(got.as_deref(), Ok(*want), "{t}");
+        }
+    }
+
+    /// Python's exceptions for the same methods, and for `in` with an
+    /// unhashable left operand (Jinja2 3.1.2's, probed).
+    #[test]
+    fn container_errors_are_pythons() {
+        let e = Engine::new(JinjaVersion::V3_1_2, JinjaLimits::default());
+        let cases: &[(&str, &str)] = &[
+            ("{% set d = {'a': 1} %}{{ d.pop('z') }}", "'z'"),
+            (
+                "{% set d = {} %}{{ d.popitem() }}",
+                "'popitem(): dictionary is empty'",
+            ),
+            ("{% set l = [] %}{{ l.pop() }}", "pop from empty list"),
+            ("{% set l = [1] %}{{ l.pop(5) }}", "pop index out of range"),
+            (
+                "{% set l = [1,2] %}{{ l.remove(3) }}",
+                "list.remove(x): x not in list",
+            ),
+            (
+                "{% set l = [1,'a'] %}{% do l.sort() %}",
+                "'<' not supported between instances of 'str' and 'int'",
+            ),
+            ("{% set d = {'a': 1} %}{{ [1] in d }}", "unhashable type: 'list'"),
+            (
+                "{% set d = {'a': 1} %}{{ [1] is in d }}",
+                "unhashable type: 'list'",
+            ),
+            (
+                "{% set d = {'a': 1} %}{{ [1] in d.keys() }}",
+                "unhashable type: 'list'",
+            ),
+            (
+                "{% set d = {} %}{{ d.setdefault([1]) }}",
+                "unhashable type: 'list'",
+            ),
+            (
+                "{% set d = {} %}{{ d.update({[1]: 2}) }}",
+                "unhashable type: 'list'",
+            ),
+            (
+                "{% set d = {} %}{% do d.update([('a', 1, 3)]) %}",
+                "dictionary update sequence element #0 has length 3; 2 is required",
+            ),
+            (
+                "{% set d = {} %}{% do d.update([1]) %}",
+                "cannot convert dictionary update sequence element #0 to a sequence",
+            ),
+            (
+                "{% set l = [] %}{% do l.extend(5) %}",
+                "'int' object is not iterable",
+            ),
+            (
+                "{% set l = [] %}{% do l.append() %}",
+                "list.append() takes exactly one argument (0 given)",
+            ),
+            ("{{ true|reverse }}", "argument must be iterable"),
+        ];
+        for (t, want) in cases {
+            let got = e.render(t, &minijinja::Value::from(()));
+            let msg = match &got {
+                Err(super::RenderError::Fault(super::RenderFault::Py(_, m))) => m.clone(),
+                other => format!("{other:?}"),
+            };
+            assert_eq!(msg, *want, "{t}");
+        }
+    }
+
+    /// A list doubling itself in a loop hits the step limit's item budget
+    /// long before memory runs out.
+    #[test]
+    fn growing_containers_are_bounded() {
+        let e = Engine::new(JinjaVersion::V3_1_2, JinjaLimits::default());
+        let t = "{% set l = [1] %}{% for i in range(64) %}{% do l.extend(l) %}{% endfor %}{{ l|length }}";
+        let got = e.render(t, &minijinja::Value::from(()));
+        assert!(
+            matches!(&got, Err(super::RenderError::Limit(m)) if m.contains("--max-template-steps")),
+            "{got:?}"
+        );
+    }
+
+    /// What one template changes in the instance data the next does not see
+    /// (cloud-init loads the file again for each part).
+    #[test]
+    fn instance_data_changes_stay_in_their_render() {
+        let e = Engine::new(JinjaVersion::V3_1_2, JinjaLimits::default());
+        let vars = super::super::py_object::PyDict::from_pairs([(
+            minijinja::Value::from("l"),
+            super::super::py_object::PyList::value(vec![minijinja::Value::from(1)]),
+        )])
+        .into_value();
+        let t = "{% do l.append(2) %}{{ l }}";
+        assert_eq!(e.render(t, &vars).as_deref(), Ok("[1, 2]"));
+        assert_eq!(e.render(t, &vars).as_deref(), Ok("[1, 2]"));
     }
 
     /// Each expected text is what Jinja2 3.1.6 raises for the template

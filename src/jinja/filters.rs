@@ -187,7 +187,7 @@ fn truthy(v: &Value) -> bool {
 /// CPython's 64-item minimum run, where its timsort is one `count_run` and a
 /// binary insertion sort — making the same `<` comparisons in the same order,
 /// so the first pair Python cannot compare is the one named in the error.
-fn sort_values(items: &mut [(Value, Value)], reverse: bool) -> Result<(), Error> {
+pub(crate) fn sort_values(items: &mut [(Value, Value)], reverse: bool) -> Result<(), Error> {
     if reverse {
         items.reverse();
     }
@@ -420,7 +420,7 @@ pub(crate) fn filter(
             a.none()?;
             if let Some(l) = value.downcast_object_ref::<PyList>() {
                 return Ok(l
-                    .items
+                    .lock()
                     .first()
                     .cloned()
                     .unwrap_or_else(|| Missing::hint("No first item, sequence was empty.")));
@@ -1223,11 +1223,7 @@ fn dict_pairs(v: &Value) -> Result<Vec<(Value, Value)>, Error> {
         return py_err(PyExc::UndefinedError, m.message());
     }
     if let Some(d) = v.downcast_object_ref::<PyDict>() {
-        return Ok(d
-            .entries
-            .iter()
-            .map(|(k, v)| (k.0.clone(), v.clone()))
-            .collect());
+        return Ok(d.pairs());
     }
     if v.kind() == ValueKind::Map {
         return Ok(super::py_ops::pairs(v).into_iter().collect());

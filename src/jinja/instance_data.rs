@@ -138,9 +138,9 @@ impl InstanceData {
     pub fn var_names(&self) -> Vec<String> {
         match self.vars.downcast_object_ref::<PyDict>() {
             Some(d) => d
-                .entries
                 .keys()
-                .filter_map(|k| k.0.as_str().map(str::to_owned))
+                .iter()
+                .filter_map(|k| k.as_str().map(str::to_owned))
                 .collect(),
             None => Vec::new(),
         }
@@ -238,7 +238,7 @@ fn convert(
         (Some(x), Some(y)) => x.as_wtf8().cmp(y.as_wtf8()),
         _ => std::cmp::Ordering::Equal,
     });
-    let mut result = PyDict::default();
+    let result = PyDict::default();
     for (k, v) in items {
         let key = k
             .as_py_str()
@@ -262,20 +262,16 @@ fn convert(
             if is_version_key(&key)
                 && let Some(d) = sub.downcast_object_ref::<PyDict>()
             {
-                let promoted: Vec<(Value, Value)> = d
-                    .entries
-                    .iter()
-                    .map(|(sk, sv)| (sk.0.clone(), sv.clone()))
-                    .collect();
+                let promoted = d.pairs();
                 result
-                    .entries
+                    .lock()
                     .insert(super::py_object::DictKey(kv.clone()), sub.clone());
                 for (sk, sv) in promoted {
-                    result.entries.insert(super::py_object::DictKey(sk), sv);
+                    result.lock().insert(super::py_object::DictKey(sk), sv);
                 }
             } else {
                 result
-                    .entries
+                    .lock()
                     .insert(super::py_object::DictKey(kv.clone()), sub);
             }
         } else {
@@ -287,17 +283,13 @@ fn convert(
                 }
             };
             result
-                .entries
+                .lock()
                 .insert(super::py_object::DictKey(kv.clone()), val);
         }
         if aliases && let Some(alias) = jinja_alias(&key) {
-            let copy = result
-                .entries
-                .get(&super::py_object::DictKey(kv))
-                .cloned()
-                .unwrap_or_default();
+            let copy = result.get(&kv).unwrap_or_default();
             result
-                .entries
+                .lock()
                 .insert(super::py_object::DictKey(Value::from(alias)), copy);
         }
     }

@@ -266,10 +266,16 @@ pub(crate) fn contains(seq: &Value, value: &Value) -> Result<bool, Error> {
             ),
         };
     }
+    let keyed = seq.downcast_object_ref::<PySeq>().map(|s| s.kind)
+        == Some(super::py_object::SeqKind::DictKeys);
+    if seq.downcast_object_ref::<PyDict>().is_some() || keyed {
+        // A dict (and its keys view) hashes what it looks for.
+        if let Some(t) = super::py_ops::unhashable(value) {
+            return py_err(PyExc::TypeError, format!("unhashable type: '{t}'"));
+        }
+    }
     if let Some(d) = seq.downcast_object_ref::<PyDict>() {
-        return Ok(d
-            .entries
-            .contains_key(&super::py_object::DictKey(value.clone())));
+        return Ok(d.get(value).is_some());
     }
     if let Some(s) = seq.downcast_object_ref::<PySeq>() {
         return Ok(s.items.iter().any(|x| py_eq(x, value)));

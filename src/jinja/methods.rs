@@ -3,9 +3,7 @@
 use super::args::Args;
 use super::py_error::{PyExc, py_err, unsupported};
 use super::py_format::py_str;
-use super::py_object::{
-    DICT_METHODS, DictKey, LIST_METHODS, Missing, PyDict, PyList, PySeq, SeqKind,
-};
+use super::py_object::{DictKey, LIST_METHODS, Missing, PyDict, PyList, PySeq, SeqKind};
 use super::py_ops::{py_eq, type_name};
 use crate::python::py_is_space as is_py_space;
 use minijinja::value::{Value, ValueKind};
@@ -25,52 +23,182 @@ pub(crate) fn dict_method(
             a.none()?;
             Ok(PySeq::value(
                 SeqKind::DictItems,
-                d.entries
-                    .iter()
-                    .map(|(k, v)| super::py_object::py_tuple(vec![k.0.clone(), v.clone()]))
+                d.pairs()
+                    .into_iter()
+                    .map(|(k, v)| super::py_object::py_tuple(vec![k, v]))
                     .collect(),
             ))
         }
         "keys" => {
             a.none()?;
-            Ok(PySeq::value(
-                SeqKind::DictKeys,
-                d.entries.keys().map(|k| k.0.clone()).collect(),
-            ))
+            Ok(PySeq::value(SeqKind::DictKeys, d.keys()))
         }
         "values" => {
             a.none()?;
-            Ok(PySeq::value(
-                SeqKind::DictValues,
-                d.entries.values().cloned().collect(),
-            ))
+            Ok(PySeq::value(SeqKind::DictValues, d.values()))
         }
         "get" => {
             let (key, default) = a.two_opt()?;
-            Ok(d.entries
-                .get(&DictKey(key))
-                .cloned()
+            hashable(&key)?;
+            Ok(d.get(&key)
                 .unwrap_or_else(|| default.unwrap_or(Value::from(()))))
         }
         "copy" => {
             a.none()?;
-            Ok(PyDict {
-                entries: d.entries.clone(),
-            }
-            .into_value())
+            Ok(PyDict::from_entries(d.snapshot()).into_value())
         }
-        _ if DICT_METHODS.contains(&method) => unsupported(format!(
-            "the dict method `{method}()` (cloudfold's values are immutable)"
-        )),
+        "clear" => {
+            a.none()?;
+            d.lock().clear();
+            Ok(Value::from(()))
+        }
+        "pop" => {
+            let (key, default) = a.two_opt()?;
+            hashable(&key)?;
+            // `shift_remove`: the other entries keep their order, as in Python.
+            let found = d.lock().shift_remove(&DictKey(key.clone()));
+            match (found, default) {
+                (Some(v), _) => Ok(v),
+                (None, Some(dflt)) => Ok(dflt),
+                (None, None) => key_error(&key),
+            }
+        }
+        "popitem" => {
+            a.none()?;
+            let last = d.lock().pop();
+            match last {
+                Some((k, v)) => Ok(super::py_object::py_tuple(vec![k.0, v])),
+                None => key_error(&Value::from("popitem(): dictionary is empty")),
+            }
+        }
+        "setdefault" => {
+            let (key, default) = a.two_opt()?;
+            hashable(&key)?;
+            let existing = d.get(&key);
+            match existing {
+                Some(v) => Ok(v),
+                None => {
+                    grow(1)?;
+                    let v = default.unwrap_or(Value::from(()));
+                    d.lock().insert(DictKey(key), v.clone());
+                    Ok(v)
+                }
+            }
+        }
+        "update" => {
+            let (pos, kw) = a.pos_and_kw();
+            if pos.len() > 1 {
+                return py_err(
+                    PyExc::TypeError,
+                    format!("update expected at most 1 argument, got {}", pos.len()),
+                );
+            }
+            let mut new = match pos.first() {
+                Some(other) => update_pairs(other)?,
+                None => Vec::new(),
+            };
+            new.extend(kw.into_iter().map(|(k, v)| (Value::from(k), v)));
+            grow(new.len())?;
+            let mut entries = d.lock();
+            for (k, v) in new {
+                entries.insert(DictKey(k), v);
+            }
+            Ok(Value::from(()))
+        }
+        "fromkeys" => {
+            let (keys, value) = a.two_opt()?;
+            let keys = super::filters::iterate(&keys)?;
+            for k in &keys {
+                hashable(k)?;
+            }
+            grow(keys.len())?;
+            let value = value.unwrap_or(Value::from(()));
+            Ok(PyDict::from_pairs(keys.into_iter().map(|k| (k, value.clone()))).into_value())
+        }
         // Not a method: Jinja2's getattr falls back to the item, and calls it.
         _ => match d.get_str(method) {
-            Some(v) => call_value(state, v, args),
+            Some(v) => call_value(state, &v, args),
             None => py_err(
                 PyExc::UndefinedError,
                 format!("'dict object' has no attribute '{method}'"),
             ),
         },
     }
+}
+
+/// Python's `KeyError(key)`: its text is the key's `repr()`.
+fn key_error<T>(key: &Value) -> Result<T, Error> {
+    py_err(
+        PyExc::LookupError,
+        super::py_format::py_repr(key).unwrap_or_default(),
+    )
+}
+
+/// Python hashes a dict key before anything else: a list or dict raises.
+fn hashable(key: &Value) -> Result<(), Error> {
+    match super::py_ops::unhashable(key) {
+        Some(t) => py_err(PyExc::TypeError, format!("unhashable type: '{t}'")),
+        None => Ok(()),
+    }
+}
+
+/// Count `n` items a template adds to its lists and dicts against the
+/// render's budget (a list doubling itself by `extend` in a loop would
+/// otherwise outgrow memory within the step limit).
+fn grow(n: usize) -> Result<(), Error> {
+    super::py_error::grow(n).map_err(|limit| {
+        Error::new(
+            minijinja::ErrorKind::InvalidOperation,
+            format!(
+                "the template adds more than {limit} items to lists and dicts (--max-template-steps)"
+            ),
+        )
+    })
+}
+
+/// The pairs `dict.update(other)` adds: a dict's items, else an iterable of
+/// two-item sequences.
+fn update_pairs(other: &Value) -> Result<Vec<(Value, Value)>, Error> {
+    if let Some(m) = Missing::of(other) {
+        // `dict.update` looks for `other.keys` first: an undefined raises.
+        return py_err(PyExc::UndefinedError, m.message());
+    }
+    if let Some(o) = other.downcast_object_ref::<PyDict>() {
+        return Ok(o.pairs());
+    }
+    if other.kind() == ValueKind::Map && !super::lookup::is_namespace(other) {
+        return Ok(super::py_ops::pairs(other));
+    }
+    let mut out = Vec::new();
+    for (i, item) in super::filters::iterate(other)?.into_iter().enumerate() {
+        let parts = match item.kind() {
+            ValueKind::String | ValueKind::Seq | ValueKind::Map | ValueKind::Iterable => {
+                super::filters::iterate(&item)?
+            }
+            _ => {
+                return py_err(
+                    PyExc::TypeError,
+                    format!("cannot convert dictionary update sequence element #{i} to a sequence"),
+                );
+            }
+        };
+        match <[Value; 2]>::try_from(parts) {
+            Ok([k, v]) => {
+                hashable(&k)?;
+                out.push((k, v));
+            }
+            Err(parts) => {
+                return py_err(
+                    PyExc::ValueError,
+                    format!(
+                        "dictionary update sequence element #{i} has length {}; 2 is required",
+                        parts.len()
+                    ),
+                );
+            }
+        }
+    }
+    Ok(out)
 }
 
 /// Python's call of a value found as an item (`d.key()`).
@@ -90,18 +218,34 @@ fn call_value(state: &mut State<'_, '_>, v: &Value, args: &[Value]) -> Result<Va
     )
 }
 
-/// Methods of `list`.
+/// An index argument (`list.insert(i, x)`, `list.pop(i)`).
+fn index_arg(v: &Value) -> Result<i128, Error> {
+    match super::py_ops::as_int(v) {
+        Some(i) if v.kind() != ValueKind::String => Ok(i),
+        _ => py_err(
+            PyExc::TypeError,
+            format!(
+                "'{}' object cannot be interpreted as an integer",
+                type_name(v)
+            ),
+        ),
+    }
+}
+
+/// Methods of `list`. The lock is taken only around each change: comparing
+/// or iterating arguments can reach this same list (`l.extend(l)`).
 pub(crate) fn list_method(
     _state: &mut State<'_, '_>,
-    items: &[Value],
+    l: &Arc<PyList>,
     method: &str,
     args: &[Value],
 ) -> Result<Value, Error> {
     let a = Args::new(method, args);
+    let none = || Ok(Value::from(()));
     match method {
         "index" => {
             let x = a.one()?;
-            match items.iter().position(|v| py_eq(v, &x)) {
+            match l.items().iter().position(|v| py_eq(v, &x)) {
                 Some(i) => Ok(Value::from(i)),
                 None => py_err(
                     PyExc::ValueError,
@@ -114,15 +258,105 @@ pub(crate) fn list_method(
         }
         "count" => {
             let x = a.one()?;
-            Ok(Value::from(items.iter().filter(|v| py_eq(v, &x)).count()))
+            Ok(Value::from(
+                l.items().iter().filter(|v| py_eq(v, &x)).count(),
+            ))
         }
         "copy" => {
             a.none()?;
-            Ok(PyList::value(items.to_vec()))
+            Ok(PyList::value(l.items()))
         }
-        _ if LIST_METHODS.contains(&method) => unsupported(format!(
-            "the list method `{method}()` (cloudfold's values are immutable)"
-        )),
+        "append" => {
+            let x = Args::new("list.append", args).one()?;
+            grow(1)?;
+            l.lock().push(x);
+            none()
+        }
+        "extend" => {
+            let x = Args::new("list.extend", args).one()?;
+            let new = super::filters::iterate(&x)?;
+            grow(new.len())?;
+            l.lock().extend(new);
+            none()
+        }
+        "insert" => {
+            let v = Args::new("insert", args).bind(&[("index", true), ("object", true)])?;
+            let mut v = v.into_iter().flatten();
+            let (i, x) = (v.next().unwrap_or_default(), v.next().unwrap_or_default());
+            let i = index_arg(&i)?;
+            grow(1)?;
+            let mut items = l.lock();
+            let n = i128::try_from(items.len()).unwrap_or(i128::MAX);
+            // Python clamps the index into the list.
+            let at = if i < 0 { (i + n).max(0) } else { i.min(n) };
+            items.insert(usize::try_from(at).unwrap_or(0), x);
+            none()
+        }
+        "pop" => {
+            let i = match Args::new("pop", args).opt_one()? {
+                Some(i) => index_arg(&i)?,
+                None => -1,
+            };
+            let mut items = l.lock();
+            if items.is_empty() {
+                drop(items);
+                return py_err(PyExc::LookupError, "pop from empty list");
+            }
+            let n = i128::try_from(items.len()).unwrap_or(i128::MAX);
+            let at = if i < 0 { i + n } else { i };
+            match usize::try_from(at).ok().filter(|&at| at < items.len()) {
+                Some(at) => Ok(items.remove(at)),
+                None => {
+                    drop(items);
+                    py_err(PyExc::LookupError, "pop index out of range")
+                }
+            }
+        }
+        "remove" => {
+            let x = Args::new("list.remove", args).one()?;
+            match l.items().iter().position(|v| py_eq(v, &x)) {
+                Some(at) => {
+                    let mut items = l.lock();
+                    if at < items.len() {
+                        items.remove(at);
+                    }
+                    none()
+                }
+                None => py_err(PyExc::ValueError, "list.remove(x): x not in list"),
+            }
+        }
+        "reverse" => {
+            Args::new("list.reverse", args).none()?;
+            l.lock().reverse();
+            none()
+        }
+        "clear" => {
+            Args::new("list.clear", args).none()?;
+            l.lock().clear();
+            none()
+        }
+        "sort" => {
+            let a = Args::new("sort", args);
+            if a.len() > 0 {
+                return py_err(PyExc::TypeError, "sort() takes no positional arguments");
+            }
+            let v = a.bind(&[("key", false), ("reverse", false)])?;
+            let mut v = v.into_iter();
+            let (key, reverse) = (v.next().flatten(), v.next().flatten());
+            if key.as_ref().is_some_and(|k| !k.is_none()) {
+                return unsupported("list.sort(key=...) with a key function");
+            }
+            let reverse = reverse.is_some_and(|r| r.is_true());
+            let mut pairs: Vec<(Value, Value)> = l
+                .items()
+                .into_iter()
+                .map(|x| (x, Value::from(())))
+                .collect();
+            super::filters::sort_values(&mut pairs, reverse)?;
+            *l.lock() = pairs.into_iter().map(|(x, _)| x).collect();
+            none()
+        }
+        _ if LIST_METHODS.contains(&method) => unsupported(format!("the list method `{method}()`")),
         _ => py_err(
             PyExc::UndefinedError,
             format!("'list object' has no attribute '{method}'"),
@@ -141,14 +375,22 @@ pub(crate) fn unknown_method(
 ) -> Result<Value, Error> {
     match value.kind() {
         ValueKind::String => str_method(value.as_str().unwrap_or_default(), method, args),
-        ValueKind::Map => {
+        // Templates' literals are ours ([`fresh`](super::py_object::fresh));
+        // a MiniJinja value here is a copy nobody else sees, so a change to it
+        // would be lost: only reading methods are answered.
+        ValueKind::Map if !is_mutator(method) => {
             let d = Arc::new(PyDict::from_pairs(super::py_ops::pairs(value)));
             dict_method(state, &d, method, args)
         }
-        ValueKind::Seq if !value.is_tuple() => {
-            let items: Vec<Value> = value.try_iter().into_iter().flatten().collect();
-            list_method(state, &items, method, args)
+        ValueKind::Seq if !value.is_tuple() && !is_mutator(method) => {
+            let l = Arc::new(PyList::new(
+                value.try_iter().into_iter().flatten().collect(),
+            ));
+            list_method(state, &l, method, args)
         }
+        ValueKind::Map | ValueKind::Seq if !value.is_tuple() => unsupported(format!(
+            "the method `{method}()` on a value cloudfold cannot change in place"
+        )),
         _ => {
             if let Some(m) = Missing::of(value) {
                 return py_err(PyExc::UndefinedError, m.message());
@@ -157,6 +399,24 @@ pub(crate) fn unknown_method(
             py_err(PyExc::UndefinedError, no_attribute(value, method))
         }
     }
+}
+
+/// Methods that change a list or dict in place.
+fn is_mutator(method: &str) -> bool {
+    matches!(
+        method,
+        "append"
+            | "extend"
+            | "insert"
+            | "pop"
+            | "remove"
+            | "reverse"
+            | "sort"
+            | "clear"
+            | "popitem"
+            | "setdefault"
+            | "update"
+    )
 }
 
 fn s(v: impl Into<String>) -> Value {

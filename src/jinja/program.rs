@@ -11,7 +11,7 @@
 
 use minijinja::machinery::{CodeGenerator, Instruction, Instructions, parse};
 use minijinja::syntax::SyntaxConfig;
-use minijinja::value::Value;
+use minijinja::value::{Value, ValueKind};
 use minijinja::{AutoEscape, Environment, Error};
 use std::collections::BTreeMap;
 
@@ -29,6 +29,32 @@ pub(crate) const CONCAT: &str = "__cloudfold_concat";
 pub(crate) const CHECK_OPERAND: &str = "__cloudfold_operand";
 /// The internal filter every `for` loop's iterable goes through.
 pub(crate) const ITER: &str = "__cloudfold_iter";
+/// The internal filter a list or dict literal goes through: Python makes a
+/// new mutable object each time the literal is evaluated
+/// ([`fresh`](super::py_object::fresh)).
+pub(crate) const FRESH: &str = "__cloudfold_fresh";
+
+/// The internal filter after `a + b`: MiniJinja chains two sequences lazily,
+/// Python's `list + list` is a new list ([`concatenated`](super::py_object::concatenated)).
+pub(crate) const SUM: &str = "__cloudfold_sum";
+
+/// The internal filter for `a in b` (Python's `in`: an unhashable `a`
+/// raises for a dict `b`).
+pub(crate) const CONTAINS: &str = "__cloudfold_in";
+
+/// Whether the instruction leaves a list, tuple or dict literal on the stack
+/// (MiniJinja folds constant ones into `LoadConst`).
+fn is_literal(i: &Instruction<'_>) -> bool {
+    match i {
+        Instruction::BuildList(Some(_)) | Instruction::BuildTuple(Some(_)) => true,
+        Instruction::BuildMap(_) => true,
+        // (Constant keyword arguments are loaded as a map too: not a literal.)
+        Instruction::LoadConst(v) => {
+            matches!(v.kind(), ValueKind::Seq | ValueKind::Map) && !v.is_kwargs()
+        }
+        _ => false,
+    }
+}
 
 /// MiniJinja's "no cached filter slot" id.
 const NO_LOCAL: u8 = !0;
@@ -109,6 +135,8 @@ fn reroute<'s>(ins: &Instructions<'s>) -> Instructions<'s> {
         start.push(n);
         n += match instr {
             Instruction::GetAttr(_) | Instruction::PushLoop(_) => 2,
+            i if is_literal(i) => 2,
+            Instruction::Add => 10,
             Instruction::Neg => 4,
             i if is_binary_checked(i) => 9,
             _ => 1,
@@ -144,6 +172,9 @@ fn reroute<'s>(ins: &Instructions<'s>) -> Instructions<'s> {
             Instruction::StringConcat => {
                 add(Instruction::ApplyFilter(CONCAT, Some(2), NO_LOCAL));
             }
+            Instruction::In => {
+                add(Instruction::ApplyFilter(CONTAINS, Some(2), NO_LOCAL));
+            }
             Instruction::Neg => {
                 for x in check_top() {
                     add(x);
@@ -161,6 +192,13 @@ fn reroute<'s>(ins: &Instructions<'s>) -> Instructions<'s> {
                     add(x);
                 }
                 add((*i).clone());
+                if matches!(i, Instruction::Add) {
+                    add(Instruction::ApplyFilter(SUM, Some(1), NO_LOCAL));
+                }
+            }
+            i if is_literal(i) => {
+                add((*i).clone());
+                add(Instruction::ApplyFilter(FRESH, Some(1), NO_LOCAL));
             }
             Instruction::PushLoop(flags) => {
                 add(Instruction::ApplyFilter(ITER, Some(1), NO_LOCAL));

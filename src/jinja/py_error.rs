@@ -85,6 +85,35 @@ thread_local! {
     static SLOT: RefCell<Option<Option<RenderFault>>> = const { RefCell::new(None) };
 }
 
+thread_local! {
+    /// Items the render running on this thread may still add to its lists
+    /// and dicts (`None`: no budget set).
+    static GROWTH: std::cell::Cell<Option<(u64, u64)>> = const { std::cell::Cell::new(None) };
+}
+
+/// Give the renders on this thread a budget of `limit` added items (until
+/// [`FaultScope`]'s drop).
+pub(crate) fn set_growth_budget(limit: u64) {
+    GROWTH.with(|g| g.set(Some((limit, limit))));
+}
+
+/// Spend `n` of the budget; `Err(limit)` when it is used up.
+pub(crate) fn grow(n: usize) -> Result<(), u64> {
+    GROWTH.with(|g| match g.get() {
+        None => Ok(()),
+        Some((left, limit)) => {
+            let n = u64::try_from(n).unwrap_or(u64::MAX);
+            match left.checked_sub(n) {
+                Some(rest) => {
+                    g.set(Some((rest, limit)));
+                    Ok(())
+                }
+                None => Err(limit),
+            }
+        }
+    })
+}
+
 /// Marks a render in progress on this thread; its drop ends it.
 #[derive(Debug)]
 pub(crate) struct FaultScope(());
@@ -107,6 +136,7 @@ impl Drop for FaultScope {
     fn drop(&mut self) {
         SLOT.with(|s| *s.borrow_mut() = None);
         super::group_tuple::clear();
+        GROWTH.with(|g| g.set(None));
     }
 }
 

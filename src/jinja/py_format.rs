@@ -129,11 +129,11 @@ fn object_repr(v: &Value, out: &mut String, depth: usize) -> Result<(), RenderFa
     }
     if let Some(d) = v.downcast_object_ref::<PyDict>() {
         out.push('{');
-        for (i, (k, val)) in d.entries.iter().enumerate() {
+        for (i, (k, val)) in d.pairs().iter().enumerate() {
             if i > 0 {
                 out.push_str(", ");
             }
-            repr_into(&k.0, out, depth + 1)?;
+            repr_into(k, out, depth + 1)?;
             out.push_str(": ");
             repr_into(val, out, depth + 1)?;
         }
@@ -142,7 +142,7 @@ fn object_repr(v: &Value, out: &mut String, depth: usize) -> Result<(), RenderFa
     }
     if let Some(l) = v.downcast_object_ref::<PyList>() {
         out.push('[');
-        items_into(l.items.iter(), out, depth)?;
+        items_into(l.items().iter(), out, depth)?;
         out.push(']');
         return Ok(());
     }

@@ -10,7 +10,13 @@ use super::py_format::{py_repr, py_str_lossy};
 use minijinja::value::{Enumerator, Object, ObjectRepr, Value, ValueKind};
 use minijinja::{Error, State};
 use std::fmt;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, MutexGuard};
+
+/// A container's lock (a poisoned lock still holds consistent data: every
+/// writer replaces whole values).
+fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+}
 
 /// The methods Python's `dict` has (an attribute lookup finds these first).
 pub(crate) const DICT_METHODS: &[&str] = &[
@@ -33,11 +39,17 @@ pub(crate) const LIST_METHODS: &[&str] = &[
     "sort",
 ];
 
+/// The entries of a [`PyDict`].
+pub(crate) type DictEntries = indexmap::IndexMap<DictKey, Value>;
+
 /// A Python `dict` (insertion-ordered; keys are Python values).
+///
+/// Mutable in place, as Python's is (`d.update(...)` in a template changes
+/// the dict every name bound to it sees). The lock is never held while other
+/// template code runs: readers copy out what they need.
 #[derive(Debug, Default)]
 pub struct PyDict {
-    /// Entries in insertion order.
-    pub entries: indexmap::IndexMap<DictKey, Value>,
+    entries: Mutex<DictEntries>,
 }
 
 /// A dict key with Python's hashing and equality for the key types instance
@@ -85,7 +97,58 @@ impl PyDict {
         for (k, v) in pairs {
             entries.insert(DictKey(k), v);
         }
-        PyDict { entries }
+        PyDict::from_entries(entries)
+    }
+
+    /// A dict of these entries.
+    pub(crate) fn from_entries(entries: DictEntries) -> Self {
+        PyDict {
+            entries: Mutex::new(entries),
+        }
+    }
+
+    /// The entries, locked (for a mutation or a short read that calls no
+    /// template code).
+    pub(crate) fn lock(&self) -> MutexGuard<'_, DictEntries> {
+        lock(&self.entries)
+    }
+
+    /// A copy of the entries.
+    pub(crate) fn snapshot(&self) -> DictEntries {
+        self.lock().clone()
+    }
+
+    /// The `(key, value)` pairs in order.
+    pub fn pairs(&self) -> Vec<(Value, Value)> {
+        self.lock()
+            .iter()
+            .map(|(k, v)| (k.0.clone(), v.clone()))
+            .collect()
+    }
+
+    /// The keys in order.
+    pub fn keys(&self) -> Vec<Value> {
+        self.lock().keys().map(|k| k.0.clone()).collect()
+    }
+
+    /// The values in order.
+    pub fn values(&self) -> Vec<Value> {
+        self.lock().values().cloned().collect()
+    }
+
+    /// How many entries.
+    pub fn len(&self) -> usize {
+        self.lock().len()
+    }
+
+    /// Whether empty.
+    pub fn is_empty(&self) -> bool {
+        self.lock().is_empty()
+    }
+
+    /// The value under a key.
+    pub fn get(&self, key: &Value) -> Option<Value> {
+        self.lock().get(&DictKey(key.clone())).cloned()
     }
 
     /// As a template value.
@@ -94,8 +157,8 @@ impl PyDict {
     }
 
     /// The value under a string key.
-    pub fn get_str(&self, key: &str) -> Option<&Value> {
-        self.entries.get(&DictKey(Value::from(key)))
+    pub fn get_str(&self, key: &str) -> Option<Value> {
+        self.get(&Value::from(key))
     }
 }
 
@@ -108,8 +171,8 @@ impl Object for PyDict {
 
     fn get_value(self: &Arc<Self>, key: &Value) -> Option<Value> {
         // `d[k]`: the key first, then (for a str) the attribute.
-        if let Some(v) = self.entries.get(&DictKey(key.clone())) {
-            return Some(v.clone());
+        if let Some(v) = self.get(key) {
+            return Some(v);
         }
         if let Some(name) = key.as_str()
             && DICT_METHODS.contains(&name)
@@ -131,21 +194,21 @@ impl Object for PyDict {
             ));
         }
         match self.get_str(key) {
-            Some(v) => Some(v.clone()),
+            Some(v) => Some(v),
             None => Some(Missing::attr(&Value::from(key), "dict object")),
         }
     }
 
     fn enumerate(self: &Arc<Self>) -> Enumerator {
-        Enumerator::Values(self.entries.keys().map(|k| k.0.clone()).collect())
+        Enumerator::Values(self.keys())
     }
 
     fn enumerator_len(self: &Arc<Self>) -> Option<usize> {
-        Some(self.entries.len())
+        Some(self.len())
     }
 
     fn is_true(self: &Arc<Self>) -> bool {
-        !self.entries.is_empty()
+        !self.is_empty()
     }
 
     fn call_method(
@@ -162,22 +225,17 @@ impl Object for PyDict {
         other: &minijinja::value::DynObject,
     ) -> Option<std::cmp::Ordering> {
         let other = other.downcast_ref::<PyDict>()?;
-        let eq = self.entries.len() == other.entries.len()
-            && self.entries.iter().all(|(k, v)| {
-                other
-                    .entries
-                    .get(k)
-                    .is_some_and(|w| super::py_ops::py_eq(v, w))
-            });
+        let (mine, theirs) = (self.snapshot(), other.snapshot());
+        let eq = mine.len() == theirs.len()
+            && mine
+                .iter()
+                .all(|(k, v)| theirs.get(k).is_some_and(|w| super::py_ops::py_eq(v, w)));
         // Dicts are only equal or not (Python raises on `<`): unequal dicts
         // are told apart by size so MiniJinja gets an order.
         Some(if eq {
             std::cmp::Ordering::Equal
         } else {
-            self.entries
-                .len()
-                .cmp(&other.entries.len())
-                .then(std::cmp::Ordering::Less)
+            mine.len().cmp(&theirs.len()).then(std::cmp::Ordering::Less)
         })
     }
 
@@ -186,17 +244,44 @@ impl Object for PyDict {
     }
 }
 
-/// A Python `list`.
+/// A Python `list`, mutable in place like [`PyDict`].
 #[derive(Debug, Default)]
 pub struct PyList {
-    /// The items.
-    pub items: Vec<Value>,
+    items: Mutex<Vec<Value>>,
 }
 
 impl PyList {
+    /// A list of these items.
+    pub fn new(items: Vec<Value>) -> Self {
+        PyList {
+            items: Mutex::new(items),
+        }
+    }
+
     /// As a template value.
     pub fn value(items: Vec<Value>) -> Value {
-        Value::from_object(PyList { items })
+        Value::from_object(PyList::new(items))
+    }
+
+    /// The items, locked (for a mutation or a short read that calls no
+    /// template code).
+    pub(crate) fn lock(&self) -> MutexGuard<'_, Vec<Value>> {
+        lock(&self.items)
+    }
+
+    /// A copy of the items.
+    pub fn items(&self) -> Vec<Value> {
+        self.lock().clone()
+    }
+
+    /// How many items.
+    pub fn len(&self) -> usize {
+        self.lock().len()
+    }
+
+    /// Whether empty.
+    pub fn is_empty(&self) -> bool {
+        self.lock().is_empty()
     }
 }
 
@@ -208,15 +293,16 @@ impl Object for PyList {
     fn get_value(self: &Arc<Self>, key: &Value) -> Option<Value> {
         if key.kind() == ValueKind::Number && key.is_integer() {
             // Python indexes from the end for a negative index.
+            let items = self.lock();
             if let Some(i) = key.as_i64()
                 && let Some(i) = if i < 0 {
                     usize::try_from(i.unsigned_abs())
                         .ok()
-                        .and_then(|back| self.items.len().checked_sub(back))
+                        .and_then(|back| items.len().checked_sub(back))
                 } else {
                     usize::try_from(i).ok()
                 }
-                && let Some(v) = self.items.get(i)
+                && let Some(v) = items.get(i)
             {
                 return Some(v.clone());
             }
@@ -238,15 +324,15 @@ impl Object for PyList {
     }
 
     fn enumerate(self: &Arc<Self>) -> Enumerator {
-        Enumerator::Seq(self.items.len())
+        Enumerator::Seq(self.len())
     }
 
     fn enumerator_len(self: &Arc<Self>) -> Option<usize> {
-        Some(self.items.len())
+        Some(self.len())
     }
 
     fn is_true(self: &Arc<Self>) -> bool {
-        !self.items.is_empty()
+        !self.is_empty()
     }
 
     fn call_method(
@@ -255,7 +341,7 @@ impl Object for PyList {
         method: &str,
         args: &[Value],
     ) -> Result<Value, Error> {
-        super::methods::list_method(state, &self.items, method, args)
+        super::methods::list_method(state, self, method, args)
     }
 
     fn custom_cmp(
@@ -263,7 +349,7 @@ impl Object for PyList {
         other: &minijinja::value::DynObject,
     ) -> Option<std::cmp::Ordering> {
         let other = other.downcast_ref::<PyList>()?;
-        super::py_ops::py_cmp_seq(&self.items, &other.items)
+        super::py_ops::py_cmp_seq(&self.items(), &other.items())
     }
 
     fn render(self: &Arc<Self>, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -731,6 +817,71 @@ impl Object for BigInt {
     fn render(self: &Arc<Self>, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}", self.0)
     }
+}
+
+/// A literal as Python evaluates it: MiniJinja's lists and dicts (shared,
+/// immutable) become new [`PyList`]s and [`PyDict`]s, inside tuples too.
+pub(crate) fn fresh(v: &Value) -> Result<Value, Error> {
+    // Only what MiniJinja's literals build: a `Vec` (list), a tuple, an
+    // `IndexMap` (dict); anything else in a literal (`[ns]`) stays itself.
+    if let Some(items) = v.downcast_object_ref::<Vec<Value>>() {
+        return Ok(PyList::value(
+            items.iter().map(fresh).collect::<Result<_, _>>()?,
+        ));
+    }
+    if let Some(map) = v.downcast_object_ref::<indexmap::IndexMap<Value, Value>>() {
+        let mut pairs = Vec::with_capacity(map.len());
+        for (k, x) in map {
+            let k = fresh(k)?;
+            // `{[1]: 2}`: Python hashes each key as it builds the dict.
+            if let Some(t) = super::py_ops::unhashable(&k) {
+                return super::py_error::py_err(
+                    super::py_error::PyExc::TypeError,
+                    format!("unhashable type: '{t}'"),
+                );
+            }
+            pairs.push((k, fresh(x)?));
+        }
+        return Ok(PyDict::from_pairs(pairs).into_value());
+    }
+    if v.is_tuple() {
+        return Ok(py_tuple(
+            v.try_iter()
+                .into_iter()
+                .flatten()
+                .map(|x| fresh(&x))
+                .collect::<Result<_, _>>()?,
+        ));
+    }
+    Ok(v.clone())
+}
+
+/// The result of MiniJinja's `a + b` as Python's: a lazily chained sequence
+/// becomes a new list (numbers, strings and tuples are already right).
+pub(crate) fn concatenated(v: &Value) -> Value {
+    let ours = v.downcast_object_ref::<PyList>().is_some()
+        || v.downcast_object_ref::<PyDict>().is_some()
+        || v.downcast_object_ref::<PySeq>().is_some()
+        || v.downcast_object_ref::<PyRange>().is_some()
+        || Missing::of(v).is_some();
+    if !ours && !v.is_tuple() && matches!(v.kind(), ValueKind::Seq | ValueKind::Iterable) {
+        return PyList::value(v.try_iter().into_iter().flatten().collect());
+    }
+    v.clone()
+}
+
+/// A copy of `v` sharing no mutable container with it (Python's
+/// `copy.deepcopy` for the values instance data holds): each render gets
+/// its own instance data, as cloud-init loads the file again for each part.
+pub(crate) fn deep_copy(v: &Value) -> Value {
+    if let Some(d) = v.downcast_object_ref::<PyDict>() {
+        return PyDict::from_pairs(d.pairs().into_iter().map(|(k, x)| (k, deep_copy(&x))))
+            .into_value();
+    }
+    if let Some(l) = v.downcast_object_ref::<PyList>() {
+        return PyList::value(l.items().iter().map(deep_copy).collect());
+    }
+    v.clone()
 }
 
 /// A Python tuple of these values.

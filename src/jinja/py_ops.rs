@@ -26,7 +26,7 @@ pub(crate) fn as_int(v: &Value) -> Option<i128> {
 /// The items of a list-like value (PyList, MiniJinja list, tuple).
 pub(crate) fn list_items(v: &Value) -> Option<Vec<Value>> {
     if let Some(l) = v.downcast_object_ref::<PyList>() {
-        return Some(l.items.clone());
+        return Some(l.items());
     }
     if matches!(v.kind(), ValueKind::Seq) {
         return v.try_iter().ok().map(Iterator::collect);
@@ -53,10 +53,9 @@ pub(crate) fn py_eq(a: &Value, b: &Value) -> bool {
                 a.downcast_object_ref::<PyDict>(),
                 b.downcast_object_ref::<PyDict>(),
             ) {
-                return x.entries.len() == y.entries.len()
-                    && x.entries
-                        .iter()
-                        .all(|(k, v)| y.entries.get(k).is_some_and(|w| py_eq(v, w)));
+                let (x, y) = (x.snapshot(), y.snapshot());
+                return x.len() == y.len()
+                    && x.iter().all(|(k, v)| y.get(k).is_some_and(|w| py_eq(v, w)));
             }
             if a.is_tuple() != b.is_tuple() {
                 return false;

@@ -15,7 +15,7 @@ pub fn find_var(plain: &Value, aliased: &Value, varname: &str) -> Result<Value, 
     for part in varname.split('.') {
         let next = with
             .downcast_object_ref::<PyDict>()
-            .and_then(|d| d.get_str(part).cloned());
+            .and_then(|d| d.get_str(part));
         let Some(next) = next else {
             return Err(if walked.is_empty() {
                 format!("Undefined instance-data key '{varname}'")
@@ -26,9 +26,9 @@ pub fn find_var(plain: &Value, aliased: &Value, varname: &str) -> Result<Value, 
         with = next;
         if let Some(d) = response.downcast_object_ref::<PyDict>() {
             let found = match d.get_str(part) {
-                Some(v) => Some(v.clone()),
-                None => d.entries.iter().find_map(|(k, v)| {
-                    let key = k.0.as_str()?;
+                Some(v) => Some(v),
+                None => d.pairs().into_iter().find_map(|(k, v)| {
+                    let key = k.as_str()?;
                     (jinja_alias(key).as_deref() == Some(part)).then(|| v.clone())
                 }),
             };
@@ -57,9 +57,9 @@ pub fn query_text(v: &Value) -> Result<String, String> {
 pub fn list_keys(v: &Value) -> Option<String> {
     let d = v.downcast_object_ref::<PyDict>()?;
     let mut keys: Vec<String> = d
-        .entries
         .keys()
-        .map(|k| super::py_format::py_str(&k.0).unwrap_or_default())
+        .iter()
+        .map(|k| super::py_format::py_str(k).unwrap_or_default())
         .collect();
     keys.sort();
     Some(keys.join("\n"))

@@ -85,12 +85,7 @@ fn encode(v: &Value, out: &mut String, depth: usize, indent: Option<usize>) -> R
         _ => {
             let pairs: Option<Vec<(Value, Value)>> =
                 if let Some(d) = v.downcast_object_ref::<PyDict>() {
-                    Some(
-                        d.entries
-                            .iter()
-                            .map(|(k, v)| (k.0.clone(), v.clone()))
-                            .collect(),
-                    )
+                    Some(d.pairs())
                 } else if v.kind() == ValueKind::Map && Missing::of(v).is_none() {
                     Some(super::py_ops::pairs(v).into_iter().collect())
                 } else {
