@@ -1004,7 +1004,10 @@ mod tests {
                 "{% set l = [1,'a'] %}{% do l.sort() %}",
                 "'<' not supported between instances of 'str' and 'int'",
             ),
-            ("{% set d = {'a': 1} %}{{ [1] in d }}", "unhashable type: 'list'"),
+            (
+                "{% set d = {'a': 1} %}{{ [1] in d }}",
+                "unhashable type: 'list'",
+            ),
             (
                 "{% set d = {'a': 1} %}{{ [1] is in d }}",
                 "unhashable type: 'list'",

@@ -419,7 +419,7 @@ const SNIPPETS: &[&[&str]] = &[
         "{% set l = [v1.n, v1.name] %}{% do l.sort(reverse=true) %}{{ l }}",
         "{% set l = [1] %}{{ l.remove(v1.n) }}{{ l.pop() }}{{ l.pop() }}",
         "{{ v1.lst in v1 }} {{ v1 in ds }}",
-        "{{ v1.b|reverse }}",
+        "{{ v1.b|reverse|list }}",
         "{% do missing %}ok",
         "{% do missing.x %}ok",
     ],
