@@ -39,11 +39,7 @@ fn too_deep() -> RenderFault {
 /// The dict's items sorted as `sorted(d.items(), key=_safe_tuple)` does.
 fn sorted_items(v: &Value) -> Result<Vec<(Value, Value)>, RenderFault> {
     let mut items = match v.downcast_object_ref::<PyDict>() {
-        Some(d) => d
-            .entries
-            .iter()
-            .map(|(k, v)| (k.0.clone(), v.clone()))
-            .collect(),
+        Some(d) => d.pairs(),
         None => pairs(v),
     };
     let rank = |k: &Value| -> Result<u8, RenderFault> {
