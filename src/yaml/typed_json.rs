@@ -79,6 +79,7 @@ pub fn to_typed_json(node: &Node, limits: WalkLimits) -> Result<J, TypedJsonErro
                 },
                 visited: 0,
                 path: Vec::new(),
+                deepest: 0,
             };
             enc.encode(node)
         },
@@ -99,6 +100,7 @@ pub fn to_typed_key(key: &Node, limits: WalkLimits) -> Result<String, TypedJsonE
         limits,
         visited: 0,
         path: Vec::new(),
+        deepest: 0,
     };
     enc.encode_key(key)
 }
@@ -111,34 +113,127 @@ pub fn to_typed_json_pretty(node: &Node, limits: WalkLimits) -> Result<String, T
     crate::deep_stack::with_depth(
         limits.max_depth,
         |max_depth| {
-            pretty_walk(
-                node,
-                WalkLimits {
-                    max_depth,
-                    ..limits
-                },
-            )
+            let mut text = Vec::new();
+            let limits = WalkLimits {
+                max_depth,
+                ..limits
+            };
+            match pretty_walk(node, limits, &mut text) {
+                // serde_json writes UTF-8 only.
+                Ok(()) => Ok(String::from_utf8(text).unwrap_or_default()),
+                Err(TypedJsonWriteError::Json(e)) => Err(e),
+                Err(TypedJsonWriteError::Io(e)) => Err(TypedJsonError::Invalid(e.to_string())),
+            }
         },
         |e| matches!(e, TypedJsonError::TooDeep(d) if *d < limits.max_depth),
     )
 }
 
-/// [`to_typed_json_pretty`] on this thread.
-fn pretty_walk(node: &Node, limits: WalkLimits) -> Result<String, TypedJsonError> {
+/// [`to_typed_json_pretty`] written to `w` as the value is walked, so the
+/// text is never held whole (a 20 MB list's JSON is ~28 MB). The limits are
+/// checked by a walk that writes nothing before the first byte is written:
+/// a value over a limit leaves `w` untouched. `w` is best buffered; it is
+/// flushed at the end. Values deeper than a few levels are written from a
+/// thread of the library's own, as [`to_typed_json`] walks them.
+pub fn write_typed_json_pretty<W: std::io::Write + Send>(
+    node: &Node,
+    limits: WalkLimits,
+    w: W,
+) -> Result<(), TypedJsonWriteError> {
+    let deepest = crate::deep_stack::with_depth(
+        limits.max_depth,
+        |max_depth| {
+            let mut enc = Encoder {
+                limits: WalkLimits {
+                    max_depth,
+                    ..limits
+                },
+                visited: 0,
+                path: Vec::new(),
+                deepest: 0,
+            };
+            check_walk(&mut enc, node).map(|()| enc.deepest)
+        },
+        |e| matches!(e, TypedJsonError::TooDeep(d) if *d < limits.max_depth),
+    )?;
+    if deepest < crate::deep_stack::INLINE_DEPTH {
+        return pretty_walk(node, limits, w);
+    }
+    std::thread::scope(|scope| {
+        std::thread::Builder::new()
+            .name("cloudfold-deep-walk".into())
+            .stack_size(crate::deep_stack::DEEP_STACK)
+            .spawn_scoped(scope, || pretty_walk(node, limits, w))
+            .map_err(TypedJsonWriteError::Io)?
+            .join()
+            .unwrap_or_else(|_| {
+                Err(TypedJsonWriteError::Io(std::io::Error::other(
+                    "the JSON writer's thread stopped",
+                )))
+            })
+    })
+}
+
+/// Why [`write_typed_json_pretty`] stopped.
+#[derive(Debug, thiserror::Error)]
+pub enum TypedJsonWriteError {
+    /// The value cannot be written (nothing was written).
+    #[error(transparent)]
+    Json(#[from] TypedJsonError),
+    /// The writer failed (part of the text may have been written).
+    #[error(transparent)]
+    Io(#[from] std::io::Error),
+}
+
+/// The visits and checks [`Streaming`] makes, without writing.
+fn check_walk(enc: &mut Encoder, node: &Node) -> Result<(), TypedJsonError> {
+    match node.value() {
+        Value::Seq(items) => {
+            enc.enter(node)?;
+            for n in items.iter() {
+                check_walk(enc, n)?;
+            }
+            enc.path.pop();
+        }
+        Value::Map(m) if m.keys().all(|k| k.as_str().is_some()) => {
+            enc.enter(node)?;
+            for (_, v) in m.iter() {
+                check_walk(enc, v)?;
+            }
+            enc.path.pop();
+        }
+        // Encoded whole by the writer too.
+        Value::Tuple(_) | Value::Set(_) | Value::Map(_) => {
+            enc.encode(node)?;
+        }
+        _ => enc.visit()?,
+    }
+    Ok(())
+}
+
+/// [`to_typed_json_pretty`]'s walk, writing to `w` on this thread.
+fn pretty_walk<W: std::io::Write>(
+    node: &Node,
+    limits: WalkLimits,
+    w: W,
+) -> Result<(), TypedJsonWriteError> {
     let walk = Streamed {
         enc: std::cell::RefCell::new(Encoder {
             limits,
             visited: 0,
             path: Vec::new(),
+            deepest: 0,
         }),
         failed: std::cell::RefCell::new(None),
     };
-    match serde_json::to_string_pretty(&Streaming { node, walk: &walk }) {
-        Ok(text) => Ok(text),
-        Err(e) => Err(walk
-            .failed
-            .into_inner()
-            .unwrap_or_else(|| TypedJsonError::Invalid(e.to_string()))),
+    let mut w = w;
+    match serde_json::to_writer_pretty(&mut w, &Streaming { node, walk: &walk }) {
+        Ok(()) => Ok(w.flush()?),
+        Err(e) => Err(match walk.failed.into_inner() {
+            Some(f) => TypedJsonWriteError::Json(f),
+            None if e.is_io() => TypedJsonWriteError::Io(e.into()),
+            None => TypedJsonWriteError::Json(TypedJsonError::Invalid(e.to_string())),
+        }),
     }
 }
 
@@ -217,6 +312,8 @@ struct Encoder {
     limits: WalkLimits,
     visited: usize,
     path: Vec<usize>,
+    /// The longest `path` entered.
+    deepest: usize,
 }
 
 impl Encoder {
@@ -232,6 +329,7 @@ impl Encoder {
             return Err(TypedJsonError::Recursive);
         }
         self.path.push(node.id());
+        self.deepest = self.deepest.max(self.path.len());
         Ok(())
     }
 

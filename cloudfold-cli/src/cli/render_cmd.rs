@@ -8,8 +8,11 @@ use cloudfold::userdata::{
     FoldText, Folded, Limits, PartOutcome, Preload, ProcessError, RenderError, Renderer,
     UserDataOptions,
 };
-use cloudfold::yaml::typed_json::{TypedJsonError, to_typed_json_pretty};
+use cloudfold::yaml::typed_json::{
+    TypedJsonError, TypedJsonWriteError, to_typed_json_pretty, write_typed_json_pretty,
+};
 use cloudfold::yaml::{DumpOptions, Node, dump};
+use std::io::Write;
 
 /// `--select`: the value at `q` in the merged config, written as `format`
 /// writes a whole config (YAML without the `#cloud-config` line: a subtree is
@@ -276,34 +279,41 @@ pub fn run(a: &RenderArgs) -> Result<Exit, String> {
     }
     let out = match (&select, a.format) {
         (Some(q), format) => match selected(folded.config.as_ref(), q, format, &limits)? {
-            Ok(s) => s,
+            Ok(s) => Some(s),
             Err((code, msg)) => {
                 eprintln!("error: {msg}");
                 return Ok(code);
             }
         },
-        (None, RenderFormat::CloudInit) => std::mem::take(&mut folded.cloud_config_txt),
-        (None, RenderFormat::Yaml) => std::mem::take(&mut folded.readable),
+        (None, RenderFormat::CloudInit) => Some(std::mem::take(&mut folded.cloud_config_txt)),
+        (None, RenderFormat::Yaml) => Some(std::mem::take(&mut folded.readable)),
         (None, RenderFormat::Json | RenderFormat::CombinedJson) => {
-            let mut s = match &folded.config {
-                Some(c) => match to_typed_json_pretty(c, limits.walk_limits()) {
-                    Ok(s) => s,
-                    Err(e @ TypedJsonError::Budget(_)) => {
-                        eprintln!("error: the merged config: {e}");
-                        return Ok(Exit::Limit);
-                    }
-                    Err(e) => return Err(e.to_string()),
-                },
-                None => "null".to_owned(),
+            // Written as the config is walked: the text of a large config
+            // is never held whole.
+            let mut w = super::stdout::stdout_writer();
+            let r = match &folded.config {
+                Some(c) => write_typed_json_pretty(c, limits.walk_limits(), &mut w),
+                None => w.write_all(b"null").map_err(Into::into),
             };
-            s.push('\n');
-            s
+            let r = match r {
+                Ok(()) => w.write_all(b"\n").and_then(|()| w.flush()),
+                Err(TypedJsonWriteError::Io(e)) => Err(e),
+                Err(TypedJsonWriteError::Json(e @ TypedJsonError::Budget(_))) => {
+                    eprintln!("error: the merged config: {e}");
+                    return Ok(Exit::Limit);
+                }
+                Err(TypedJsonWriteError::Json(e)) => return Err(e.to_string()),
+            };
+            super::stdout::written(r)?;
+            None
         }
     };
     // The process exits right after this: freeing every node of the merged
     // tree one by one would only cost time (~10 % of a large render).
     std::mem::forget(folded);
-    super::stdout::write_stdout(out.as_bytes())?;
+    if let Some(out) = out {
+        super::stdout::write_stdout(out.as_bytes())?;
+    }
     if a.strict && warned > 0 {
         return Ok(Exit::Strict);
     }

@@ -9,7 +9,18 @@ use std::io::{ErrorKind, Write};
 /// (a full disk, say) is an I/O error for the caller to report.
 pub fn write_stdout(bytes: &[u8]) -> Result<(), String> {
     let mut out = std::io::stdout().lock();
-    match out.write_all(bytes).and_then(|()| out.flush()) {
+    written(out.write_all(bytes).and_then(|()| out.flush()))
+}
+
+/// Standard output, buffered, for a result written as it is made (a large
+/// JSON text is not held whole); pass what writing it returned to [`written`].
+pub fn stdout_writer() -> std::io::BufWriter<std::io::Stdout> {
+    std::io::BufWriter::with_capacity(64 << 10, std::io::stdout())
+}
+
+/// A write to standard output's outcome, as [`write_stdout`] reports it.
+pub fn written(r: std::io::Result<()>) -> Result<(), String> {
+    match r {
         Err(e) if e.kind() != ErrorKind::BrokenPipe => {
             Err(format!("cannot write to standard output: {e}"))
         }
