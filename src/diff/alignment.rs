@@ -6,7 +6,11 @@
 //! entries whatever the distance; time is O((n + m) · D). The halves are
 //! kept on an explicit stack (no recursion), and every diagonal step is
 //! charged to a [`Budget`]: past it, what is left is aligned as "all removed,
-//! all inserted" (still a correct script, only not the shortest).
+//! all inserted" (still a correct script, only not the shortest). Long lists
+//! of few values far apart go by a bit-parallel LCS table instead
+//! (`bit_lcs`), where the middle-snake search would visit ~D² diagonals.
+
+use super::bit_lcs::bit_runs;
 
 /// One run of an edit script, in order.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -70,7 +74,7 @@ impl Budget {
     }
 
     /// Spend `n` steps; false (and exhausted from now on) when there were not enough.
-    fn spend(&mut self, n: u64) -> bool {
+    pub(super) fn spend(&mut self, n: u64) -> bool {
         if self.exhausted || n > self.left {
             self.exhausted = true;
             self.left = 0;
@@ -286,7 +290,7 @@ fn align_shared(a: &[u32], b: &[u32], budget: &mut Budget) -> Vec<Run> {
         .filter(|&j| b.get(j).is_some_and(shared))
         .collect();
     if ia.len() == a.len() && ib.len() == b.len() {
-        return align(a, b, budget);
+        return align_classes(a, b, classes, budget);
     }
     let sa: Vec<u32> = ia.iter().filter_map(|&i| a.get(i).copied()).collect();
     let sb: Vec<u32> = ib.iter().filter_map(|&j| b.get(j).copied()).collect();
@@ -310,7 +314,7 @@ fn align_shared(a: &[u32], b: &[u32], budget: &mut Budget) -> Vec<Run> {
         );
         (*i, *j) = (to_i, to_j);
     };
-    for r in align(&sa, &sb, budget) {
+    for r in align_classes(&sa, &sb, classes, budget) {
         if let Run::Same { old, new, len } = r {
             for d in 0..len {
                 let (Some(&x), Some(&y)) = (ia.get(old + d), ib.get(new + d)) else {
@@ -331,6 +335,13 @@ fn align_shared(a: &[u32], b: &[u32], budget: &mut Budget) -> Vec<Run> {
     }
     gap(&mut out, &mut i, &mut j, a.len(), b.len());
     out
+}
+
+/// [`align`] of dense class numbers, or the bit-parallel table's shortest
+/// script where Myers' search would be quadratic (long lists of few values
+/// far apart: [`bit_runs`]).
+fn align_classes(a: &[u32], b: &[u32], classes: usize, budget: &mut Budget) -> Vec<Run> {
+    bit_runs(a, b, classes, budget).unwrap_or_else(|| align(a, b, budget))
 }
 
 enum Task {

@@ -23,6 +23,7 @@
 //! [`plan_diff_text`] and [`plan_diff_json`]).
 
 mod alignment;
+mod bit_lcs;
 mod config_walk;
 mod diff_error;
 mod diff_options;
