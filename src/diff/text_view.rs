@@ -59,16 +59,18 @@ const MAX_INLINE: usize = 10_000;
 /// A value on one line: a scalar as `explain` writes it, a container in
 /// YAML flow style (items that flow syntax would misread double-quoted).
 pub(crate) fn flow(n: &Node) -> String {
-    flow_with(n, &mut Inlined::default())
+    let mut out = String::new();
+    flow_into(n, &mut out, &mut Inlined::default());
+    out
 }
 
 /// The inline text of scalar strings already written (a diff writes the
 /// same `owner`, `permissions`, package names thousands of times).
-type Inlined = HashMap<String, String>;
+type Inlined = HashMap<String, String, foldhash::fast::FixedState>;
 
-fn flow_with(n: &Node, memo: &mut Inlined) -> String {
-    let mut out = String::new();
-    write_flow(n, &mut out, 0, memo);
+/// [`flow`] into `out` (which must be empty: the cut counts from its start).
+fn flow_into(n: &Node, out: &mut String, memo: &mut Inlined) {
+    write_flow(n, out, 0, memo);
     if out.len() > MAX_INLINE {
         let mut cut = MAX_INLINE;
         while !out.is_char_boundary(cut) {
@@ -77,7 +79,6 @@ fn flow_with(n: &Node, memo: &mut Inlined) -> String {
         out.truncate(cut);
         out.push_str(" … (cut here: --format json has the whole value)");
     }
-    out
 }
 
 fn write_flow(n: &Node, out: &mut String, depth: usize, memo: &mut Inlined) {
@@ -129,31 +130,36 @@ fn write_flow(n: &Node, out: &mut String, depth: usize, memo: &mut Inlined) {
             out.push('}');
         }
         _ => {
-            let s = match n.value() {
+            let owned;
+            let s: &str = match n.value() {
                 Value::Str(text) => match text.as_str() {
-                    Some(t) if t.len() <= 256 => match memo.get(t) {
-                        Some(s) => s.clone(),
-                        None => {
-                            let s = inline(n);
-                            memo.insert(t.to_owned(), s.clone());
-                            s
+                    Some(t) if t.len() <= 256 => {
+                        if !memo.contains_key(t) {
+                            memo.insert(t.to_owned(), inline(n));
                         }
-                    },
-                    _ => inline(n),
+                        memo.get(t).map_or("", String::as_str)
+                    }
+                    _ => {
+                        owned = inline(n);
+                        &owned
+                    }
                 },
-                _ => inline(n),
+                _ => {
+                    owned = inline(n);
+                    &owned
+                }
             };
             let quoted = s.starts_with('\'') || s.starts_with('"');
             if depth > 0 && !quoted && s.contains([',', '[', ']', '{', '}']) {
-                out.push_str(&serde_json::to_string(&s).unwrap_or_else(|_| "\"?\"".to_owned()));
+                out.push_str(&serde_json::to_string(s).unwrap_or_else(|_| "\"?\"".to_owned()));
             } else {
-                out.push_str(&s);
+                out.push_str(s);
             }
         }
     }
 }
 
-fn place(parts: &[PartSummary], o: Option<Origin>) -> String {
+fn write_place(out: &mut String, parts: &[PartSummary], o: Option<Origin>) {
     match o {
         Some(o) => {
             let name = o
@@ -161,12 +167,13 @@ fn place(parts: &[PartSummary], o: Option<Origin>) -> String {
                 .checked_sub(1)
                 .and_then(|i| parts.get(i))
                 .map_or("?", |p| p.filename.as_str());
-            format!(
+            let _ = write!(
+                out,
                 "part {} ({name}):{}:{}",
                 o.part, o.start.line, o.start.column
-            )
+            );
         }
-        None => "built by the merge".to_owned(),
+        None => out.push_str("built by the merge"),
     }
 }
 
@@ -237,6 +244,8 @@ struct Writer<'a> {
     /// Each part cause in a few words (`cause_words`), written once.
     cause_words: Vec<String>,
     inlined: Inlined,
+    /// A value's inline text, before it joins `out` (reused).
+    scratch: String,
     out: String,
 }
 
@@ -251,130 +260,123 @@ fn key_list(keys: &[Node]) -> String {
 }
 
 impl Writer<'_> {
-    /// One line: `left`, then the comment in the comment column.
-    fn line(&mut self, left: &str, comment: &str) {
-        if comment.is_empty() {
-            self.out.push_str(left);
+    /// Ends the line begun at `start`: in the comment column, where the
+    /// value was read; on the new side's line (or the only line), the
+    /// part-level changes behind it.
+    fn comment(&mut self, start: usize, i: usize, old_side: bool, with_causes: bool) {
+        let Some(ch) = self.d.changes.get(i) else {
             self.out.push('\n');
             return;
-        }
-        let visible = visible_width(left);
+        };
+        let visible = visible_width(self.out.get(start..).unwrap_or_default());
         let pad = COMMENT_COLUMN.saturating_sub(visible).max(2);
         let p = self.pal;
-        self.out.push_str(left);
         self.out.extend(std::iter::repeat_n(' ', pad));
         self.out.push_str(p.dim);
         self.out.push_str("# ");
-        self.out.push_str(comment);
-        self.out.push_str(p.reset);
-        self.out.push('\n');
-    }
-
-    /// Where a value was read; on the new side's line (or the only line),
-    /// the part-level changes behind it.
-    fn comment(&self, i: usize, old_side: bool, with_causes: bool) -> String {
-        let Some(ch) = self.d.changes.get(i) else {
-            return String::new();
-        };
         let (parts, origin, layer) = if old_side {
             (&self.d.old.parts, ch.old_origin, ch.old_layer.as_ref())
         } else {
             (&self.d.new.parts, ch.new_origin, ch.new_layer.as_ref())
         };
-        // With layers, a value no user-data part holds is named by its layer's file.
-        let mut c = match (origin, layer) {
-            (None, Some(l)) => layer_place(l),
-            _ => place(parts, origin),
-        };
         if old_side {
-            c = format!("was {c}");
+            self.out.push_str("was ");
+        }
+        // With layers, a value no user-data part holds is named by its layer's file.
+        match (origin, layer) {
+            (None, Some(l)) => self.out.push_str(&layer_place(l)),
+            _ => write_place(&mut self.out, parts, origin),
         }
         if with_causes {
             for &k in self.causes.get(i).map(Vec::as_slice).unwrap_or_default() {
                 if let Some(words) = self.cause_words.get(k) {
-                    c.push_str("; ");
-                    c.push_str(words);
+                    self.out.push_str("; ");
+                    self.out.push_str(words);
                 }
             }
         }
-        c
+        self.out.push_str(p.reset);
+        self.out.push('\n');
     }
 
     fn change(&mut self, i: usize, ch: &ValueChange) {
         let p = self.pal;
-        let path = ch.path().to_string();
-        let value = |n: Option<&Node>, memo: &mut Inlined| {
-            n.map(|n| flow_with(n, memo)).unwrap_or_default()
-        };
-        let element = |ch: &ValueChange| match ch.path().segments().last() {
-            Some(PathSeg::Key(k)) => flow(k),
-            _ => String::new(),
-        };
+        // Written in place (a diff has thousands of lines): no string per piece.
         match ch.kind {
-            ChangeKind::Added => {
-                let what = if ch.in_set {
-                    format!("(set element {})", element(ch))
+            ChangeKind::Added | ChangeKind::Removed => {
+                let added = ch.kind == ChangeKind::Added;
+                let start = self.out.len();
+                let (colour, sign) = if added { (p.green, "+") } else { (p.red, "-") };
+                let _ = write!(self.out, "  {colour}{sign} {}: ", ch.path());
+                if ch.in_set {
+                    let element = match ch.path().segments().last() {
+                        Some(PathSeg::Key(k)) => flow(k),
+                        _ => String::new(),
+                    };
+                    let _ = write!(self.out, "(set element {element})");
                 } else {
-                    value(ch.new.as_ref(), &mut self.inlined)
-                };
-                let left = format!("  {}+ {path}: {what}{}", p.green, p.reset);
-                let c = self.comment(i, false, true);
-                self.line(&left, &c);
-            }
-            ChangeKind::Removed => {
-                let what = if ch.in_set {
-                    format!("(set element {})", element(ch))
-                } else {
-                    value(ch.old.as_ref(), &mut self.inlined)
-                };
-                let left = format!("  {}- {path}: {what}{}", p.red, p.reset);
-                let c = self.comment(i, true, true);
-                self.line(&left, &c);
+                    self.flow_out(if added {
+                        ch.new.as_ref()
+                    } else {
+                        ch.old.as_ref()
+                    });
+                }
+                self.out.push_str(p.reset);
+                self.comment(start, i, !added, true);
             }
             ChangeKind::Changed => {
-                let left = format!("  {}~ {path}{}", p.yellow, p.reset);
-                self.line(&left, "");
-                let old = format!(
-                    "      {}- {}{}",
-                    p.red,
-                    value(ch.old.as_ref(), &mut self.inlined),
-                    p.reset
-                );
-                let c = self.comment(i, true, false);
-                self.line(&old, &c);
-                let new = format!(
-                    "      {}+ {}{}",
-                    p.green,
-                    value(ch.new.as_ref(), &mut self.inlined),
-                    p.reset
-                );
-                let c = self.comment(i, false, true);
-                self.line(&new, &c);
+                let _ = writeln!(self.out, "  {}~ {}{}", p.yellow, ch.path(), p.reset);
+                for (old_side, colour, sign, n) in [
+                    (true, p.red, "-", ch.old.as_ref()),
+                    (false, p.green, "+", ch.new.as_ref()),
+                ] {
+                    let start = self.out.len();
+                    self.out.push_str("      ");
+                    self.out.push_str(colour);
+                    self.out.push_str(sign);
+                    self.out.push(' ');
+                    self.flow_out(n);
+                    self.out.push_str(p.reset);
+                    self.comment(start, i, old_side, !old_side);
+                }
             }
             ChangeKind::Retyped => {
                 let names = |n: Option<&Node>| n.map_or("?", Node::type_name);
-                let left = format!(
-                    "  {}~ {path}: {} → {}{}",
+                let _ = writeln!(
+                    self.out,
+                    "  {}~ {}: {} → {}{}",
                     p.yellow,
+                    ch.path(),
                     names(ch.old.as_ref()),
                     names(ch.new.as_ref()),
                     p.reset
                 );
-                self.line(&left, "");
             }
             ChangeKind::Reordered => {
-                let left = format!(
-                    "  {}~ {path}: key order {} → {}{}",
+                let _ = writeln!(
+                    self.out,
+                    "  {}~ {}: key order {} → {}{}",
                     p.yellow,
+                    ch.path(),
                     key_list(&ch.old_keys),
                     key_list(&ch.new_keys),
                     p.reset
                 );
-                self.line(&left, "");
             }
         }
         if let Some(why) = ch.not_at_boot {
             let _ = writeln!(self.out, "      {}({}){}", p.dim, why.words(), p.reset);
+        }
+    }
+
+    /// A value on one line ([`flow`]), appended to the text.
+    fn flow_out(&mut self, n: Option<&Node>) {
+        if let Some(n) = n {
+            let mut scratch = std::mem::take(&mut self.scratch);
+            scratch.clear();
+            flow_into(n, &mut scratch, &mut self.inlined);
+            self.out.push_str(&scratch);
+            self.scratch = scratch;
         }
     }
 
@@ -495,6 +497,7 @@ pub fn to_text(d: &PayloadDiff, names: (&str, &str), pal: Palette) -> String {
         causes: d.causes(),
         cause_words: d.parts.iter().map(cause_words).collect(),
         inlined: Inlined::default(),
+        scratch: String::new(),
         out: String::with_capacity(d.changes.len().saturating_mul(160)),
     };
     let _ = writeln!(w.out, "{}--- {}{}", pal.red, names.0, pal.reset);

@@ -126,7 +126,7 @@ pub(crate) fn same(a: &Node, b: &Node, meter: &mut Meter, depth: usize) -> Resul
 /// once) and the numbering of list items into classes of the same values.
 #[derive(Debug, Default)]
 pub(crate) struct ValueClasses {
-    memo: HashMap<usize, u64>,
+    memo: HashMap<usize, u64, foldhash::fast::FixedState>,
 }
 
 /// Fixed seed: fingerprints, and so the choice of alignment direction, are
@@ -190,7 +190,8 @@ impl ValueClasses {
         meter: &mut Meter,
         depth: usize,
     ) -> Result<Numbered, DiffError> {
-        let mut reps: HashMap<u64, Vec<(Node, u32)>> = HashMap::new();
+        let mut reps: HashMap<u64, Vec<(Node, u32)>, foldhash::fast::FixedState> =
+            HashMap::default();
         let mut next = 0u32;
         let mut out = Numbered::default();
         for (side, items) in [(0, a), (1, b)] {
