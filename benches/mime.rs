@@ -1,6 +1,10 @@
 //! Criterion benchmark of the MIME reader: `mime::parse` of a generated 5000-part
 //! multipart/mixed payload shaped like `../shared/oracle/gen_payload.py` output (~4 MB),
 //! and the walk `mime_leaves` does over it (headers, decoded payload, filename).
+#![allow(
+    missing_docs,
+    reason = "criterion_group! generates an undocumented pub fn"
+)]
 
 // Same allocator as the shipped binary (cloudfold-cli/Cargo.toml).
 #[global_allocator]

@@ -1,6 +1,9 @@
 //! Criterion benchmarks of the YAML loader and emitter on a generated ~5 MB cloud-config
 //! (see `support/cloud_config_doc.rs`).
-
+#![allow(
+    missing_docs,
+    reason = "criterion_group! generates an undocumented pub fn"
+)]
 // Test code: an out-of-range index is a failed test.
 #![allow(clippy::indexing_slicing)]
 

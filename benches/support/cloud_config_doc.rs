@@ -70,7 +70,7 @@ const LINES: &[&str] = &[
 ];
 
 /// The generated cloud-config-like document.
-pub fn document() -> String {
+pub(crate) fn document() -> String {
     let mut r = Lcg(0x5eed_c10d_f01d);
     let mut s = String::with_capacity(TARGET_BYTES + 64 * 1024);
     s.push_str("#cloud-config\n");

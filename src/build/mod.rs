@@ -13,6 +13,7 @@ mod payload_builder;
 
 pub use build_error::BuildError;
 pub use build_options::{BuildOptions, Style};
-pub use merge_preset::{PRESETS, check_merge_type, expand_merge_type};
-pub use part_spec::{PartSpec, resolve_type};
+internal! { use merge_preset::{PRESETS, check_merge_type, expand_merge_type}; }
+pub use part_spec::PartSpec;
+internal! { use part_spec::resolve_type; }
 pub use payload_builder::{Built, ResolvedPart, build};

@@ -14,7 +14,7 @@ use super::{Diagnostic, Label, Severity, SourceMap};
 /// an archive entry, an `#include`d document) is named in the message instead:
 /// `at part 2 (x.yaml):4:3 (part 2 is base64-encoded in the file)`, and the
 /// annotation names the file alone. Escaping is that of GitHub's
-/// `@actions/core` toolkit ([`escape_data`], [`escape_property`]).
+/// `@actions/core` toolkit (`escape_data`, `escape_property`).
 #[derive(Clone, Debug, Default)]
 pub struct GithubRenderer {
     file: Option<String>,

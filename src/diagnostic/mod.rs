@@ -7,7 +7,7 @@
 //! [`HumanRenderer`] (rustc/Butane style, via `annotate-snippets`), [`JsonRenderer`],
 //! [`GithubRenderer`] (GitHub Actions annotations) or [`SarifRenderer`] (SARIF 2.1.0).
 //! The last two point at the lines of the input file as the user wrote it: each
-//! source's [`Placement`] says where its text is in that file, and a [`FileLocator`]
+//! source's [`Placement`] says where its text is in that file, and a `FileLocator`
 //! maps spans there.
 //!
 //! # Codes
@@ -39,8 +39,9 @@ mod source_map;
 
 pub use diagnostic::Diagnostic;
 pub use diagnostic_kind::DiagnosticKind;
-pub use file_locator::{FileLocator, FileRegion, Unplaced};
-pub use github_renderer::{GithubRenderer, escape_data, escape_property};
+internal! { use file_locator::{FileLocator, FileRegion, Unplaced}; }
+pub use github_renderer::GithubRenderer;
+internal! { use github_renderer::{escape_data, escape_property}; }
 pub use human_renderer::HumanRenderer;
 pub use json_renderer::JsonRenderer;
 pub use label::Label;

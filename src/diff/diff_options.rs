@@ -10,7 +10,7 @@ pub struct DiffOptions {
     /// Compare the merged configs only: parts cloud-init runs (scripts,
     /// boothooks, part-handlers, templates) do not count as changes at boot.
     /// Set on its own when a side is a `cloud-config.txt` cloud-init wrote
-    /// (see [`super::is_cloud_config_txt`]).
+    /// (see `super::is_cloud_config_txt`).
     pub config_only: bool,
     /// Most steps spent aligning lists (items, part lists, lines of text),
     /// over the whole diff; past it, what is left of a list is compared

@@ -16,7 +16,7 @@ use crate::userdata::{FoldText, IncludeResolver, UserDataOptions};
 /// what the modules see: a value the user-data stops setting may still come
 /// from a layer, and the reverse. Each value's origin is its part (as in
 /// [`diff`]) when it was read from user-data, and its layer, file and
-/// line:column in [`super::ValueChange::old_layer`] / `new_layer`.
+/// line:column in `super::ValueChange::old_layer` / `new_layer`.
 ///
 /// ```
 /// use cloudfold::diff::{diff_layered, ChangeKind, DiffOptions};

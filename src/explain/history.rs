@@ -70,7 +70,7 @@ impl Slot {
     }
 
     /// The child slot for a key of the map at this position.
-    pub fn key(&self, k: &Node) -> Option<&Slot> {
+    pub(super) fn key(&self, k: &Node) -> Option<&Slot> {
         self.keys.get(&Key(k.clone()))
     }
 
@@ -78,7 +78,7 @@ impl Slot {
     /// first one recorded that holds its index. One pass over the runs, not
     /// a search of them per item: a list that 5000 parts appended to has
     /// 5000 runs, and searching them for each of its items was quadratic.
-    pub fn runs_by_item(&self, len: usize) -> Vec<Option<&Run>> {
+    pub(super) fn runs_by_item(&self, len: usize) -> Vec<Option<&Run>> {
         if self.runs.is_empty() {
             return Vec::new();
         }
@@ -94,7 +94,7 @@ impl Slot {
     }
 
     /// The step that put the value here, if recorded here.
-    pub fn placing(&self) -> Option<(usize, &Step)> {
+    pub(super) fn placing(&self) -> Option<(usize, &Step)> {
         self.steps
             .iter()
             .enumerate()
@@ -103,7 +103,7 @@ impl Slot {
     }
 
     /// Apply one recorded decision of part `part` (1-based).
-    pub fn apply(&mut self, part: usize, ev: &Recorded) {
+    pub(super) fn apply(&mut self, part: usize, ev: &Recorded) {
         let step = |change: Change| Step {
             part,
             change,
@@ -197,7 +197,7 @@ impl Slot {
     /// what was recorded there is stale, and so are a list's item records
     /// when an index is inserted or removed. Values the patch brought are
     /// recognised by their span later.
-    pub fn patched(&mut self, tokens: &[String]) {
+    pub(super) fn patched(&mut self, tokens: &[String]) {
         let Some((last, parents)) = tokens.split_last() else {
             self.reset();
             return;

@@ -1,6 +1,6 @@
 //! `explain`: where each key and list item of the merged cloud-config came from, and what each part did.
 //!
-//! [`explain`] folds a payload with [`crate::userdata::render_observed`],
+//! [`explain`] folds a payload with `crate::userdata::render_observed`,
 //! recording each cloud-config part's data and the merge engine's decisions,
 //! then walks the merged config: every value's origin is its node's span
 //! (part and line:column in that part's decoded text); the decision that put
@@ -15,11 +15,11 @@ mod locator;
 mod recorder;
 mod text_view;
 
-pub use change::{Change, Step, keep_words};
-pub use explanation::{
-    Entry, ExplainError, ExplainLimits, Explanation, Origin, OriginKind, PartChange, PartStatus,
-    PartSummary, Position, explain, jsonp_shift, part_text,
-};
-pub use json_view::{JsonView, to_json};
-pub use locator::Locator;
-pub use text_view::{inline, status_words, to_text};
+internal! { use change::{Change, Step, keep_words}; }
+pub use explanation::{ExplainError, ExplainLimits, Explanation, explain};
+internal! { use explanation::{Entry, Origin, OriginKind, PartChange, PartStatus, PartSummary, Position, jsonp_shift, part_text}; }
+pub use json_view::JsonView;
+internal! { use json_view::to_json; }
+internal! { use locator::Locator; }
+pub use text_view::to_text;
+internal! { use text_view::{inline, status_words}; }

@@ -35,7 +35,7 @@ impl ValueInfo {
     }
 
     /// Whether a list merge taking items from this value makes new ones.
-    pub fn derived_items(&self) -> bool {
+    pub(super) fn derived_items(&self) -> bool {
         self.derived
     }
 }

@@ -366,7 +366,7 @@ impl Engine {
         self.render_mapped(content, vars, None).map(|(s, _)| s)
     }
 
-    /// [`Engine::render`], with the [`LineMap`](super::LineMap) of the output when
+    /// [`Engine::render`], with the `LineMap` of the output when
     /// `header_lines` is given (lines before the body, counted in the map).
     pub fn render_mapped(
         &self,

@@ -95,7 +95,7 @@ pub struct JinjaContext<'a> {
     pub v25: bool,
     /// The engine.
     pub engine: &'a Engine,
-    /// Record which template line wrote each place of the render ([`LineMap`];
+    /// Record which template line wrote each place of the render (`LineMap`;
     /// explain wants it, a plain render does not pay for it).
     pub line_maps: bool,
 }

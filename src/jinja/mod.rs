@@ -41,19 +41,22 @@ mod textwrap;
 pub(crate) mod tojson;
 mod urlize;
 
-pub use engine::{Engine, GLOBALS, JinjaLimits, RenderError};
-pub use filters::FILTERS;
-pub use instance_data::{InstanceData, InstanceDataError, is_version_key, jinja_alias};
+pub use engine::{Engine, JinjaLimits};
+internal! { use engine::{GLOBALS, RenderError}; }
+internal! { use filters::FILTERS; }
+pub use instance_data::InstanceData;
+internal! { use instance_data::{InstanceDataError, is_version_key, jinja_alias}; }
 pub use jinja_part::{
-    CloudInitLog, INSTANCE_DATA_PATH, JinjaContext, JinjaDrop, JinjaRender, cloud_init_logs,
-    decode_escaped, detect_template, encode_escaped, missing_vars, render_part, template_body,
+    JinjaContext, JinjaDrop, JinjaRender, cloud_init_logs, detect_template, render_part,
+    template_body,
 };
-pub use jtests::TESTS;
-pub use line_map::LineMap;
-pub use py_error::{PyExc, RenderFault};
-pub use py_format::{py_repr, py_str};
+internal! { use jinja_part::{CloudInitLog, INSTANCE_DATA_PATH, decode_escaped, encode_escaped, missing_vars}; }
+internal! { use jtests::TESTS; }
+internal! { use line_map::LineMap; }
+internal! { use py_error::{PyExc, RenderFault}; }
+internal! { use py_format::{py_repr, py_str}; }
 pub use query::{find_var, list_keys, query_text};
-pub use tojson::json_dumps;
+internal! { use tojson::json_dumps; }
 
 /// `MISSING_JINJA_PREFIX`.
 pub const MISSING_JINJA_PREFIX: &str = "CI_MISSING_JINJA_VAR/";

@@ -57,7 +57,7 @@ pub fn py_repr(v: &Value) -> Result<String, RenderFault> {
 }
 
 /// Python's float `repr` (also its `str`).
-pub fn float_text(f: f64) -> String {
+pub(super) fn float_text(f: f64) -> String {
     py_float_repr(f)
 }
 

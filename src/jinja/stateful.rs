@@ -11,7 +11,7 @@ fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
 
 /// `joiner(sep=", ")`: called, gives `""` the first time and `sep` after.
 #[derive(Debug)]
-pub struct Joiner {
+pub(super) struct Joiner {
     sep: Value,
     used: Mutex<bool>,
 }
@@ -67,7 +67,7 @@ impl Object for Joiner {
 
 /// `cycler(*items)`: `.next()` gives the items in turn, `.current`, `.reset()`.
 #[derive(Debug)]
-pub struct Cycler {
+pub(super) struct Cycler {
     items: Vec<Value>,
     pos: Mutex<usize>,
 }

@@ -149,7 +149,7 @@ fn py_sorted_reverse(names: &mut [(&str, &EtcEntry)]) {
 impl ConfReader<'_> {
     /// `util.read_conf_d(confd)`: the `.cfg` regular files, read in reverse
     /// sorted order and merged first-wins (the last name wins).
-    pub fn read_conf_d(&mut self, etc: &EtcCloud, dir: &str) -> Result<Node, LayersError> {
+    pub(super) fn read_conf_d(&mut self, etc: &EtcCloud, dir: &str) -> Result<Node, LayersError> {
         let mut names = etc.list(dir);
         py_sorted_reverse(&mut names);
         let mut cfgs = Vec::new();
@@ -186,7 +186,7 @@ impl ConfReader<'_> {
     }
 
     /// `util.read_conf_with_confd("/etc/cloud/cloud.cfg")`.
-    pub fn read_conf_with_confd(&mut self, etc: &EtcCloud) -> Result<Node, LayersError> {
+    pub(super) fn read_conf_with_confd(&mut self, etc: &EtcCloud) -> Result<Node, LayersError> {
         let cfg = match etc.get("cloud.cfg") {
             Some(EtcEntry::File(bytes)) => {
                 let file = ConfigFile::new(EtcCloud::path_of("cloud.cfg"), bytes.clone());

@@ -4,7 +4,7 @@
 //! bytes ([`LayerInputs`]; `/etc/cloud` as an [`EtcCloud`] or an
 //! [`ImageProfile`]). User-data and vendor-data payloads are folded by
 //! [`crate::userdata`]; every layer is merged with cloud-init's own mergers
-//! ([`crate::merge::cloud_init`]) in `util.mergemanydict`'s order. The
+//! (`crate::merge::cloud_init`) in `util.mergemanydict`'s order. The
 //! result ([`Layered`]) keeps every value's span, so each key and list item
 //! names the file (or part) and line:column it came from ([`explain_layers`]).
 
@@ -22,20 +22,22 @@ mod merge_many;
 mod read_conf;
 mod source_registry;
 
-pub use boot::{fold_layers, fold_layers_with, read_cc_from_cmdline};
-pub use combined_json::{
-    COMBINED_CLOUD_CONFIG_DOC, CombinedJsonError, FEATURES_25_1, FeatureValue,
-    combined_cloud_config_json,
-};
-pub use config_templater::{ConfigTemplater, TemplateKind, TemplateOutcome, template_kind};
-pub use etc_cloud::{ETC_CLOUD, EtcCloud, EtcEntry};
-pub use image_profile::{ImageProfile, builtin_config};
-pub use jinja_templater::JinjaTemplater;
-pub use layer_explanation::{
-    LayerEntry, LayerExplanation, LayerOrigin, TooManyNodes, explain_layers, origin_of,
-};
+pub use boot::fold_layers;
+internal! { use boot::{fold_layers_with, read_cc_from_cmdline}; }
+pub use combined_json::combined_cloud_config_json;
+internal! { use combined_json::{COMBINED_CLOUD_CONFIG_DOC, CombinedJsonError, FEATURES_25_1, FeatureValue}; }
+internal! { use config_templater::{ConfigTemplater, TemplateKind, TemplateOutcome, template_kind}; }
+pub use etc_cloud::{EtcCloud, EtcEntry};
+internal! { use etc_cloud::ETC_CLOUD; }
+pub use image_profile::ImageProfile;
+internal! { use image_profile::builtin_config; }
+internal! { use jinja_templater::JinjaTemplater; }
+pub use layer_explanation::{LayerExplanation, LayerOrigin, explain_layers};
+internal! { use layer_explanation::{LayerEntry, TooManyNodes, origin_of}; }
 pub use layer_inputs::LayerInputs;
-pub use layer_note::{LayerNote, LayersError, NoteKind, Trap};
-pub use layered::{FlatSource, Layered, MODULE_LIST_KEYS, ModuleListOrigin, VendorOutcome};
+pub use layer_note::{LayerNote, LayersError};
+internal! { use layer_note::{NoteKind, Trap}; }
+pub use layered::Layered;
+internal! { use layered::{FlatSource, MODULE_LIST_KEYS, ModuleListOrigin, VendorOutcome}; }
 pub use read_conf::ConfigFile;
-pub use source_registry::{LayerKind, SourceInfo, SourceText, Sources};
+internal! { use source_registry::{LayerKind, SourceInfo, SourceText, Sources}; }

@@ -48,7 +48,11 @@ pub(crate) fn empty_dict() -> Node {
 }
 
 impl ConfReader<'_> {
-    pub fn crash(&self, during: impl Into<String>, exception: impl Into<String>) -> LayersError {
+    pub(super) fn crash(
+        &self,
+        during: impl Into<String>,
+        exception: impl Into<String>,
+    ) -> LayersError {
         LayersError::Crash {
             release: self.release.as_str(),
             during: during.into(),
@@ -56,7 +60,13 @@ impl ConfReader<'_> {
         }
     }
 
-    pub fn note(&mut self, kind: NoteKind, source: Option<SourceId>, about: &str, message: String) {
+    pub(super) fn note(
+        &mut self,
+        kind: NoteKind,
+        source: Option<SourceId>,
+        about: &str,
+        message: String,
+    ) {
         self.notes.push(LayerNote {
             kind,
             source,
@@ -68,7 +78,7 @@ impl ConfReader<'_> {
 
     /// `util.read_conf(path, instance_data_file=…)`: `templated` says
     /// whether the caller passes the instance-data file (only the /etc files).
-    pub fn read_conf(
+    pub(super) fn read_conf(
         &mut self,
         file: &ConfigFile,
         layer: LayerKind,
@@ -164,7 +174,7 @@ impl ConfReader<'_> {
 
     /// `util.load_yaml(text, default={})`: a mapping, or `{}` with a
     /// warning; errors Python's loader does not catch are crashes.
-    pub fn load_yaml_dict(
+    pub(super) fn load_yaml_dict(
         &mut self,
         text: &str,
         id: SourceId,
@@ -178,7 +188,7 @@ impl ConfReader<'_> {
 
     /// `util.load_yaml(text, default=None)`: `None` for nothing, a
     /// non-mapping or an invalid document (the latter two with a warning).
-    pub fn load_yaml(
+    pub(super) fn load_yaml(
         &mut self,
         text: &str,
         id: SourceId,

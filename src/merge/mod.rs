@@ -1,25 +1,25 @@
 //! Merging value trees: a dialect-neutral engine driven by strategy tables, and the dialects (cloud-init first).
 //!
-//! The engine ([`merge_with`]) dispatches on the *old* value's type to the
-//! [`Strategy`] a dialect's [`Rules`] give for it, applies it, and reports
-//! each decision to an optional [`MergeObserver`]. Inputs are never
+//! The engine (`merge_with`) dispatches on the *old* value's type to the
+//! `Strategy` a dialect's `Rules` give for it, applies it, and reports
+//! each decision to an optional `MergeObserver`. Inputs are never
 //! modified; values taken from new keep their nodes (spans, identity).
 //! Errors carry the Python exception the reference tool raises
-//! ([`MergeError`]).
+//! (`MergeError`).
 //!
-//! Adding a dialect: implement [`Rules`] (a type-only table like
-//! [`cloud_init::MergerStack`], or one keyed by path, which then says so
-//! with [`Rules::uses_path`]) and add the modes it needs to the strategy
+//! Adding a dialect: implement `Rules` (a type-only table like
+//! `cloud_init::MergerStack`, or one keyed by path, which then says so
+//! with `Rules::uses_path`) and add the modes it needs to the strategy
 //! enums in `strategy.rs` (e.g. Hiera's `unique` arrays or knockout prefix,
 //! Compose's merge-by-key lists, a scalar strategy requiring equality for
 //! Nickel), implementing each once in the engine. Dialect specifics (spec
 //! syntax, defaults, error wording) live in the dialect's module.
 //!
-//! Symmetric dialects ([`nickel`], [`keyed`]) use [`DictMode::Symmetric`]
-//! (keys in both settled by [`Rules::precedence`]: priorities, `!override`,
-//! `!reset`), [`ListMode::ByIdentity`] (items merged by
-//! [`Rules::identity`], appended, or de-duplicated by [`Rules::equal`]) and
-//! [`Strategy::Unify`] (equal or [`Rules::conflict`]). A [`PriorityLedger`]
+//! Symmetric dialects ([`nickel`], [`keyed`]) use `DictMode::Symmetric`
+//! (keys in both settled by `Rules::precedence`: priorities, `!override`,
+//! `!reset`), `ListMode::ByIdentity` (items merged by
+//! `Rules::identity`, appended, or de-duplicated by `Rules::equal`) and
+//! `Strategy::Unify` (equal or `Rules::conflict`). A `PriorityLedger`
 //! carries priorities through a fold and defers conflicts, so a conflict a
 //! later, higher priority erases is no error, as in Nickel's lazy merge.
 
@@ -44,34 +44,30 @@ mod strict_eq;
 mod symmetric_error;
 mod tag_lookup;
 
-pub mod cloud_init;
+internal! { mod cloud_init; }
 pub mod compose;
 pub mod dialect;
 pub mod hiera;
 pub mod keyed;
 pub mod nickel;
 
-pub use decimal::Decimal;
-pub use engine::{NewSide, merge_owned_with, merge_with};
-pub use fingerprint::fingerprint;
-pub use knockout::Knockout;
-pub use limits::{Limits, MAX_LEVELS};
-pub use merge_error::{MergeError, PyException};
-pub use observer::{
-    Decision, KeepReason, MergeEvent, MergeObserver, NoObserver, Trace, TraceEntry,
-};
-pub use path::{Path, PathSeg};
-pub use path_query::{PathNotFound, PathQuery, PathSyntaxError};
-pub use precedence::Precedence;
-pub use priority::Priority;
-pub use priority_ledger::{Conflict, PriorityLedger};
-pub use ruby_regexp::RubyRegexp;
-pub use rules::Rules;
-pub use sort_order::{ruby_class, ruby_cmp, ruby_sort};
-pub use strategy::{
-    DeepOptions, DictMode, DictStrategy, FlattenStrategy, LayerStrategy, ListMode, ListStrategy,
-    Recurse, StrMode, StrStrategy, Strategy, TypeClass, UnifyStrategy,
-};
-pub use strict_eq::{strict_eq, strict_hash, strict_union};
-pub use symmetric_error::{DuplicateIdentity, SymmetricError, place};
-pub use tag_lookup::{NoTags, TagLookup};
+internal! { use decimal::Decimal; }
+internal! { use engine::{NewSide, merge_owned_with, merge_with}; }
+internal! { use fingerprint::fingerprint; }
+internal! { use knockout::Knockout; }
+internal! { use limits::{Limits, MAX_LEVELS}; }
+internal! { use merge_error::{MergeError, PyException}; }
+internal! { use observer::{Decision, KeepReason, MergeEvent, MergeObserver, NoObserver, Trace, TraceEntry}; }
+internal! { use path::{Path, PathSeg}; }
+pub use path_query::PathQuery;
+internal! { use path_query::{PathNotFound, PathSyntaxError}; }
+internal! { use precedence::Precedence; }
+internal! { use priority::Priority; }
+internal! { use priority_ledger::{Conflict, PriorityLedger}; }
+internal! { use ruby_regexp::RubyRegexp; }
+internal! { use rules::Rules; }
+internal! { use sort_order::{ruby_class, ruby_cmp, ruby_sort}; }
+internal! { use strategy::{DeepOptions, DictMode, DictStrategy, FlattenStrategy, LayerStrategy, ListMode, ListStrategy, Recurse, StrMode, StrStrategy, Strategy, TypeClass, UnifyStrategy}; }
+internal! { use strict_eq::{strict_eq, strict_hash, strict_union}; }
+internal! { use symmetric_error::{DuplicateIdentity, SymmetricError, place}; }
+internal! { use tag_lookup::{NoTags, TagLookup}; }

@@ -14,7 +14,7 @@ enum Step {
 }
 
 /// A parsed logical path: `$`, `$.runcmd`, `$.write_files[0].path`,
-/// `$['key with space']`, `$[1]` (as [`Path`] writes them), or the same
+/// `$['key with space']`, `$[1]` (as `Path` writes them), or the same
 /// without the leading `$.` (`runcmd`, `write_files[0].path`).
 ///
 /// A bracket selects a list item by index, or a mapping key whose Python

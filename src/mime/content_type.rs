@@ -34,12 +34,12 @@ pub fn content_type_of(header: Option<&str>, default_type: &str) -> String {
 }
 
 /// The main type of a content type (before the `/`).
-pub fn maintype(ctype: &str) -> &str {
+pub(super) fn maintype(ctype: &str) -> &str {
     ctype.split('/').next().unwrap_or(ctype)
 }
 
 /// The subtype of a content type (after the `/`).
-pub fn subtype(ctype: &str) -> &str {
+pub(super) fn subtype(ctype: &str) -> &str {
     ctype.split('/').nth(1).unwrap_or("")
 }
 

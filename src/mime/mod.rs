@@ -49,13 +49,13 @@ mod transfer_encoding;
 pub(crate) use transfer_encoding::a2b_base64;
 mod walk;
 
-pub use content_type::{MESSAGE_RFC822, TEXT_PLAIN, content_type_of};
-pub use decoded_part::DecodedPart;
-pub use defect::{Defect, DefectKind};
-pub use error::{ParseError, PyError};
-pub use header::{Header, HeaderName, header_name};
-pub use message::{Message, Payload};
-pub use param::{ParamValue, unquote};
-pub use parser::{MAX_DEPTH, MAX_MULTIPART_DEPTH, parse, parse_shared, parse_shared_splitting};
-pub use transfer_encoding::TransferEncoding;
-pub use walk::{IntoWalk, Walk, WalkWithDepth};
+internal! { use content_type::{MESSAGE_RFC822, TEXT_PLAIN, content_type_of}; }
+internal! { use decoded_part::DecodedPart; }
+internal! { use defect::{Defect, DefectKind}; }
+internal! { use error::{ParseError, PyError}; }
+internal! { use header::{Header, HeaderName, header_name}; }
+internal! { use message::{Message, Payload}; }
+internal! { use param::{ParamValue, unquote}; }
+internal! { use parser::{MAX_DEPTH, MAX_MULTIPART_DEPTH, parse, parse_shared, parse_shared_splitting}; }
+internal! { use transfer_encoding::TransferEncoding; }
+internal! { use walk::{IntoWalk, Walk, WalkWithDepth}; }

@@ -33,7 +33,7 @@ pub struct CloudFs {
 }
 
 /// Why a write failed (Python's exception, as `util.logexc` would name it).
-pub type FsError = String;
+pub(super) type FsError = String;
 
 /// Whether `/` + `parts` joined by `/` is `text`.
 fn joined_is(parts: &[&str], text: &str) -> bool {
@@ -261,7 +261,7 @@ impl CloudFs {
 }
 
 /// `os.path.dirname`.
-pub fn dirname(path: &str) -> String {
+pub(super) fn dirname(path: &str) -> String {
     let i = path.rfind('/').map_or(0, |i| i + 1);
     let head = path.get(..i).unwrap_or("");
     if !head.is_empty() && !head.chars().all(|c| c == '/') {
@@ -272,14 +272,14 @@ pub fn dirname(path: &str) -> String {
 }
 
 /// `os.path.basename`.
-pub fn basename(path: &str) -> &str {
+pub(super) fn basename(path: &str) -> &str {
     path.rsplit('/').next().unwrap_or(path)
 }
 
 /// `os.path.abspath` with the working directory `/`: `normpath("/" + p)`
 /// for a relative path (lexical; two leading slashes are kept, as POSIX
 /// allows).
-pub fn abspath(path: &str) -> String {
+pub(super) fn abspath(path: &str) -> String {
     let joined = if path.starts_with('/') {
         path.to_owned()
     } else {

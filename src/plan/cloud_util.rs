@@ -5,7 +5,7 @@ use crate::yaml::value::{Node, PyStr, PyStrBuilder, Value, py_eq, py_str};
 
 /// `util.clean_filename`: `/` becomes `_`, every character outside
 /// `_-.()`, digits and ASCII letters is dropped.
-pub fn clean_filename(name: &str) -> String {
+pub(crate) fn clean_filename(name: &str) -> String {
     name.replace('/', "_")
         .chars()
         .filter(|c| c.is_ascii_alphanumeric() || "_-.()".contains(*c))
@@ -13,7 +13,7 @@ pub fn clean_filename(name: &str) -> String {
 }
 
 /// `util.dos2unix`: when the first line ends in `\r\n`, every `\r\n` becomes `\n`.
-pub fn dos2unix(text: &PyStr) -> PyStr {
+pub(super) fn dos2unix(text: &PyStr) -> PyStr {
     let b = text.as_wtf8();
     match b.iter().position(|&c| c == b'\n') {
         Some(pos) if pos > 0 && b.get(pos - 1) == Some(&b'\r') => {
@@ -37,7 +37,7 @@ pub fn dos2unix(text: &PyStr) -> PyStr {
 }
 
 /// `util.encode_text(text)`: UTF-8, strict (a lone surrogate raises).
-pub fn encode_text(text: &PyStr) -> Result<Vec<u8>, String> {
+pub(super) fn encode_text(text: &PyStr) -> Result<Vec<u8>, String> {
     match text.as_str() {
         Some(s) => Ok(s.as_bytes().to_vec()),
         None => {
@@ -54,7 +54,7 @@ pub fn encode_text(text: &PyStr) -> Result<Vec<u8>, String> {
 }
 
 /// `s.lstrip()`.
-pub fn lstrip(text: &PyStr) -> PyStr {
+pub(super) fn lstrip(text: &PyStr) -> PyStr {
     let mut out = PyStrBuilder::new();
     let mut started = false;
     for cp in text.chars() {
@@ -68,7 +68,7 @@ pub fn lstrip(text: &PyStr) -> PyStr {
 }
 
 /// `key in obj` for a string key, or the `TypeError` Python raises.
-pub fn py_contains(obj: &Node, key: &str) -> Result<bool, String> {
+pub(super) fn py_contains(obj: &Node, key: &str) -> Result<bool, String> {
     match obj.value() {
         Value::Map(m) | Value::Set(m) => Ok(m.get_str(key).is_some()),
         Value::Str(s) => Ok(s.to_string_lossy().contains(key)),
@@ -85,7 +85,7 @@ pub fn py_contains(obj: &Node, key: &str) -> Result<bool, String> {
 }
 
 /// `obj[key]` for a string key that `in` found.
-pub fn py_getitem(obj: &Node, key: &str) -> Result<Node, String> {
+pub(super) fn py_getitem(obj: &Node, key: &str) -> Result<Node, String> {
     match obj.value() {
         Value::Map(m) => m
             .get_str(key)
@@ -104,7 +104,7 @@ pub fn py_getitem(obj: &Node, key: &str) -> Result<Node, String> {
 }
 
 /// `util.is_true(val)`.
-pub fn is_true(v: &Node) -> bool {
+pub(super) fn is_true(v: &Node) -> bool {
     match v.value() {
         Value::Bool(b) => *b,
         _ => matches!(
@@ -115,7 +115,7 @@ pub fn is_true(v: &Node) -> bool {
 }
 
 /// `util.translate_bool(val)`.
-pub fn translate_bool(v: &Node) -> bool {
+pub(super) fn translate_bool(v: &Node) -> bool {
     if !v.is_truthy() {
         return false;
     }
@@ -123,7 +123,7 @@ pub fn translate_bool(v: &Node) -> bool {
 }
 
 /// `util.get_cfg_option_bool(obj, key, default)`.
-pub fn get_cfg_option_bool(obj: &Node, key: &str, default: bool) -> Result<bool, String> {
+pub(super) fn get_cfg_option_bool(obj: &Node, key: &str, default: bool) -> Result<bool, String> {
     if !py_contains(obj, key)? {
         return Ok(default);
     }
@@ -131,7 +131,7 @@ pub fn get_cfg_option_bool(obj: &Node, key: &str, default: bool) -> Result<bool,
 }
 
 /// `util.get_cfg_by_path(obj, path, default)` (`None`: the default).
-pub fn get_cfg_by_path(obj: &Node, path: &[&str]) -> Result<Option<Node>, String> {
+pub(super) fn get_cfg_by_path(obj: &Node, path: &[&str]) -> Result<Option<Node>, String> {
     let mut cur = obj.clone();
     for tok in path {
         if !py_contains(&cur, tok)? {
@@ -144,7 +144,7 @@ pub fn get_cfg_by_path(obj: &Node, path: &[&str]) -> Result<Option<Node>, String
 
 /// `util.get_cfg_option_list(obj, key, [])`: a list's items, `[]` for
 /// `None`, else `[str(value)]`.
-pub fn get_cfg_option_list(obj: &Node, key: &str) -> Result<Vec<Node>, String> {
+pub(super) fn get_cfg_option_list(obj: &Node, key: &str) -> Result<Vec<Node>, String> {
     if !py_contains(obj, key)? {
         return Ok(Vec::new());
     }
@@ -158,7 +158,7 @@ pub fn get_cfg_option_list(obj: &Node, key: &str) -> Result<Vec<Node>, String> {
 }
 
 /// `int(text, 8)`: optional sign, optional `0o`, underscores between digits.
-pub fn int_base8(text: &str) -> Option<i64> {
+pub(super) fn int_base8(text: &str) -> Option<i64> {
     let t = py_strip(text);
     let (neg, body) = match t.as_bytes().first() {
         Some(b'-') => (true, t.get(1..)?),
@@ -183,7 +183,7 @@ pub fn int_base8(text: &str) -> Option<i64> {
 /// `for item in obj`: a list's items, a string's characters, a dict's
 /// keys, bytes' integers; a `TypeError` for the rest. A set's order is
 /// Python's hash order, which cloudfold cannot know: an error too.
-pub fn py_iter(obj: &Node) -> Result<Vec<Node>, String> {
+pub(super) fn py_iter(obj: &Node) -> Result<Vec<Node>, String> {
     Ok(match obj.value() {
         Value::Seq(s) | Value::Tuple(s) => s.items().to_vec(),
         Value::Map(m) => m.keys().cloned().collect(),

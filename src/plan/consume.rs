@@ -15,7 +15,7 @@ use crate::yaml::value::{PyStr, PyStrBuilder};
 /// `vendor`: vendor-data's handlers write scripts under `scripts/vendor`.
 /// `frequency`: the consume frequency (custom part-handlers, which default
 /// to once-per-instance, are called only on the first boot).
-pub fn consume_payload(
+pub(super) fn consume_payload(
     payload: LayerKind,
     folded: &Folded,
     frequency: Frequency,

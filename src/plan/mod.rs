@@ -5,9 +5,9 @@
 //! their position, scripts written), then `Modules.run_section` for each
 //! stage with cloud-init's own rules (`_read_modules`, `_fixup_modules`,
 //! activation keys, the distro check, semaphores), the module metadata
-//! being cloudfold's data per release ([`ModuleTable`], checked against the
+//! being cloudfold's data per release (`ModuleTable`, checked against the
 //! `cc_*.py` sources). Files written (scripts, `runcmd`, `write_files`,
-//! semaphores) go into a map of `/var/lib/cloud` ([`CloudFs`]) that
+//! semaphores) go into a map of `/var/lib/cloud` (`CloudFs`) that
 //! run-parts then lists in Python's order; a [`Boot::Next`] plan keeps the
 //! first boot's.
 
@@ -27,18 +27,17 @@ mod shellify;
 mod users;
 mod write_files;
 
-pub use action::{Action, FileWrite, RunPart, UserPlan};
-pub use boot_plan::{
-    Boot, BootPlan, ConsumeData, ModuleStep, PartEffect, PartStep, SectionPlan, Skip, Stage,
-    StagePlan,
-};
-pub use cloud_fs::{CloudFs, FsEntry};
+internal! { use action::{Action, FileWrite, RunPart, UserPlan}; }
+pub use boot_plan::{Boot, BootPlan};
+internal! { use boot_plan::{ConsumeData, ModuleStep, PartEffect, PartStep, SectionPlan, Skip, Stage, StagePlan}; }
+internal! { use cloud_fs::{CloudFs, FsEntry}; }
 pub(crate) use cloud_util::clean_filename;
-pub use frequency::Frequency;
-pub use module_list::{ListedModule, Resolved, form_module_name, read_section};
-pub use module_meta::{ModuleMeta, ModuleTable};
+internal! { use frequency::Frequency; }
+internal! { use module_list::{ListedModule, Resolved, form_module_name, read_section}; }
+internal! { use module_meta::{ModuleMeta, ModuleTable}; }
 pub use plan_json::to_json;
 pub use plan_text::{selects, to_text};
-pub use planner::{PlanOptions, UNKNOWN_INSTANCE_ID, plan};
-pub use shellify::shellify;
-pub use users::{UsersGroups, normalize_users_groups};
+pub use planner::{PlanOptions, plan};
+internal! { use planner::UNKNOWN_INSTANCE_ID; }
+internal! { use shellify::shellify; }
+internal! { use users::{UsersGroups, normalize_users_groups}; }

@@ -11,7 +11,7 @@ use crate::yaml::value::{Node, Value, py_str};
 
 /// A module's run: its actions, and the exception its `handle` raised.
 #[derive(Debug, Default)]
-pub struct ModuleRun {
+pub(super) struct ModuleRun {
     /// In order.
     pub actions: Vec<Action>,
     /// The exception (cloud-init logs it; the section goes on).
@@ -28,7 +28,7 @@ impl ModuleRun {
 }
 
 /// Run `cc_<module>.handle` against `cfg` (listed as `name`).
-pub fn module_actions(
+pub(super) fn module_actions(
     module: &str,
     name: &str,
     cfg: &Node,

@@ -13,7 +13,7 @@ const MAX_GUNZIP: u64 = 256 << 20;
 /// What one `write_files` run did: its actions in order, and the exception
 /// that ended it (later entries are not written).
 #[derive(Debug, Default)]
-pub struct WriteFilesRun {
+pub(super) struct WriteFilesRun {
     /// Files written or skipped.
     pub actions: Vec<Action>,
     /// The exception, if the handle raised.
@@ -22,7 +22,7 @@ pub struct WriteFilesRun {
 
 /// `handle(name, cfg, …)` of `cc_write_files` (`deferred`: of
 /// `cc_write_files_deferred`).
-pub fn write_files(
+pub(super) fn write_files(
     cfg: &Node,
     deferred: bool,
     release: Release,

@@ -14,7 +14,7 @@ const MAX_ENTRIES: usize = 4096;
 /// budgeted: fatfs follows cluster chains without cycle checks (a damaged image's circular
 /// directory chain of deleted entries would never end), and every step of such a walk reads.
 #[derive(Debug)]
-pub struct ReadOnly<R> {
+pub(super) struct ReadOnly<R> {
     inner: R,
     budget: u64,
 }
@@ -71,7 +71,7 @@ fn damaged(e: std::io::Error) -> SeedError {
 }
 
 /// True when `head` starts with a FAT boot sector (jump, a sane BPB, the 55 AA signature).
-pub fn looks_like_fat(head: &[u8]) -> bool {
+pub(super) fn looks_like_fat(head: &[u8]) -> bool {
     let byte = |i: usize| head.get(i).copied().unwrap_or(0);
     let bps = u16::from_le_bytes([byte(11), byte(12)]);
     let spc = byte(13);

@@ -105,7 +105,7 @@ fn try_write(files: &[(&'static str, &[u8])], size: u64, serial: u32) -> std::io
 
 /// The FAT image of `files` (names unique), timestamps at `epoch` (clamped to 1980-2107, FAT's
 /// range); the volume serial number is a hash of the content. fatfs picks FAT12/16/32 by size.
-pub fn write_fat(files: &[(&'static str, &[u8])], epoch: i64) -> Result<Vec<u8>, SeedError> {
+pub(super) fn write_fat(files: &[(&'static str, &[u8])], epoch: i64) -> Result<Vec<u8>, SeedError> {
     let t = CivilTime::from_unix_clamped(epoch, 1980, 2107);
     let _reset = ClockGuard(NOW.with(|n| n.replace(dos_time(&t))));
     let mut h = FNV_OFFSET;

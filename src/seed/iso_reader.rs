@@ -228,7 +228,7 @@ fn root_of(vd: &[u8]) -> Result<(u32, u32), SeedError> {
 }
 
 /// True when `head` (the image's first 34 KiB or more) has an ISO 9660 volume descriptor.
-pub fn looks_like_iso(head: &[u8]) -> bool {
+pub(super) fn looks_like_iso(head: &[u8]) -> bool {
     head.get(32769..32774) == Some(b"CD001")
 }
 

@@ -15,7 +15,7 @@ use super::SeedError;
 use super::civil_time::CivilTime;
 
 /// Bytes per logical sector.
-pub const SECTOR: usize = 2048;
+pub(super) const SECTOR: usize = 2048;
 /// The volume identifier NoCloud looks for (blkid reports it as LABEL).
 pub const VOLUME_ID: &str = "cidata";
 const PAD_SECTORS: usize = 150;
@@ -87,7 +87,7 @@ fn volume_date(t: &CivilTime) -> Vec<u8> {
 
 /// An ISO 9660 level-1 name for a seed file: upper case, `-` as `_`, 8.3, version `;1`
 /// (`user-data` -> `USER_DAT.;1`, as genisoimage writes it).
-pub fn iso_name(name: &str) -> Vec<u8> {
+pub(super) fn iso_name(name: &str) -> Vec<u8> {
     let (stem, ext) = name.rsplit_once('.').unwrap_or((name, ""));
     let d = |c: char| {
         let c = c.to_ascii_uppercase();
@@ -265,7 +265,7 @@ fn volume_descriptor(
 
 /// The ISO image of `files` (name, content; names are seed file names, unique), every date set
 /// to `epoch` (Unix seconds, clamped to 1900-2155).
-pub fn write_iso(files: &[(&'static str, &[u8])], epoch: i64) -> Result<Vec<u8>, SeedError> {
+pub(super) fn write_iso(files: &[(&'static str, &[u8])], epoch: i64) -> Result<Vec<u8>, SeedError> {
     let date = CivilTime::from_unix_clamped(epoch, 1900, 2155);
     let rec_date = record_date(&date);
     // Files in the order of their ISO names (the directory's order), data in that order too.

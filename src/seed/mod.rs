@@ -19,17 +19,18 @@ mod seed_files;
 mod seed_image;
 mod seed_options;
 
-pub use civil_time::{CivilTime, DEFAULT_EPOCH};
-pub use fat_reader::FatImage;
-pub use fat_writer::FAT_LABEL;
-pub use iso_reader::{ImageFile, IsoImage, IsoNames};
-pub use iso_writer::VOLUME_ID;
+pub use civil_time::DEFAULT_EPOCH;
+internal! { use civil_time::CivilTime; }
+internal! { use fat_reader::FatImage; }
+internal! { use fat_writer::FAT_LABEL; }
+internal! { use iso_reader::{ImageFile, IsoImage, IsoNames}; }
+internal! { use iso_writer::VOLUME_ID; }
 pub use meta_data::{MetaData, default_instance_id};
-pub use network_config::{NETWORK_DISABLED, NetworkConfig};
+pub use network_config::NetworkConfig;
+internal! { use network_config::NETWORK_DISABLED; }
 pub use seed_builder::{Seed, make_seed};
 pub use seed_error::SeedError;
-pub use seed_files::{
-    META_DATA, NETWORK_CONFIG, SEED_FILE_NAMES, SeedFiles, USER_DATA, VENDOR_DATA,
-};
+pub use seed_files::{SEED_FILE_NAMES, SeedFiles, USER_DATA};
+internal! { use seed_files::{META_DATA, NETWORK_CONFIG, VENDOR_DATA}; }
 pub use seed_image::{ImageKind, SNIFF_LEN, SeedImage};
 pub use seed_options::{SeedFormat, SeedOptions};

@@ -13,7 +13,7 @@ pub const NETWORK_DISABLED: &[u8] = b"config: disabled\n";
 pub enum NetworkConfig {
     /// A file, used byte for byte once checked.
     Given(Vec<u8>),
-    /// `none`: [`NETWORK_DISABLED`].
+    /// `none`: `NETWORK_DISABLED`.
     Disabled,
 }
 

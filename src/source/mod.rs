@@ -6,8 +6,8 @@ mod shared_bytes;
 mod shared_text;
 mod source_id;
 
-pub use line_index::LineIndex;
-pub use mark::{Mark, Span};
-pub use shared_bytes::SharedBytes;
-pub use shared_text::{SharedText, TextSource};
+internal! { use line_index::LineIndex; }
+internal! { use mark::{Mark, Span}; }
+internal! { use shared_bytes::SharedBytes; }
+internal! { use shared_text::{SharedText, TextSource}; }
 pub use source_id::SourceId;

@@ -17,7 +17,7 @@ pub enum GzipError {
 }
 
 /// Whether the bytes start like a gzip stream.
-pub fn looks_gzipped(data: &[u8]) -> bool {
+pub(super) fn looks_gzipped(data: &[u8]) -> bool {
     data.starts_with(&[0x1f, 0x8b])
 }
 

@@ -24,6 +24,6 @@ pub fn selects(leaf: &Leaf, wanted: i64) -> bool {
 }
 
 /// `int(header)` for a `Launch-Index` header value.
-pub fn header_int(v: &HeaderValue) -> Option<Int> {
+pub(super) fn header_int(v: &HeaderValue) -> Option<Int> {
     int_from_str(&v.to_py_str().to_string_lossy())
 }

@@ -31,14 +31,14 @@ pub fn format_attachment(filename: &str) -> String {
 }
 
 /// Python's `get_content_type()` for a Content-Type header value.
-pub fn content_type_of(value: &str) -> String {
+pub(super) fn content_type_of(value: &str) -> String {
     crate::mime::content_type_of(Some(value), "text/plain")
 }
 
 /// A document as cloud-init's processor walks it: its root and every
 /// message object in walk order (arena ids).
 #[derive(Debug, Clone)]
-pub struct WalkedDoc {
+pub(super) struct WalkedDoc {
     /// The base message (`base_msg`, whose Content-Type the processor rewrites).
     pub root: usize,
     /// Every object of `base_msg.walk()`, containers included.
@@ -51,7 +51,7 @@ const SPLIT_CHILDREN: usize = 64;
 /// Parse `text` as MIME (a large document on two threads, with `aside`)
 /// into `msg`'s arena, keeping the tree (a message/* part holds the message
 /// inside it, which cloud-init's handlers walk again).
-pub fn mime_leaves(
+pub(super) fn mime_leaves(
     text: &TextSource,
     origin: &Origin,
     limits: &Limits,

@@ -1,9 +1,9 @@
 //! cloud-init's user-data pipeline: part kinds, gzip, archives, includes, launch index, JSON patches, the cloud-config handler.
 //!
-//! [`render`] is the whole fold: [`process`] (cloud-init's `UserDataProcessor`:
+//! [`render`] is the whole fold: `process` (cloud-init's `UserDataProcessor`:
 //! gzip, MIME, type detection, archives, includes, part numbering, launch
 //! indexes), the launch-index filter, then dispatch to handlers, with the
-//! cloud-config parts merged by [`CloudConfigHandler`].
+//! cloud-config parts merged by `CloudConfigHandler`.
 
 mod accumulated_message;
 mod cloud_config_handler;
@@ -24,33 +24,31 @@ mod render;
 mod user_data_options;
 mod yaml_text;
 
-pub mod json_patch;
-pub mod py_json;
+internal! { mod json_patch; }
+internal! { mod py_json; }
 
-pub use crate::python::{py_is_space, py_splitlines, raw_unicode_escape};
-pub use accumulated_message::{AccumulatedMessage, HandledPart, HandlerWalk, MessageNode};
-pub use cloud_config_handler::{CloudConfigHandler, PartRejection};
-pub use excluded_types::{ExcludedTypes, NotIterable};
-pub use fold_observer::FoldObserver;
+internal! { use crate::python::{py_is_space, py_splitlines, raw_unicode_escape}; }
+internal! { use accumulated_message::{AccumulatedMessage, HandledPart, HandlerWalk, MessageNode}; }
+internal! { use cloud_config_handler::{CloudConfigHandler, PartRejection}; }
+internal! { use excluded_types::{ExcludedTypes, NotIterable}; }
+internal! { use fold_observer::FoldObserver; }
 pub use fold_text::FoldText;
 pub use gzip::{GzipError, gunzip};
-pub use include::{IncludeLine, include_urls};
-pub use launch_index::{filter_launch_index, selects};
-pub use leaf::{Body, HeaderValue, Leaf, Origin, Payload};
-pub use mime_leaves::format_attachment;
-pub use other_agent::{OTHER_AGENTS, OtherAgent, other_agent};
-pub use part_type::{PartType, known_types, type_from_starts_with};
+internal! { use include::{IncludeLine, include_urls}; }
+internal! { use launch_index::{filter_launch_index, selects}; }
+pub use leaf::Payload;
+internal! { use leaf::{Body, HeaderValue, Leaf, Origin}; }
+internal! { use mime_leaves::format_attachment; }
+internal! { use other_agent::{OTHER_AGENTS, OtherAgent, other_agent}; }
+internal! { use part_type::{PartType, known_types, type_from_starts_with}; }
 pub use preloader::Preload;
-pub use processor::{
-    Fetched, IncludeResolver, NoIncludes, ProcessError, ProcessWarning, Processed, WarningKind,
-    process, process_owned,
-};
-pub use py_int::{IntError, int_from_str, py_int};
-pub use render::{
-    Folded, PartOutcome, PartReport, RenderError, Renderer, render, render_observed, render_owned,
-};
+pub use processor::{Fetched, IncludeResolver, NoIncludes, ProcessError};
+internal! { use processor::{ProcessWarning, Processed, WarningKind, process, process_owned}; }
+internal! { use py_int::{IntError, int_from_str, py_int}; }
+pub use render::{Folded, PartOutcome, PartReport, RenderError, Renderer, render};
+internal! { use render::{render_observed, render_owned}; }
 pub use user_data_options::{
     DEFAULT_MAX_ALIAS_EXPANSION, DEFAULT_MAX_DECOMPRESSED_SIZE, DEFAULT_MAX_INPUT_SIZE,
     DEFAULT_MAX_SCALAR_SIZE, Limits, Release, UserDataOptions,
 };
-pub use yaml_text::{LoadSite, load_py_text, load_py_text_at, load_py_text_in};
+internal! { use yaml_text::{LoadSite, load_py_text, load_py_text_at, load_py_text_in}; }

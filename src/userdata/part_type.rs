@@ -23,10 +23,11 @@ const STARTS_WITH: &[(&str, &str)] = &[
 ];
 
 /// Declared types whose payload is re-examined with the starts-with rules.
-pub const REDETECT_TYPES: &[&str] = &["text/plain", "text/x-not-multipart", "text/x-shellscript"];
+pub(super) const REDETECT_TYPES: &[&str] =
+    &["text/plain", "text/x-not-multipart", "text/x-shellscript"];
 
 /// Declared types cloud-init gunzips.
-pub const GZIP_TYPES: &[&str] = &[
+pub(super) const GZIP_TYPES: &[&str] = &[
     "application/gzip",
     "application/gzip-compressed",
     "application/gzipped",
@@ -38,17 +39,17 @@ pub const GZIP_TYPES: &[&str] = &[
 ];
 
 /// The type of a non-MIME payload before detection.
-pub const NOT_MULTIPART: &str = "text/x-not-multipart";
+pub(super) const NOT_MULTIPART: &str = "text/x-not-multipart";
 /// `#include` parts.
-pub const INCLUDE: &str = "text/x-include-url";
+pub(super) const INCLUDE: &str = "text/x-include-url";
 /// `#include-once` parts.
-pub const INCLUDE_ONCE: &str = "text/x-include-once-url";
+pub(super) const INCLUDE_ONCE: &str = "text/x-include-once-url";
 /// `#cloud-config-archive` parts.
-pub const ARCHIVE: &str = "text/cloud-config-archive";
+pub(super) const ARCHIVE: &str = "text/cloud-config-archive";
 /// `#cloud-config` parts.
-pub const CLOUD_CONFIG: &str = "text/cloud-config";
+pub(super) const CLOUD_CONFIG: &str = "text/cloud-config";
 /// `#cloud-config-jsonp` parts.
-pub const JSONP: &str = "text/cloud-config-jsonp";
+pub(super) const JSONP: &str = "text/cloud-config-jsonp";
 
 /// `t` shared when it is one of the types cloud-init's handlers know (or
 /// `text/plain`), copied otherwise: the processor holds each part's type

@@ -269,7 +269,7 @@ impl<'scope, 'env> Renderer<'scope, 'env> {
         self
     }
 
-    /// [`render_owned`] on this render's threads.
+    /// `render_owned` on this render's threads.
     pub fn render_owned(
         self,
         payload: Vec<u8>,
@@ -286,7 +286,7 @@ impl<'scope, 'env> Renderer<'scope, 'env> {
     }
 
     /// [`Renderer::render_owned`], telling `observer` what
-    /// [`render_observed`] tells it (the result is the same).
+    /// `render_observed` tells it (the result is the same).
     pub fn render_owned_observed(
         self,
         payload: Vec<u8>,

@@ -74,13 +74,13 @@ pub struct Limits {
     /// Number of parts after flattening. `--max-parts`.
     pub max_parts: usize,
     /// Nesting depth of MIME parts: Python's own `RecursionError` level applies
-    /// (reproduced, see [`crate::mime::MAX_DEPTH`]); kept for reference.
+    /// (reproduced, see `crate::mime::MAX_DEPTH`); kept for reference.
     pub max_mime_depth: usize,
     /// Nesting depth of `#include`s (cloud-init recurses without end).
     /// `--max-include-depth`.
     pub max_include_depth: usize,
     /// YAML nesting depth: PyYAML's own `RecursionError` limit applies
-    /// (reproduced, see [`crate::yaml::PYYAML_MAX_DEPTH`]); kept for reference.
+    /// (reproduced, see `crate::yaml::PYYAML_MAX_DEPTH`); kept for reference.
     pub max_yaml_depth: usize,
     /// Longest YAML scalar, in bytes, in a cloud-config or archive document.
     /// `--max-scalar-size`.

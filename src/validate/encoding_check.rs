@@ -46,7 +46,7 @@ fn describe(decoded: &[u8]) -> Option<&'static str> {
 }
 
 /// Checks on the payload as given.
-pub fn payload_encoding(
+pub(super) fn payload_encoding(
     raw: &[u8],
     limit: u64,
     doc: SourceId,
@@ -74,7 +74,7 @@ pub fn payload_encoding(
 }
 
 /// Checks on one dispatched part.
-pub fn part_encoding(report: &PartReport, ps: &PartSource) -> Vec<Diagnostic> {
+pub(super) fn part_encoding(report: &PartReport, ps: &PartSource) -> Vec<Diagnostic> {
     let mut out = Vec::new();
     let bytes = ps.text.as_bytes();
     if !matches!(report.leaf.origin, Origin::Whole)

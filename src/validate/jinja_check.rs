@@ -128,7 +128,7 @@ fn filter_names(text: &str) -> Vec<(usize, String)> {
 }
 
 /// The diagnostics for one jinja part (none for other parts).
-pub fn jinja_diagnostics(
+pub(super) fn jinja_diagnostics(
     report: &PartReport,
     ps: &PartSource,
     opts: &UserDataOptions,

@@ -65,7 +65,7 @@ impl Merger {
 type Entry<'a> = (Merger, String, &'a Options, Option<Span>, Option<Span>);
 
 /// Lint the part's payload spec and header spec (together, as cloud-init stacks them).
-pub fn merge_lint(ps: &PartSource, version: Version) -> Vec<Diagnostic> {
+pub(super) fn merge_lint(ps: &PartSource, version: Version) -> Vec<Diagnostic> {
     let mut out = Vec::new();
     let Some(root) = ps.root.as_ref().filter(|r| r.as_map().is_some()) else {
         return out;

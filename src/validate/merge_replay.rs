@@ -95,7 +95,7 @@ impl MergeObserver for Watch {
 }
 
 /// Replay the handler's merges (only parts that merged) and report the traps.
-pub fn merge_replay(
+pub(super) fn merge_replay(
     parts: &[PartReport],
     sources: &[PartSource],
     version: Version,

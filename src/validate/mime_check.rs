@@ -9,7 +9,7 @@ use crate::source::{LineIndex, SourceId};
 /// Parse the document `lines` indexes as cloud-init does (when it is MIME)
 /// and report every defect, at its line, with the 0-based walk index of the
 /// MIME part it was found in (the index of [`crate::userdata::Origin::Mime`]).
-pub fn mime_diagnostics(
+pub(super) fn mime_diagnostics(
     lines: &LineIndex<'_>,
     doc: SourceId,
 ) -> (Option<Message>, Vec<(usize, Diagnostic)>) {

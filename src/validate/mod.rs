@@ -3,9 +3,9 @@
 //! [`validate`] runs every check over a payload and returns a [`Report`]: the
 //! diagnostics (see [`crate::diagnostic`]) and the sources they point into.
 //! Each area has its kind enum, whose docs show an input that triggers each code:
-//! [`MimeKind`] (`mime-*`), [`AbortKind`] (`userdata-*`), [`PartKind`] (`part-*`,
-//! `include-*`, `archive-*`), [`MergeKind`] (`merge-*`), [`EncodingKind`]
-//! (`encoding-*`), [`SizeKind`] (`size-*`), [`SchemaKind`] (`schema-*`).
+//! `MimeKind` (`mime-*`), `AbortKind` (`userdata-*`), `PartKind` (`part-*`,
+//! `include-*`, `archive-*`), `MergeKind` (`merge-*`), `EncodingKind`
+//! (`encoding-*`), `SizeKind` (`size-*`), `SchemaKind` (`schema-*`).
 //!
 //! Severities: an **error** means cloud-init will not do what the payload says (a
 //! part is dropped, processing aborts, the cloud rejects the size); a **warning**
@@ -38,21 +38,24 @@ mod spans;
 mod validate_options;
 mod validator;
 
-pub use abort_kind::AbortKind;
-pub use did_you_mean::did_you_mean;
-pub use encoding_kind::EncodingKind;
-pub use merge_kind::MergeKind;
-pub use mime_kind::MimeKind;
-pub use node_lookup::find_by_path;
-pub use part_kind::PartKind;
-pub use part_source::PartSource;
-pub use plan_check::default_profile;
-pub use plan_kind::PlanKind;
-pub use platform::{Measure, Platform};
+internal! { use abort_kind::AbortKind; }
+internal! { use did_you_mean::did_you_mean; }
+internal! { use encoding_kind::EncodingKind; }
+internal! { use merge_kind::MergeKind; }
+internal! { use mime_kind::MimeKind; }
+internal! { use node_lookup::find_by_path; }
+internal! { use part_kind::PartKind; }
+internal! { use part_source::PartSource; }
+internal! { use plan_check::default_profile; }
+internal! { use plan_kind::PlanKind; }
+pub use platform::Platform;
+internal! { use platform::Measure; }
 pub use report::Report;
 pub use rules::RULES;
-pub use schema::{JsonSchema, MiniRegex, SchemaFacts, SchemaIssue, SchemaKind};
+pub use schema::JsonSchema;
+internal! { use schema::{MiniRegex, SchemaFacts, SchemaIssue, SchemaKind}; }
 pub use size_check::SizeLimit;
-pub use size_kind::SizeKind;
+internal! { use size_kind::SizeKind; }
 pub use validate_options::ValidateOptions;
-pub use validator::{DOCUMENT, validate};
+pub use validator::validate;
+internal! { use validator::DOCUMENT; }

@@ -16,7 +16,7 @@ const MERGERS: &[&str] = &["dict", "list", "str"];
 /// The diagnostics for one part's outcome (none when it merged or will run).
 /// `cloud_init_only`: a part another agent reads is reported as cloud-init sees
 /// it (`part-unknown-type`), not as a note (`--strict`).
-pub fn part_diagnostics(
+pub(super) fn part_diagnostics(
     report: &PartReport,
     ps: &PartSource,
     version: Version,

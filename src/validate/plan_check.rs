@@ -35,7 +35,7 @@ pub fn default_profile(release: Release) -> ImageProfile {
 /// Every trap in `folded` (user-data folded for `release`); `image`: the
 /// image the payload boots on (`None`: [`default_profile`], and the warning
 /// says it was assumed).
-pub fn plan_traps(
+pub(super) fn plan_traps(
     folded: &Folded,
     release: Release,
     image: Option<ImageProfile>,

@@ -49,7 +49,11 @@ fn gzip_len(data: &[u8]) -> u64 {
 }
 
 /// The size diagnostic (one) for `raw` under `limit`, with notes on every size and part.
-pub fn size_diagnostics(raw: &[u8], parts: &[PartReport], limit: SizeLimit) -> Vec<Diagnostic> {
+pub(super) fn size_diagnostics(
+    raw: &[u8],
+    parts: &[PartReport],
+    limit: SizeLimit,
+) -> Vec<Diagnostic> {
     let raw_len = raw.len() as u64;
     let measure = |n: u64| match limit.measure {
         Measure::Raw => n,

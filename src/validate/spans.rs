@@ -4,7 +4,7 @@ use crate::source::{LineIndex, Mark, SourceId, Span};
 use std::collections::HashMap;
 
 /// From `start` to the end of its line (the line break excluded).
-pub fn rest_of_line(source: SourceId, lines: &LineIndex<'_>, start: usize) -> Span {
+pub(super) fn rest_of_line(source: SourceId, lines: &LineIndex<'_>, start: usize) -> Span {
     let begin = lines.mark(start);
     let tail = lines.text().get(begin.index..).unwrap_or("");
     let len = tail.find(['\n', '\r']).unwrap_or(tail.len());
@@ -12,7 +12,7 @@ pub fn rest_of_line(source: SourceId, lines: &LineIndex<'_>, start: usize) -> Sp
 }
 
 /// One character at `mark` (or an empty span at the end of the text).
-pub fn one_char(source: SourceId, text: &str, mark: Mark) -> Span {
+pub(super) fn one_char(source: SourceId, text: &str, mark: Mark) -> Span {
     let len = text
         .get(mark.index..)
         .and_then(|t| t.chars().next())
@@ -26,7 +26,7 @@ pub fn one_char(source: SourceId, text: &str, mark: Mark) -> Span {
 }
 
 /// The first occurrence of `needle` in `text`.
-pub fn find(source: SourceId, lines: &LineIndex<'_>, needle: &str) -> Option<Span> {
+pub(super) fn find(source: SourceId, lines: &LineIndex<'_>, needle: &str) -> Option<Span> {
     if needle.is_empty() {
         return None;
     }
@@ -42,7 +42,7 @@ pub fn find(source: SourceId, lines: &LineIndex<'_>, needle: &str) -> Option<Spa
 /// line trimmed, and for an `#include URL` (`#include-once URL`) line the URL
 /// after the marker. One pass over the text: searching it again for every
 /// URL that could not be fetched was quadratic in the includes.
-pub fn include_urls_at<'t>(lines: &LineIndex<'t>) -> HashMap<&'t str, usize> {
+pub(super) fn include_urls_at<'t>(lines: &LineIndex<'t>) -> HashMap<&'t str, usize> {
     let text = lines.text();
     let mut out = HashMap::new();
     let mut start = 0;
@@ -70,12 +70,12 @@ pub fn include_urls_at<'t>(lines: &LineIndex<'t>) -> HashMap<&'t str, usize> {
 }
 
 /// The span of `url` starting at byte `at`.
-pub fn span_at(source: SourceId, lines: &LineIndex<'_>, at: usize, len: usize) -> Span {
+pub(super) fn span_at(source: SourceId, lines: &LineIndex<'_>, at: usize, len: usize) -> Span {
     Span::new(source, lines.mark(at), lines.mark(at + len))
 }
 
 /// The first line that is not blank (the part's header line, usually).
-pub fn first_line(source: SourceId, lines: &LineIndex<'_>) -> Span {
+pub(super) fn first_line(source: SourceId, lines: &LineIndex<'_>) -> Span {
     let start = lines
         .text()
         .char_indices()
@@ -86,7 +86,7 @@ pub fn first_line(source: SourceId, lines: &LineIndex<'_>) -> Span {
 
 /// The first occurrence of `needle` inside `span` (ASCII case-insensitive, `-` and `_`
 /// alike, as merge specs are normalised), else `span` itself.
-pub fn narrow(span: Span, lines: &LineIndex<'_>, needle: &str) -> Span {
+pub(super) fn narrow(span: Span, lines: &LineIndex<'_>, needle: &str) -> Span {
     let norm = |b: u8| {
         if b == b'-' {
             b'_'

@@ -21,6 +21,6 @@ pub struct ValidateOptions {
     pub cloud_init_only: bool,
     /// The image the payload boots on, for the boot-order traps that compare with
     /// its module lists and default user (`None`: the profile `plan` assumes,
-    /// [`super::default_profile`]).
+    /// `super::default_profile`).
     pub image: Option<ImageProfile>,
 }

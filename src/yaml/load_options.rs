@@ -21,7 +21,7 @@ pub struct LoadOptions {
     /// plain `safe_load` and cloud-init ≥ 24.2 reject it).
     pub python_unicode_tag: bool,
     /// Nesting beyond which loading fails with `RecursionError`, as PyYAML
-    /// does (see [`PYYAML_MAX_DEPTH`] for the per-form slack).
+    /// does (see `PYYAML_MAX_DEPTH` for the per-form slack).
     pub max_depth: usize,
     /// Python frames the caller of `safe_load` already uses (0 for a plain
     /// call). PyYAML's composer spends two frames per nesting level, so these
@@ -32,12 +32,12 @@ pub struct LoadOptions {
     /// document (PyYAML would run out of memory; we refuse instead).
     pub max_merge_entries: usize,
     /// Longest scalar accepted, in bytes: a longer one fails the load with a
-    /// [`super::PyErrorClass::Limit`] error (the text's own length bounds it
+    /// `super::PyErrorClass::Limit` error (the text's own length bounds it
     /// otherwise).
     pub max_scalar_size: usize,
     /// Keep local tags (`!reset`, `!priority:10`, any `!name`) instead of
     /// failing as SafeLoader does: the tagged node is built as if untagged
-    /// and the tag is reported by [`super::load_tagged`]. The merge dialects
+    /// and the tag is reported by `super::load_tagged`. The merge dialects
     /// use tags as annotations; cloud-init's own loading never sets this.
     pub keep_local_tags: bool,
 }

@@ -1,7 +1,7 @@
 //! YAML 1.1 as PyYAML's `SafeLoader` reads it and its `SafeDumper` writes it.
 //!
 //! Pipeline: bytes → reader (decoding, printable check) → scanner (tokens) →
-//! parser ([`Event`]s) → composer (shared nodes, aliases) → resolver and
+//! parser (`Event`s) → composer (shared nodes, aliases) → resolver and
 //! constructor ([`Node`] tree of Python values). The emitter goes back.
 
 mod composer;
@@ -22,21 +22,26 @@ mod tag;
 mod tag_map;
 mod timestamp_fields;
 mod token;
-pub mod typed_json;
-pub mod value;
+internal! { mod typed_json; }
+internal! { mod value; }
 
-pub use emitter::{
-    AsideJob, DumpError, DumpOptions, RunAside, dump, dump_after, dump_after_aside,
-    dump_after_split, dump_via_graph,
+pub use emitter::{DumpError, DumpOptions, dump, dump_after};
+internal! { use emitter::{AsideJob, RunAside, dump_after_aside, dump_after_split, dump_via_graph}; }
+pub use error::YamlError;
+internal! { use error::PyErrorClass; }
+internal! { use event::{Event, EventKind, Props, ScalarStyle, ScalarText}; }
+pub use load::{load, load_bytes};
+internal! { use load::{load_events, load_fast, load_tagged, load_via_graph}; }
+pub use load_options::LoadOptions;
+internal! { use load_options::PYYAML_MAX_DEPTH; }
+internal! { use parser::Parser; }
+internal! { use reader::{check_printable, check_printable_py, decode_input}; }
+internal! { use tag_map::{LocalTag, TagMap}; }
+pub use typed_json::{
+    TypedJsonError, TypedJsonWriteError, WalkLimits, to_typed_json, to_typed_json_pretty,
+    write_typed_json_pretty,
 };
-pub use error::{PyErrorClass, YamlError};
-pub use event::{Event, EventKind, Props, ScalarStyle, ScalarText};
-pub use load::{load, load_bytes, load_events, load_fast, load_tagged, load_via_graph};
-pub use load_options::{LoadOptions, PYYAML_MAX_DEPTH};
-pub use parser::Parser;
-pub use reader::{check_printable, check_printable_py, decode_input};
-pub use tag_map::{LocalTag, TagMap};
-pub use value::{Node, Value};
+pub use value::{Map, Node, Value, insert, py_repr, py_str};
 
 /// Whether the readable dumper writes this string as itself, plain, on one
 /// line (inside a block list): a conservative test — ASCII letters, digits

@@ -78,7 +78,7 @@ fn s(x: &str) -> J {
 }
 
 /// A plan as the oracle's event list (see scripts/plan_oracle.py).
-pub fn events(p: &BootPlan) -> Vec<J> {
+pub(crate) fn events(p: &BootPlan) -> Vec<J> {
     let mut out = Vec::new();
     let mut init_ok = true;
     for st in &p.stages {

@@ -8,7 +8,7 @@ use super::rng::Rng;
 
 /// A generated value.
 #[derive(Clone, Debug)]
-pub enum G {
+pub(crate) enum G {
     Null,
     Int(i64),
     Bool(bool),
@@ -24,7 +24,7 @@ fn s(x: impl AsRef<str>) -> G {
 
 impl G {
     /// Flow YAML.
-    pub fn write(&self, out: &mut String, indent: usize) {
+    pub(crate) fn write(&self, out: &mut String, indent: usize) {
         match self {
             G::Null => out.push_str("null"),
             G::Int(i) => out.push_str(&i.to_string()),
@@ -517,7 +517,7 @@ fn top_resources(r: &mut Rng, kind: &str, idx: usize) -> G {
 }
 
 /// One generated file.
-pub fn compose_file(r: &mut Rng, idx: usize) -> String {
+pub(crate) fn compose_file(r: &mut Rng, idx: usize) -> String {
     let later = idx > 0;
     let mut top: Vec<(String, G)> = Vec::new();
     let mut services = Vec::new();
@@ -561,7 +561,7 @@ pub fn compose_file(r: &mut Rng, idx: usize) -> String {
 }
 
 /// A set of 2–3 files, lowest priority first.
-pub fn compose_case(seed: u64) -> Vec<String> {
+pub(crate) fn compose_case(seed: u64) -> Vec<String> {
     let mut r = Rng::new(seed);
     let n = 2 + r.below(2);
     (0..n).map(|i| compose_file(&mut r, i)).collect()

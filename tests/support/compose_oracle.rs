@@ -14,7 +14,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 
 /// The oracle binary, via the setup script (`--print`); a missing oracle fails the test.
-pub fn oracle() -> PathBuf {
+pub(crate) fn oracle() -> PathBuf {
     let script = super::shared("oracle/dialects/setup-compose.sh");
     let out = Command::new("bash").arg(&script).arg("--print").output();
     match out {
@@ -55,7 +55,7 @@ fn plain(node: &Node) -> J {
 }
 
 /// Our result: the model, or the error text.
-pub fn ours(files: &[String]) -> Result<J, String> {
+pub(crate) fn ours(files: &[String]) -> Result<J, String> {
     let opts = LoadOptions {
         keep_local_tags: true,
         ..LoadOptions::default()
@@ -86,7 +86,7 @@ pub fn ours(files: &[String]) -> Result<J, String> {
 }
 
 /// Start the oracle on files written to `dir`.
-pub fn spawn_oracle(bin: &Path, dir: &Path, files: &[String]) -> Child {
+pub(crate) fn spawn_oracle(bin: &Path, dir: &Path, files: &[String]) -> Child {
     let mut cmd = Command::new(bin);
     for (i, text) in files.iter().enumerate() {
         let name = format!("f{}.yml", i + 1);
@@ -112,7 +112,7 @@ pub fn spawn_oracle(bin: &Path, dir: &Path, files: &[String]) -> Child {
 }
 
 /// The oracle's result: the model (without `name`), or its error text.
-pub fn oracle_result(child: Child) -> Result<J, String> {
+pub(crate) fn oracle_result(child: Child) -> Result<J, String> {
     let out = child.wait_with_output().unwrap();
     if !out.status.success() {
         return Err(String::from_utf8_lossy(&out.stderr).trim().to_string());
@@ -166,7 +166,7 @@ fn same_override_shape(ours: &str, theirs: &str) -> bool {
 }
 
 /// Whether our result agrees with the oracle's; the reason when not.
-pub fn agree(ours: &Result<J, String>, theirs: &Result<J, String>) -> Result<(), String> {
+pub(crate) fn agree(ours: &Result<J, String>, theirs: &Result<J, String>) -> Result<(), String> {
     match (ours, theirs) {
         (Ok(a), Ok(b)) if a == b => Ok(()),
         (Ok(a), Ok(b)) => Err(format!(

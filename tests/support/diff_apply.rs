@@ -177,7 +177,7 @@ fn apply_container(c: &mut J, ops: &[&J]) -> Result<(), String> {
 /// changes applied: deepest containers first (their `container.old` pointers
 /// are OLD's, untouched until then), within a container its entries, then a
 /// retype or a reorder; changes to the config as a whole last.
-pub fn apply(old: &J, diff: &J) -> Result<J, String> {
+pub(crate) fn apply(old: &J, diff: &J) -> Result<J, String> {
     let mut doc = old.clone();
     let changes = diff["changes"].as_array().ok_or("no changes array")?;
     // Keyed deepest first; each a container's pointer and its changes.

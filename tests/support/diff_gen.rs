@@ -7,7 +7,7 @@ use super::rng::Rng;
 
 /// One MIME part of a generated payload.
 #[derive(Clone, Debug)]
-pub struct Part {
+pub(crate) struct Part {
     pub ctype: String,
     pub merge_type: Option<String>,
     pub filename: String,
@@ -39,7 +39,7 @@ fn new_part(r: &mut Rng, name: usize) -> Part {
 }
 
 /// Payload A's parts: one to six.
-pub fn parts(r: &mut Rng) -> Vec<Part> {
+pub(crate) fn parts(r: &mut Rng) -> Vec<Part> {
     (0..1 + r.below(6)).map(|i| new_part(r, i)).collect()
 }
 
@@ -84,7 +84,7 @@ fn edit_line(r: &mut Rng, body: &str) -> String {
 /// B: `a` with one to three mutations — parts added, removed, moved, duplicated,
 /// retyped or renamed, merge headers changed (to another spec, none, or a broken
 /// one), values changed, lines added.
-pub fn mutate(r: &mut Rng, a: &[Part]) -> Vec<Part> {
+pub(crate) fn mutate(r: &mut Rng, a: &[Part]) -> Vec<Part> {
     let mut b = a.to_vec();
     let mut next_name = a.len() + 10;
     for _ in 0..1 + r.below(3) {
@@ -143,7 +143,7 @@ pub fn mutate(r: &mut Rng, a: &[Part]) -> Vec<Part> {
 }
 
 /// The parts as a multipart payload with `boundary`.
-pub fn payload(parts: &[Part], boundary: &str) -> Vec<u8> {
+pub(crate) fn payload(parts: &[Part], boundary: &str) -> Vec<u8> {
     let mut s =
         format!("Content-Type: multipart/mixed; boundary=\"{boundary}\"\nMIME-Version: 1.0\n\n");
     for p in parts {
@@ -161,7 +161,7 @@ pub fn payload(parts: &[Part], boundary: &str) -> Vec<u8> {
 }
 
 /// A pair (A, B): B a mutation of A, sometimes only re-framed (another boundary).
-pub fn pair(r: &mut Rng) -> (Vec<u8>, Vec<u8>) {
+pub(crate) fn pair(r: &mut Rng) -> (Vec<u8>, Vec<u8>) {
     let a = parts(r);
     if r.chance(5) {
         return (payload(&a, "AAAA"), payload(&a, "BBBB"));

@@ -7,12 +7,12 @@ use cloudfold::yaml::typed_json::{WalkLimits, to_typed_json};
 use serde_json::{Value as J, json};
 
 /// cloudfold's fold of `input` in the oracle's shape (`{"error": true, "detail"}` when it aborts).
-pub fn ours(input: &[u8], release: Release, launch_index: Option<i64>) -> J {
+pub(crate) fn ours(input: &[u8], release: Release, launch_index: Option<i64>) -> J {
     ours_with(input, release, launch_index, &NoIncludes)
 }
 
 /// [`ours`] with `#include`s resolved by `includes`.
-pub fn ours_with(
+pub(crate) fn ours_with(
     input: &[u8],
     release: Release,
     launch_index: Option<i64>,

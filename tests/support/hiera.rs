@@ -6,7 +6,7 @@ use cloudfold::yaml::{LoadOptions, load};
 use serde_json::Value as J;
 
 /// The merge behaviour `puppet lookup` builds from its flags (the oracle's `merge`).
-pub fn cli_behavior(merge: &J) -> Result<Option<MergeBehavior>, String> {
+pub(crate) fn cli_behavior(merge: &J) -> Result<Option<MergeBehavior>, String> {
     match merge {
         J::Null => Ok(None),
         J::String(s) => MergeBehavior::by_name(s)
@@ -31,7 +31,7 @@ pub fn cli_behavior(merge: &J) -> Result<Option<MergeBehavior>, String> {
 }
 
 /// Plain JSON of a merged value, as puppet's `--render-as json` prints it.
-pub fn to_json(n: &Node) -> J {
+pub(crate) fn to_json(n: &Node) -> J {
     match n.value() {
         Value::Null => J::Null,
         Value::Bool(b) => J::Bool(*b),
@@ -61,7 +61,11 @@ pub fn to_json(n: &Node) -> J {
 
 /// Compare cloudfold with puppet's recorded results on one case; the
 /// disagreements as text.
-pub fn check_case(files: &[(String, String)], merge: &J, expected: &[(String, J)]) -> Vec<String> {
+pub(crate) fn check_case(
+    files: &[(String, String)],
+    merge: &J,
+    expected: &[(String, J)],
+) -> Vec<String> {
     let mut out = Vec::new();
     let layers: Vec<HieraLayer> = files
         .iter()

@@ -130,7 +130,7 @@ fn json_obj(r: &mut Rng, depth: usize) -> String {
 }
 
 /// Instance data: a JSON object (sometimes with `base64-encoded-keys`).
-pub fn instance_data(r: &mut Rng) -> String {
+pub(crate) fn instance_data(r: &mut Rng) -> String {
     let mut top = vec![
         format!("\"v1\": {}", json_obj(r, 1)),
         format!(
@@ -619,7 +619,7 @@ fn template(r: &mut Rng) -> String {
 }
 
 /// A user-data payload with jinja parts (single or MIME) and its instance data.
-pub fn case(r: &mut Rng) -> (Vec<u8>, Vec<u8>) {
+pub(crate) fn case(r: &mut Rng) -> (Vec<u8>, Vec<u8>) {
     let data = instance_data(r).into_bytes();
     if r.chance(40) {
         return (template(r).into_bytes(), data);

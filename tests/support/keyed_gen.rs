@@ -145,7 +145,7 @@ fn key_value(r: &mut Rng) -> (&'static str, String) {
 }
 
 /// One fragment: a flow mapping of up to four distinct keys.
-pub fn fragment(r: &mut Rng) -> String {
+pub(crate) fn fragment(r: &mut Rng) -> String {
     let mut seen = Vec::new();
     let mut fields = Vec::new();
     for _ in 0..1 + r.below(4) {
@@ -159,6 +159,6 @@ pub fn fragment(r: &mut Rng) -> String {
 }
 
 /// 1–4 fragments.
-pub fn fragment_set(r: &mut Rng) -> Vec<String> {
+pub(crate) fn fragment_set(r: &mut Rng) -> Vec<String> {
     (0..1 + r.below(4)).map(|_| fragment(r)).collect()
 }

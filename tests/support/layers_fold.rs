@@ -8,7 +8,7 @@ use cloudfold::userdata::{NoIncludes, Release, UserDataOptions};
 use cloudfold::yaml::typed_json::{WalkLimits, to_typed_json};
 use serde_json::{Value as J, json};
 
-pub fn fold(c: &Case, release: Release) -> Result<Layered, LayersError> {
+pub(crate) fn fold(c: &Case, release: Release) -> Result<Layered, LayersError> {
     let opts = UserDataOptions {
         release,
         instance_data: c.instance_data.as_ref().map(|d| {
@@ -19,11 +19,11 @@ pub fn fold(c: &Case, release: Release) -> Result<Layered, LayersError> {
     fold_layers(&c.inputs(), &opts, &NoIncludes)
 }
 
-pub fn typed(n: &cloudfold::yaml::Node) -> String {
+pub(crate) fn typed(n: &cloudfold::yaml::Node) -> String {
     serde_json::to_string(&to_typed_json(n, WalkLimits::default()).unwrap()).unwrap()
 }
 
-pub fn ours(c: &Case, release: Release) -> J {
+pub(crate) fn ours(c: &Case, release: Release) -> J {
     match fold(c, release) {
         Err(LayersError::Crash { .. }) => json!({"error": true}),
         Err(e) => json!({"unsupported": e.to_string()}),
@@ -48,7 +48,7 @@ pub fn ours(c: &Case, release: Release) -> J {
 }
 
 /// The oracle's answer in the shape [`ours`] gives.
-pub fn theirs(d: &J) -> J {
+pub(crate) fn theirs(d: &J) -> J {
     if !d["error"].is_null() {
         return json!({"error": true});
     }

@@ -11,7 +11,7 @@ use std::path::Path;
 
 /// One generated case: each layer's bytes (None: absent).
 #[derive(Clone, Debug, Default)]
-pub struct Case {
+pub(crate) struct Case {
     /// `/etc/cloud` entries: relative path, bytes (None: a directory).
     pub etc: Option<Vec<(String, Option<Vec<u8>>)>>,
     pub run: Option<Vec<u8>>,
@@ -31,7 +31,7 @@ fn b64(b: &Option<Vec<u8>>) -> J {
 
 impl Case {
     /// The layers as the library takes them (paths as cloud-init reads them).
-    pub fn inputs(&self) -> LayerInputs {
+    pub(crate) fn inputs(&self) -> LayerInputs {
         let file = |b: &Option<Vec<u8>>, path: &str| b.clone().map(|b| ConfigFile::new(path, b));
         LayerInputs {
             etc: self.etc.as_ref().map(|files| {
@@ -55,7 +55,7 @@ impl Case {
         }
     }
 
-    pub fn to_json(&self, id: usize) -> J {
+    pub(crate) fn to_json(&self, id: usize) -> J {
         json!({
             "id": id,
             "etc": self.etc.as_ref().map(|files| files.iter().map(|(p, d)| json!([p, b64(d)])).collect::<Vec<_>>()),
@@ -74,7 +74,7 @@ impl Case {
     /// and `etc-dirs` (its empty directories, one relative path a line), `run.cfg`,
     /// `env.cfg`, `cmdline`, `ds.yaml`, `user-data`, `vendor-data`, `vendor-data2`,
     /// `instance-data.json`; a missing file is an absent layer, an empty file an empty one.
-    pub fn from_dir(dir: &Path) -> Case {
+    pub(crate) fn from_dir(dir: &Path) -> Case {
         let read = |name: &str| std::fs::read(dir.join(name)).ok();
         let etc_root = dir.join("etc");
         let dirs = read("etc-dirs");
@@ -120,7 +120,7 @@ impl Case {
 
     /// Readable, for a disagreement report (`(empty)`: present, no bytes; the exact bytes are
     /// in the case's JSON line, printed with it).
-    pub fn describe(&self) -> String {
+    pub(crate) fn describe(&self) -> String {
         let s = |b: &Option<Vec<u8>>| {
             b.as_ref().map(|b| {
                 if b.is_empty() {
@@ -275,7 +275,7 @@ fn system_info(r: &mut Rng, tag: &str) -> String {
 }
 
 /// A cloud-config mapping body (one top-level key per line).
-pub fn body(r: &mut Rng, tag: &str, allow_spec: bool) -> String {
+pub(crate) fn body(r: &mut Rng, tag: &str, allow_spec: bool) -> String {
     let keys: &[&str] = &[
         "runcmd",
         "bootcmd",
@@ -474,7 +474,7 @@ const INSTANCE_DATA: &[&str] = &[
     r#"{"v1": {"region": "us-2", "local_hostname": "h2", "instance_id": "i-2"}, "ds": {"meta_data": {"tags": []}}}"#,
 ];
 
-pub fn case(r: &mut Rng) -> Case {
+pub(crate) fn case(r: &mut Rng) -> Case {
     Case {
         etc: r.chance(75).then(|| etc(r)),
         run: r.chance(20).then(|| body(r, "run", true).into_bytes()),
@@ -492,7 +492,7 @@ pub fn case(r: &mut Rng) -> Case {
 }
 
 /// Every recorded case under `fixtures/layers/` (directory, case), by name.
-pub fn recorded_cases() -> Vec<(String, Case)> {
+pub(crate) fn recorded_cases() -> Vec<(String, Case)> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/layers");
     let mut dirs: Vec<_> = std::fs::read_dir(&root)
         .unwrap_or_else(|e| panic!("{}: {e}", root.display()))

@@ -9,7 +9,7 @@ use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
-pub fn repo_root() -> PathBuf {
+pub(crate) fn repo_root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
 
@@ -87,7 +87,7 @@ impl RunAside for Spawn {
 }
 
 /// Our description of a document (same shape as the oracle's).
-pub fn describe(text: &str) -> Value {
+pub(crate) fn describe(text: &str) -> Value {
     let parsed = mime::parse(text);
     // Bodies cut from a shared text, and a root multipart's second half
     // parsed aside, are the same tree.
@@ -110,7 +110,7 @@ pub fn describe(text: &str) -> Value {
     }
 }
 
-pub fn python_available() -> bool {
+pub(crate) fn python_available() -> bool {
     Command::new("python3")
         .arg("-c")
         .arg("import email")
@@ -119,7 +119,7 @@ pub fn python_available() -> bool {
 }
 
 /// Run scripts/mime_oracle.py over the documents.
-pub fn oracle(docs: &[String]) -> Vec<Value> {
+pub(crate) fn oracle(docs: &[String]) -> Vec<Value> {
     if let Ok(path) = std::env::var("CLOUDFOLD_DIFF_DUMP") {
         let mut f = std::fs::OpenOptions::new()
             .create(true)
@@ -157,7 +157,7 @@ pub fn oracle(docs: &[String]) -> Vec<Value> {
 }
 
 /// The first differing path between two JSON values, for messages.
-pub fn first_diff(a: &Value, b: &Value, path: &str) -> Option<String> {
+pub(crate) fn first_diff(a: &Value, b: &Value, path: &str) -> Option<String> {
     match (a, b) {
         (Value::Object(x), Value::Object(y)) => {
             for (k, va) in x {
@@ -191,17 +191,17 @@ pub fn first_diff(a: &Value, b: &Value, path: &str) -> Option<String> {
 
 /// The ../shared directory beside the repository (or `$CLOUDFOLD_SHARED`, for
 /// worktrees that do not sit beside it), if present.
-pub fn shared_dir() -> Option<PathBuf> {
+pub(crate) fn shared_dir() -> Option<PathBuf> {
     let p = std::env::var_os("CLOUDFOLD_SHARED")
         .map(PathBuf::from)
         .unwrap_or_else(|| repo_root().join("../shared"));
     if p.is_dir() { Some(p) } else { None }
 }
 
-pub fn in_ci() -> bool {
+pub(crate) fn in_ci() -> bool {
     std::env::var("CI").is_ok_and(|v| v == "true" || v == "1")
 }
 
-pub fn read_text(p: &Path) -> String {
+pub(crate) fn read_text(p: &Path) -> String {
     std::fs::read_to_string(p).unwrap()
 }

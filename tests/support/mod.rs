@@ -4,30 +4,30 @@
 #![allow(dead_code)]
 
 #[path = "../../benches/support/cloud_config_doc.rs"]
-pub mod cloud_config_doc;
-pub mod compose_gen;
-pub mod compose_oracle;
-pub mod diff_apply;
-pub mod diff_gen;
-pub mod fold_json;
-pub mod hiera;
-pub mod jinja_gen;
-pub mod keyed_gen;
-pub mod layers_fold;
-pub mod layers_gen;
-pub mod mime;
-pub mod nickel_gen;
-pub mod oracle_batch;
-pub mod payload_gen;
-pub mod plain_json;
-pub mod plan_gen;
-pub mod rng;
-pub mod same_tree;
-pub mod schema_gen;
-pub mod tagged_docs;
-pub mod yaml_dump_decode;
-pub mod yaml_events_fmt;
-pub mod yaml_outcome;
+pub(crate) mod cloud_config_doc;
+pub(crate) mod compose_gen;
+pub(crate) mod compose_oracle;
+pub(crate) mod diff_apply;
+pub(crate) mod diff_gen;
+pub(crate) mod fold_json;
+pub(crate) mod hiera;
+pub(crate) mod jinja_gen;
+pub(crate) mod keyed_gen;
+pub(crate) mod layers_fold;
+pub(crate) mod layers_gen;
+pub(crate) mod mime;
+pub(crate) mod nickel_gen;
+pub(crate) mod oracle_batch;
+pub(crate) mod payload_gen;
+pub(crate) mod plain_json;
+pub(crate) mod plan_gen;
+pub(crate) mod rng;
+pub(crate) mod same_tree;
+pub(crate) mod schema_gen;
+pub(crate) mod tagged_docs;
+pub(crate) mod yaml_dump_decode;
+pub(crate) mod yaml_events_fmt;
+pub(crate) mod yaml_outcome;
 
 use std::path::PathBuf;
 
@@ -36,7 +36,7 @@ use std::path::PathBuf;
 /// that need it are `#[ignore]`d with the reason, so they run only when asked for
 /// (`--include-ignored`, as scripts/conformance.sh does), and then a missing
 /// reference must not pass.
-pub fn shared(rel: &str) -> PathBuf {
+pub(crate) fn shared(rel: &str) -> PathBuf {
     let root = std::env::var_os("CLOUDFOLD_SHARED").map_or_else(
         || {
             PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -57,7 +57,7 @@ pub fn shared(rel: &str) -> PathBuf {
 /// The `cloudfold` binary of this build (the `cloudfold-cli` package), beside the test
 /// executable in the target directory: `cargo test --workspace` builds it. A missing
 /// one fails the test.
-pub fn cloudfold_bin() -> PathBuf {
+pub(crate) fn cloudfold_bin() -> PathBuf {
     let exe = std::env::current_exe().unwrap();
     // target/<profile>/deps/<test>-<hash> -> target/<profile>/cloudfold
     let bin = exe
@@ -74,7 +74,7 @@ pub fn cloudfold_bin() -> PathBuf {
 }
 
 /// How many generated cases a differential test should run.
-pub fn diff_cases(default: usize) -> usize {
+pub(crate) fn diff_cases(default: usize) -> usize {
     std::env::var("CLOUDFOLD_DIFF_CASES")
         .ok()
         .and_then(|v| v.parse().ok())
@@ -83,7 +83,7 @@ pub fn diff_cases(default: usize) -> usize {
 
 /// Run every case of a recorded vector file under both releases with `check`,
 /// print the agreement count, and fail listing every disagreement.
-pub fn run_vector_file(
+pub(crate) fn run_vector_file(
     rel: &str,
     label: &str,
     check: impl Fn(&serde_json::Value, cloudfold::userdata::Release) -> Result<(), String>,
@@ -117,7 +117,7 @@ pub fn run_vector_file(
 
 /// The case directories of `fixtures/<area>/`, sorted; fails when fewer than `at_least`
 /// are there (a fixture set that silently vanished would make its test vacuous).
-pub fn fixture_case_dirs(area: &str, at_least: usize) -> Vec<PathBuf> {
+pub(crate) fn fixture_case_dirs(area: &str, at_least: usize) -> Vec<PathBuf> {
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
         .join("fixtures")
         .join(area);

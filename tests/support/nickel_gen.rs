@@ -3,14 +3,14 @@
 use super::rng::Rng;
 
 #[derive(Debug, Clone)]
-pub enum Prio {
+pub(crate) enum Prio {
     Default,
     Force,
     Num(&'static str),
 }
 
 #[derive(Debug, Clone)]
-pub enum GV {
+pub(crate) enum GV {
     Null,
     Bool(bool),
     Int(i64),
@@ -76,7 +76,7 @@ fn record(rng: &mut Rng, depth: usize) -> GV {
 }
 
 /// 1–4 layers, each a record.
-pub fn case(rng: &mut Rng) -> Vec<GV> {
+pub(crate) fn case(rng: &mut Rng) -> Vec<GV> {
     let n = 1 + rng.below(4);
     (0..n).map(|_| record(rng, 0)).collect()
 }
@@ -86,7 +86,7 @@ fn q(s: &str) -> String {
 }
 
 /// Flow-style YAML with priority tags.
-pub fn to_yaml(v: &GV) -> String {
+pub(crate) fn to_yaml(v: &GV) -> String {
     match v {
         GV::Null => "null".into(),
         GV::Bool(b) => b.to_string(),
@@ -122,7 +122,7 @@ fn nq(s: &str) -> String {
 }
 
 /// The same value as a Nickel expression (priorities as field metadata).
-pub fn to_nickel(v: &GV) -> String {
+pub(crate) fn to_nickel(v: &GV) -> String {
     match v {
         GV::Null => "null".into(),
         GV::Bool(b) => b.to_string(),

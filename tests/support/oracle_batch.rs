@@ -8,7 +8,7 @@ use std::process::{Command, Stdio};
 
 /// One payload for the oracle: its bytes, the launch index to fold for, and whether the
 /// oracle should also return the `cloud-config.txt` it writes.
-pub struct Request<'a> {
+pub(crate) struct Request<'a> {
     pub payload: &'a [u8],
     pub launch_index: Option<i64>,
     pub emit_file: bool,
@@ -19,7 +19,7 @@ pub struct Request<'a> {
 
 /// `{"$summary": [depth, nodes]}` of a typed-JSON value, as the oracle batch
 /// script computes it for [`Request::summary`] (without recursion).
-pub fn summary(v: &J) -> J {
+pub(crate) fn summary(v: &J) -> J {
     let (mut depth, mut nodes, mut stack) = (0, 0, vec![(v, 1)]);
     while let Some((x, d)) = stack.pop() {
         nodes += 1;
@@ -36,7 +36,7 @@ pub fn summary(v: &J) -> J {
 /// The oracle's `doc` for every request, in request order, from one python process of
 /// `release` (`bookworm` = 22.4, `trixie` = 25.1). Fails the test when the oracle
 /// answers fewer requests than it was given.
-pub fn docs<'a>(release: &str, requests: impl IntoIterator<Item = Request<'a>>) -> Vec<J> {
+pub(crate) fn docs<'a>(release: &str, requests: impl IntoIterator<Item = Request<'a>>) -> Vec<J> {
     docs_of_lines(
         release,
         requests.into_iter().map(|r| {
@@ -51,13 +51,13 @@ pub fn docs<'a>(release: &str, requests: impl IntoIterator<Item = Request<'a>>) 
 /// their `id` is set here. A large batch is split into contiguous chunks, one python
 /// process each (`CLOUDFOLD_ORACLE_PROCS`, default: the available cores, at most 4), so
 /// a single-test step uses the whole machine.
-pub fn docs_of_lines(release: &str, requests: impl IntoIterator<Item = J>) -> Vec<J> {
+pub(crate) fn docs_of_lines(release: &str, requests: impl IntoIterator<Item = J>) -> Vec<J> {
     docs_of_script_lines("oracle_batch.py", &[], release, requests)
 }
 
 /// [`docs_of_lines`] through another driver in `scripts/` that reads and answers the same
 /// JSON lines (`jinja_oracle.py`), run as `python3 scripts/SCRIPT --release RELEASE ARGS...`.
-pub fn docs_of_script_lines(
+pub(crate) fn docs_of_script_lines(
     script: &str,
     args: &[&str],
     release: &str,
@@ -135,7 +135,7 @@ fn run_batch(script: &str, args: &[&str], release: &str, feed: &[String]) -> Vec
 }
 
 /// Fail the test listing the first `shown` disagreements, if there are any.
-pub fn assert_none(bad: &[String], shown: usize) {
+pub(crate) fn assert_none(bad: &[String], shown: usize) {
     assert!(
         bad.is_empty(),
         "{} disagreements:\n{}",
@@ -149,7 +149,7 @@ pub fn assert_none(bad: &[String], shown: usize) {
 }
 
 /// The releases a sweep runs under: both when `all`, else 25.1 (the default release).
-pub fn releases(all: bool) -> &'static [(cloudfold::userdata::Release, &'static str)] {
+pub(crate) fn releases(all: bool) -> &'static [(cloudfold::userdata::Release, &'static str)] {
     use cloudfold::userdata::Release;
     if all {
         &[(Release::V22_4, "bookworm"), (Release::V25_1, "trixie")]
@@ -159,7 +159,7 @@ pub fn releases(all: bool) -> &'static [(cloudfold::userdata::Release, &'static 
 }
 
 /// The oracle's docs for named text payloads (no launch index, no file).
-pub fn docs_of_named(release: &str, cases: &[(String, String)], summary: bool) -> Vec<J> {
+pub(crate) fn docs_of_named(release: &str, cases: &[(String, String)], summary: bool) -> Vec<J> {
     docs(
         release,
         cases.iter().map(|(_, doc)| Request {
@@ -174,7 +174,7 @@ pub fn docs_of_named(release: &str, cases: &[(String, String)], summary: bool) -
 /// One run of a driver in `scripts/` (`layers_oracle.py`, `plan_oracle.py`) that answers
 /// each JSON line of `feed` with one JSON line, in order, under `--release release`, with
 /// `envs` set. Fails the test when the driver fails or answers fewer lines than it was fed.
-pub fn driver_docs(
+pub(crate) fn driver_docs(
     script: &str,
     release: &str,
     envs: &[(&str, &std::ffi::OsStr)],

@@ -64,7 +64,7 @@ const SPECS: &[&str] = &[
     "str(append)+dict(recurse_str,recurse_list)+list(prepend)",
 ];
 
-pub fn scalar(r: &mut Rng) -> String {
+pub(crate) fn scalar(r: &mut Rng) -> String {
     if r.chance(30) {
         format!("v{}", r.below(5))
     } else {
@@ -160,7 +160,7 @@ const MORE_SPECS: &[&str] = &[
 ];
 
 /// A random merge spec.
-pub fn spec(r: &mut Rng) -> &'static str {
+pub(crate) fn spec(r: &mut Rng) -> &'static str {
     if r.chance(50) {
         *r.pick(SPECS)
     } else {
@@ -169,7 +169,7 @@ pub fn spec(r: &mut Rng) -> &'static str {
 }
 
 /// A `merge_how`/`merge_type` key in one of its forms.
-pub fn merge_key(r: &mut Rng) -> String {
+pub(crate) fn merge_key(r: &mut Rng) -> String {
     let key = if r.chance(70) {
         "merge_how"
     } else {
@@ -298,7 +298,7 @@ fn cc_header(r: &mut Rng) -> String {
 }
 
 /// A cloud-config document body (maybe with merge_how / merge_type, maybe broken).
-pub fn cloud_config(r: &mut Rng) -> String {
+pub(crate) fn cloud_config(r: &mut Rng) -> String {
     let mut s = cc_header(r);
     if s.is_empty() || !s.ends_with('\n') {
         return s;
@@ -958,7 +958,7 @@ fn plain(r: &mut Rng) -> Vec<u8> {
 }
 
 /// A whole payload, and the launch index to apply (if any).
-pub fn payload(r: &mut Rng) -> (Vec<u8>, Option<i64>) {
+pub(crate) fn payload(r: &mut Rng) -> (Vec<u8>, Option<i64>) {
     let launch_index = if r.chance(20) {
         Some(*r.pick(&[0, 1, 2, -1]))
     } else {
@@ -1000,7 +1000,7 @@ pub fn payload(r: &mut Rng) -> (Vec<u8>, Option<i64>) {
 }
 
 /// Merge specs that resolve, for payloads meant to merge (the spread of decisions).
-pub const GOOD_SPECS: &[&str] = &[
+pub(crate) const GOOD_SPECS: &[&str] = &[
     "list(append)+dict(no_replace,recurse_list)+str()",
     "list(prepend)+dict(no_replace,recurse_list)+str()",
     "list()+dict(replace,recurse_list)+str()",
@@ -1019,7 +1019,7 @@ pub const GOOD_SPECS: &[&str] = &[
 
 /// A value for a merge-heavy part: scalars, strings to append, nulls to delete with,
 /// nested mappings holding lists.
-pub fn merge_value(r: &mut Rng) -> String {
+pub(crate) fn merge_value(r: &mut Rng) -> String {
     match r.below(10) {
         0 | 1 => format!(" s{}\n", r.below(4)),
         2 => " ~\n".into(),
@@ -1037,7 +1037,7 @@ pub fn merge_value(r: &mut Rng) -> String {
 /// One part of a [`merge_payload`]: its content type and body (a cloud-config
 /// touching the common keys, maybe with `merge_how`; sometimes a JSON patch or
 /// a random, possibly broken, cloud-config).
-pub fn merge_part(r: &mut Rng) -> (&'static str, String) {
+pub(crate) fn merge_part(r: &mut Rng) -> (&'static str, String) {
     match r.below(20) {
         0 => ("text/cloud-config-jsonp", jsonp(r)),
         1 => ("text/cloud-config", cloud_config(r)),
@@ -1063,7 +1063,7 @@ pub fn merge_part(r: &mut Rng) -> (&'static str, String) {
 /// A multipart payload of several cloud-config parts that touch the same keys
 /// with varied merge specs (headers and `merge_how`), sometimes a JSON patch or a
 /// broken part: what `explain` has to attribute.
-pub fn merge_payload(r: &mut Rng) -> (Vec<u8>, Option<i64>) {
+pub(crate) fn merge_payload(r: &mut Rng) -> (Vec<u8>, Option<i64>) {
     let b = "MERGEBOUNDARY";
     let mut s = format!("Content-Type: multipart/mixed; boundary=\"{b}\"\nMIME-Version: 1.0\n\n");
     let n = 2 + r.below(4);

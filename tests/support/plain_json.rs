@@ -3,7 +3,7 @@
 use cloudfold::yaml::value::{Int, Node, Value};
 use serde_json::Value as J;
 
-pub fn plain_json(n: &Node) -> J {
+pub(crate) fn plain_json(n: &Node) -> J {
     match n.value() {
         Value::Null => J::Null,
         Value::Bool(b) => J::Bool(*b),

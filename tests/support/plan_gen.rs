@@ -15,7 +15,7 @@ use std::io::Write;
 
 /// One case: a release, a profile, the layers and the instance id.
 #[derive(Clone, Debug)]
-pub struct PlanCase {
+pub(crate) struct PlanCase {
     pub release: Release,
     pub profile: ImageProfile,
     pub layers: Case,
@@ -23,14 +23,14 @@ pub struct PlanCase {
 }
 
 impl PlanCase {
-    pub fn to_json(&self, id: usize) -> J {
+    pub(crate) fn to_json(&self, id: usize) -> J {
         let mut j = self.layers.to_json(id);
         j["iid"] = json!(self.iid);
         j
     }
 
     /// Readable, for a disagreement report (the profile's own files left out).
-    pub fn describe(&self) -> String {
+    pub(crate) fn describe(&self) -> String {
         let mut short = self.layers.clone();
         if let Some(etc) = &mut short.etc {
             etc.retain(|(rel, _)| rel.starts_with("cloud.cfg.d/9"));
@@ -46,7 +46,7 @@ impl PlanCase {
 }
 
 /// The profiles of a release.
-pub fn profiles(release: Release) -> [ImageProfile; 2] {
+pub(crate) fn profiles(release: Release) -> [ImageProfile; 2] {
     match release {
         Release::V22_4 => [ImageProfile::Debian12, ImageProfile::Ubuntu],
         Release::V25_1 => [ImageProfile::Debian13, ImageProfile::Ubuntu],
@@ -287,7 +287,7 @@ fn other_value(r: &mut Rng) -> String {
 }
 
 /// A cloud-config body (one top-level key per line).
-pub fn cloud_config(r: &mut Rng, tag: &str, iid: &str, keys: &[&'static str]) -> String {
+pub(crate) fn cloud_config(r: &mut Rng, tag: &str, iid: &str, keys: &[&'static str]) -> String {
     let mut out = String::from("#cloud-config\n");
     let n = 1 + r.below(7);
     let mut seen: Vec<&str> = Vec::new();
@@ -448,7 +448,7 @@ fn payload(r: &mut Rng, tag: &str, iid: &str, keys: &[&'static str], vendor: boo
 }
 
 /// A case for `release`; `keys`: every module's activation keys.
-pub fn case(r: &mut Rng, release: Release, keys: &[&'static str]) -> PlanCase {
+pub(crate) fn case(r: &mut Rng, release: Release, keys: &[&'static str]) -> PlanCase {
     let profile = *r.pick(&profiles(release));
     let iid = (*r.pick(&["iid-plan", "i-0abc", "iid-plan"])).to_owned();
     let mut etc: Vec<(String, Option<Vec<u8>>)> = profile

@@ -5,7 +5,7 @@ use cloudfold::yaml::{Node, Value};
 use std::collections::HashMap;
 
 /// Why `a` and `b` differ, if they do.
-pub fn same_tree(a: &Node, b: &Node) -> Result<(), String> {
+pub(crate) fn same_tree(a: &Node, b: &Node) -> Result<(), String> {
     let mut seen = (HashMap::new(), HashMap::new());
     walk(a, b, &mut seen, "$")
 }

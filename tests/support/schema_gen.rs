@@ -48,7 +48,7 @@ const STRINGS: &[&str] = &[
 /// Keys cloud-init's merging consumes before validation: never generated.
 const SKIP_KEYS: &[&str] = &["merge_how", "merge_type"];
 
-pub struct SchemaGen<'a> {
+pub(crate) struct SchemaGen<'a> {
     root: &'a J,
     /// The root flattened once (its `allOf` of every module's keys: no random choice).
     root_flat: Map<String, J>,
@@ -56,7 +56,7 @@ pub struct SchemaGen<'a> {
 }
 
 impl<'a> SchemaGen<'a> {
-    pub fn new(root: &'a J, seed: u64) -> SchemaGen<'a> {
+    pub(crate) fn new(root: &'a J, seed: u64) -> SchemaGen<'a> {
         let mut g = SchemaGen {
             root,
             root_flat: Map::new(),
@@ -67,7 +67,7 @@ impl<'a> SchemaGen<'a> {
     }
 
     /// A config: a mapping of some of the schema's top-level keys.
-    pub fn config(&mut self) -> J {
+    pub(crate) fn config(&mut self) -> J {
         let node = std::mem::take(&mut self.root_flat);
         let config = self.object(&node, 0);
         self.root_flat = node;
@@ -120,7 +120,7 @@ impl<'a> SchemaGen<'a> {
     }
 
     /// A value for schema `s`, valid when nothing goes wrong by chance.
-    pub fn value(&mut self, s: &J, depth: usize) -> J {
+    pub(crate) fn value(&mut self, s: &J, depth: usize) -> J {
         let node = self.flatten(s, 0);
         if let Some(J::Array(e)) = node.get("enum")
             && !e.is_empty()
@@ -277,7 +277,7 @@ impl<'a> SchemaGen<'a> {
 
     /// Break `v` at a random place: another type, a value outside the enum or pattern,
     /// an unknown key, a deleted key, an emptied list.
-    pub fn mutate(&mut self, v: &mut J) {
+    pub(crate) fn mutate(&mut self, v: &mut J) {
         // Walk down by JSON pointer (a random depth), then change what is there.
         let mut ptr = String::new();
         for _ in 0..self.r.below(4) {

@@ -5,7 +5,7 @@ use cloudfold::yaml::value::Node;
 use cloudfold::yaml::{LoadOptions, TagMap, load_tagged};
 
 /// Each document (source id = its index) loaded with its tags; empty documents are not allowed.
-pub fn load_docs<S: AsRef<str>>(docs: &[S]) -> (Vec<Node>, Vec<TagMap>) {
+pub(crate) fn load_docs<S: AsRef<str>>(docs: &[S]) -> (Vec<Node>, Vec<TagMap>) {
     docs.iter()
         .enumerate()
         .map(|(i, d)| {

@@ -6,18 +6,18 @@ use serde_json::Value as J;
 use std::collections::HashMap;
 use std::path::PathBuf;
 
-pub fn repo() -> PathBuf {
+pub(crate) fn repo() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
 
 /// Typed JSON plus `{"$def": name, "$value": v}` / `{"$ref": name}` for
 /// shared (and recursive) objects, as the oracle script writes them.
-pub struct SharedDecoder {
+pub(crate) struct SharedDecoder {
     pub defs: HashMap<String, Node>,
 }
 
 impl SharedDecoder {
-    pub fn decode(&mut self, j: &J) -> Node {
+    pub(crate) fn decode(&mut self, j: &J) -> Node {
         match j {
             J::Object(m) if m.len() == 1 && m.contains_key("$ref") => {
                 self.defs[m["$ref"].as_str().unwrap()].clone()
@@ -58,7 +58,7 @@ impl SharedDecoder {
 
     /// A shared object: containers are registered before their items so
     /// that items may refer back to them.
-    pub fn define(&mut self, name: String, j: &J) -> Node {
+    pub(crate) fn define(&mut self, name: String, j: &J) -> Node {
         match j {
             J::Array(a) => {
                 let node = Node::synthetic(Value::Seq(Seq::pending()));
@@ -116,7 +116,7 @@ impl SharedDecoder {
     }
 }
 
-pub fn set_entries(items: Vec<Node>) -> Entries {
+pub(crate) fn set_entries(items: Vec<Node>) -> Entries {
     let mut e = Entries::default();
     for it in items {
         insert(&mut e, it, Node::synthetic(Value::Null));
@@ -125,7 +125,7 @@ pub fn set_entries(items: Vec<Node>) -> Entries {
 }
 
 /// An object that is a mapping rather than a one-key type marker.
-pub fn is_plain_map(m: &serde_json::Map<String, J>) -> bool {
+pub(crate) fn is_plain_map(m: &serde_json::Map<String, J>) -> bool {
     const MARKERS: [&str; 11] = [
         "$bigint",
         "$float",
@@ -146,25 +146,25 @@ pub fn is_plain_map(m: &serde_json::Map<String, J>) -> bool {
 }
 
 /// A typed-JSON key (`"$int:1"` …) as a node, via a one-entry mapping.
-pub fn key_node(k: &str) -> Node {
+pub(crate) fn key_node(k: &str) -> Node {
     let mut m = serde_json::Map::new();
     m.insert(k.to_owned(), J::Null);
     let node = from_typed_json(&J::Object(m)).unwrap();
     node.as_map().unwrap().keys().next().unwrap().clone()
 }
 
-pub fn decode_shared(j: &J) -> Node {
+pub(crate) fn decode_shared(j: &J) -> Node {
     SharedDecoder {
         defs: HashMap::new(),
     }
     .decode(j)
 }
 
-pub fn seq(items: Vec<Node>) -> Node {
+pub(crate) fn seq(items: Vec<Node>) -> Node {
     Node::synthetic(Value::Seq(Seq::new(items)))
 }
 
-pub fn map(pairs: Vec<(Node, Node)>) -> Node {
+pub(crate) fn map(pairs: Vec<(Node, Node)>) -> Node {
     let mut e = Entries::default();
     for (k, v) in pairs {
         insert(&mut e, k, v);

@@ -7,7 +7,7 @@ use cloudfold::yaml::{
 };
 
 /// JSON string encoding as Python's `json.dumps(..., ensure_ascii=True)`.
-pub fn js_units(out: &mut String, units: impl Iterator<Item = u32>) {
+pub(crate) fn js_units(out: &mut String, units: impl Iterator<Item = u32>) {
     out.push('"');
     for cp in units {
         match cp {
@@ -33,24 +33,24 @@ pub fn js_units(out: &mut String, units: impl Iterator<Item = u32>) {
     out.push('"');
 }
 
-pub fn js(s: &str) -> String {
+pub(crate) fn js(s: &str) -> String {
     let mut o = String::new();
     js_units(&mut o, s.chars().map(u32::from));
     o
 }
 
-pub fn js_opt(s: Option<&str>) -> String {
+pub(crate) fn js_opt(s: Option<&str>) -> String {
     s.map_or("-".to_owned(), js)
 }
 
-pub fn mk(text: &str, m: Mark) -> String {
+pub(crate) fn mk(text: &str, m: Mark) -> String {
     let ci = text
         .get(..m.index)
         .map_or(usize::MAX, |p| p.chars().count());
     format!("{}:{}:{}", m.line, m.column, ci)
 }
 
-pub fn fmt_event(text: &str, ev: &Event<'_>) -> String {
+pub(crate) fn fmt_event(text: &str, ev: &Event<'_>) -> String {
     let span = format!("@{}-{}", mk(text, ev.start), mk(text, ev.end));
     match &ev.kind {
         EventKind::StreamStart => format!("StreamStart {span}"),
@@ -122,7 +122,7 @@ pub fn fmt_event(text: &str, ev: &Event<'_>) -> String {
     }
 }
 
-pub fn fmt_error(text: &str, e: &YamlError) -> String {
+pub(crate) fn fmt_error(text: &str, e: &YamlError) -> String {
     match e.class {
         PyErrorClass::Reader => {
             let m = e.mark.unwrap_or_default();
@@ -156,7 +156,7 @@ pub fn fmt_error(text: &str, e: &YamlError) -> String {
     }
 }
 
-pub fn events_of_text(text: &str) -> Vec<String> {
+pub(crate) fn events_of_text(text: &str) -> Vec<String> {
     let mut p = Parser::new(text);
     let mut out = Vec::new();
     for _ in 0..(text.len() * 4 + 64) {
@@ -178,13 +178,13 @@ pub fn events_of_text(text: &str) -> Vec<String> {
 }
 
 #[derive(Clone, Debug)]
-pub enum Case {
+pub(crate) enum Case {
     Doc(String),
     Bytes(Vec<u8>),
 }
 
 impl Case {
-    pub fn from_json(v: &serde_json::Value) -> Case {
+    pub(crate) fn from_json(v: &serde_json::Value) -> Case {
         if let Some(b) = v.get("b64").and_then(|b| b.as_str()) {
             Case::Bytes(base64::engine::general_purpose::STANDARD.decode(b).unwrap())
         } else {
@@ -192,7 +192,7 @@ impl Case {
         }
     }
 
-    pub fn to_json(&self) -> String {
+    pub(crate) fn to_json(&self) -> String {
         match self {
             Case::Doc(d) => serde_json::json!({ "doc": d }).to_string(),
             Case::Bytes(b) => {
@@ -202,7 +202,7 @@ impl Case {
         }
     }
 
-    pub fn events(&self) -> Vec<String> {
+    pub(crate) fn events(&self) -> Vec<String> {
         match self {
             Case::Doc(d) => events_of_text(d),
             Case::Bytes(b) => match decode_input(b) {
@@ -224,11 +224,11 @@ impl Case {
     }
 }
 
-pub fn repo_root() -> std::path::PathBuf {
+pub(crate) fn repo_root() -> std::path::PathBuf {
     std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
 
-pub fn report(label: &str, case: &Case, want: &[String], got: &[String]) -> String {
+pub(crate) fn report(label: &str, case: &Case, want: &[String], got: &[String]) -> String {
     let mut s = format!("--- {label}: {}\n", case.to_json());
     let n = want.len().max(got.len());
     for i in 0..n {

@@ -11,14 +11,14 @@ use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 
 /// One case: text (loaded as `str`) or bytes.
 #[derive(Debug, Clone)]
-pub enum Input {
+pub(crate) enum Input {
     Text(String),
     Bytes(Vec<u8>),
 }
 
 impl Input {
     /// The oracle's request line.
-    pub fn request(&self) -> J {
+    pub(crate) fn request(&self) -> J {
         match self {
             Input::Text(t) => json!({ "doc": t }),
             Input::Bytes(b) => {
@@ -28,7 +28,7 @@ impl Input {
     }
 
     /// From a corpus line.
-    pub fn from_case(case: &J) -> Input {
+    pub(crate) fn from_case(case: &J) -> Input {
         if let Some(t) = case.get("doc").and_then(J::as_str) {
             Input::Text(t.to_owned())
         } else {
@@ -39,7 +39,7 @@ impl Input {
 }
 
 /// Our outcome, in the oracle's shape.
-pub fn outcome(input: &Input) -> J {
+pub(crate) fn outcome(input: &Input) -> J {
     let opts = LoadOptions::default();
     let res = match input {
         Input::Text(t) => load(t, &opts),
@@ -103,7 +103,7 @@ pub fn outcome(input: &Input) -> J {
 }
 
 /// Nesting depth of a JSON value (the oracle sends deeper values as text).
-pub fn json_depth(j: &J) -> usize {
+pub(crate) fn json_depth(j: &J) -> usize {
     match j {
         J::Array(a) => 1 + a.iter().map(json_depth).max().unwrap_or(0),
         J::Object(m) => 1 + m.values().map(json_depth).max().unwrap_or(0),
@@ -113,7 +113,7 @@ pub fn json_depth(j: &J) -> usize {
 
 /// Sort `$set` members canonically (sets have no order) and blank the text
 /// of RecursionErrors (Python words them by where the stack ran out).
-pub fn normalize(j: &J) -> J {
+pub(crate) fn normalize(j: &J) -> J {
     match j {
         J::Array(a) => J::Array(a.iter().map(normalize).collect()),
         J::Object(m) => {
@@ -139,7 +139,7 @@ pub fn normalize(j: &J) -> J {
 /// Order-sensitive comparison (maps keep insertion order). Error marks that
 /// PyYAML does not give (a ReaderError's line/column, a context without a
 /// mark) are not compared.
-pub fn same(ours: &J, theirs: &J) -> bool {
+pub(crate) fn same(ours: &J, theirs: &J) -> bool {
     // Theirs went through JSON text, whose float parsing in serde_json is
     // not always correctly rounded: send ours the same way.
     let ours: J = serde_json::from_str(&ours.to_string()).unwrap_or(J::Null);
@@ -163,7 +163,7 @@ pub fn same(ours: &J, theirs: &J) -> bool {
 }
 
 /// Whether python3 with PyYAML is available.
-pub fn python_available() -> bool {
+pub(crate) fn python_available() -> bool {
     Command::new("python3")
         .args(["-c", "import yaml"])
         .stdout(Stdio::null())
@@ -173,7 +173,7 @@ pub fn python_available() -> bool {
 }
 
 /// A running `scripts/yaml_oracle.py`.
-pub struct Oracle {
+pub(crate) struct Oracle {
     child: Child,
     stdin: Option<ChildStdin>,
     stdout: BufReader<ChildStdout>,
@@ -181,7 +181,7 @@ pub struct Oracle {
 
 impl Oracle {
     /// Start the oracle.
-    pub fn start() -> Oracle {
+    pub(crate) fn start() -> Oracle {
         let script = concat!(env!("CARGO_MANIFEST_DIR"), "/scripts/yaml_oracle.py");
         let mut child = Command::new("python3")
             .arg(script)
@@ -199,7 +199,7 @@ impl Oracle {
     }
 
     /// Answers for a batch (written by a helper thread so pipes never block).
-    pub fn ask(&mut self, inputs: &[Input]) -> Vec<J> {
+    pub(crate) fn ask(&mut self, inputs: &[Input]) -> Vec<J> {
         let mut lines = String::new();
         for i in inputs {
             lines.push_str(&i.request().to_string());

@@ -13,7 +13,7 @@ use cloudfold::userdata::{
 use std::path::PathBuf;
 
 /// `plan --help`'s closing text: what is checked against cloud-init, what is not, exit codes.
-pub const PLAN_HELP: &str = "\
+pub(super) const PLAN_HELP: &str = "\
 Without --image or --etc-cloud, the image is debian-13 (debian-12 with --cloud-init 22.4).
 The instance id is --instance-id, else the --instance-data's v1.instance_id.
 
@@ -38,7 +38,7 @@ Exit codes:
 
 /// `cloudfold plan`.
 #[derive(Debug, Args)]
-pub struct PlanArgs {
+pub(super) struct PlanArgs {
     #[command(flatten)]
     pub payload: PayloadArgs,
     #[command(flatten)]
@@ -61,7 +61,7 @@ pub struct PlanArgs {
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum BootArg {
+pub(super) enum BootArg {
     /// The first boot of a new instance.
     First,
     /// A later boot of the same instance.
@@ -69,7 +69,7 @@ pub enum BootArg {
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum PlanFormat {
+pub(super) enum PlanFormat {
     /// The timeline, stage by stage.
     Text,
     /// One JSON document (see README: "plan --format json").
@@ -78,7 +78,7 @@ pub enum PlanFormat {
 
 /// `--version`: ours, and the cloud-init releases whose behaviour `--cloud-init` selects
 /// (a CLI test holds this list equal to `Release::ALL`).
-pub const VERSION: &str = concat!(
+pub(super) const VERSION: &str = concat!(
     env!("CARGO_PKG_VERSION"),
     " (emulates cloud-init 22.4.2 and 25.1.4)"
 );
@@ -86,13 +86,13 @@ pub const VERSION: &str = concat!(
 /// Fold cloud-init user-data offline, exactly as cloud-init does at boot, and explain it.
 #[derive(Debug, Parser)]
 #[command(name = "cloudfold", version = VERSION, about, after_help = EXIT_CODES_HELP, max_term_width = 100)]
-pub struct Cli {
+pub(super) struct Cli {
     #[command(subcommand)]
     pub command: Command,
 }
 
 #[derive(Debug, Subcommand)]
-pub enum Command {
+pub(super) enum Command {
     /// Print the merged cloud-config cloud-init will end up with.
     #[command(after_help = EXIT_CODES_HELP)]
     Render(RenderArgs),
@@ -141,7 +141,7 @@ pub enum Command {
 }
 
 /// The exit codes of `template` and `query` (cloud-init's own).
-pub const TEMPLATE_EXIT_CODES_HELP: &str = "\
+pub(super) const TEMPLATE_EXIT_CODES_HELP: &str = "\
 Exit codes (as cloud-init's):
   0  rendered / printed
   1  not rendered: missing or unloadable file, not a jinja template, template error, empty render
@@ -150,7 +150,7 @@ Exit codes (as cloud-init's):
 
 /// `cloudfold template`.
 #[derive(Debug, Args)]
-pub struct TemplateArgs {
+pub(super) struct TemplateArgs {
     /// The template file (its first line `## template: jinja`).
     pub user_data: PathBuf,
     /// The instance data (JSON, as /run/cloud-init/instance-data-sensitive.json).
@@ -172,7 +172,7 @@ pub struct TemplateArgs {
 
 /// `cloudfold query`.
 #[derive(Debug, Args)]
-pub struct QueryArgs {
+pub(super) struct QueryArgs {
     /// A dotted variable path (`v1.region`, `ds.meta_data.instance_id`; aliases accepted).
     pub varname: Option<String>,
     /// The instance data (JSON, as /run/cloud-init/instance-data-sensitive.json).
@@ -201,7 +201,7 @@ pub struct QueryArgs {
 
 /// Options shared by every command that reads a payload.
 #[derive(Debug, Args)]
-pub struct PayloadArgs {
+pub(super) struct PayloadArgs {
     /// The user-data payload (a path; `-` or nothing reads stdin). A NoCloud seed — an ISO 9660
     /// or FAT image, or a directory — is read for its `user-data`.
     pub input: Option<PathBuf>,
@@ -211,7 +211,7 @@ pub struct PayloadArgs {
 
 /// How a payload is folded (`diff` applies them to both of its payloads).
 #[derive(Debug, Args)]
-pub struct FoldArgs {
+pub(super) struct FoldArgs {
     /// Emulate this cloud-init release where releases differ [default: 25.1; with --image
     /// debian-12, 22.4].
     #[arg(long = "cloud-init", value_name = "RELEASE", value_parser = ["22.4", "25.1"])]
@@ -259,7 +259,7 @@ pub struct FoldArgs {
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum RenderFormat {
+pub(super) enum RenderFormat {
     /// Readable YAML, keys in merge order, starting with `#cloud-config`.
     Yaml,
     /// Exactly what cloud-init writes to cloud-config.txt (header comments included).
@@ -274,7 +274,7 @@ pub enum RenderFormat {
 /// config the modules see, `explain` names the layer and file:line:col of every value, and
 /// `validate` checks every layer. Without user-data (no INPUT), only the layers are folded.
 #[derive(Debug, Args, Default, Clone)]
-pub struct LayerArgs {
+pub(super) struct LayerArgs {
     /// A directory standing for /etc/cloud (cloud.cfg, cloud.cfg.d/*.cfg, `conf_d:` inside it);
     /// `## template: jinja` files are rendered with --instance-data. With --image, its files
     /// are added to (or replace) the image's.
@@ -306,7 +306,7 @@ pub struct LayerArgs {
 
 impl LayerArgs {
     /// Whether any layer is given.
-    pub fn any(&self) -> bool {
+    pub(super) fn any(&self) -> bool {
         self.etc_cloud.is_some()
             || self.image.is_some()
             || self.vendor_data.is_some()
@@ -319,7 +319,7 @@ impl LayerArgs {
 }
 
 #[derive(Debug, Args)]
-pub struct RenderArgs {
+pub(super) struct RenderArgs {
     #[command(flatten)]
     pub payload: PayloadArgs,
     #[command(flatten)]
@@ -350,7 +350,7 @@ pub struct RenderArgs {
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum ExplainFormat {
+pub(super) enum ExplainFormat {
     /// The merged config with a `# part N (FILE):LINE:COL decision` comment per key and item,
     /// then each part's changes.
     Text,
@@ -359,7 +359,7 @@ pub enum ExplainFormat {
 }
 
 #[derive(Debug, Args)]
-pub struct ExplainArgs {
+pub(super) struct ExplainArgs {
     #[command(flatten)]
     pub payload: PayloadArgs,
     #[command(flatten)]
@@ -376,7 +376,7 @@ pub struct ExplainArgs {
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum PartsFormat {
+pub(super) enum PartsFormat {
     /// One line per part.
     Text,
     /// A JSON array.
@@ -384,7 +384,7 @@ pub enum PartsFormat {
 }
 
 #[derive(Debug, Args)]
-pub struct PartsArgs {
+pub(super) struct PartsArgs {
     #[command(flatten)]
     pub payload: PayloadArgs,
     /// Output format.
@@ -396,7 +396,7 @@ pub struct PartsArgs {
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum BuildStyle {
+pub(super) enum BuildStyle {
     /// `cloud-init devel make-mime`: LF, base64 parts with charset utf-8, `Merge-Type`.
     CloudInit,
     /// Terraform's `cloudinit_config`: `MIMEBOUNDARY`, CRLF, 7bit parts, `X-Merge-Type`
@@ -406,7 +406,7 @@ pub enum BuildStyle {
 
 /// How `build` (and `seed`, when it assembles the user-data) lays out the payload.
 #[derive(Debug, Args)]
-pub struct BuildLayout {
+pub(super) struct BuildLayout {
     /// Byte layout to produce.
     #[arg(long, value_enum, default_value_t = BuildStyle::CloudInit)]
     pub style: BuildStyle,
@@ -434,7 +434,7 @@ pub struct BuildLayout {
 
 impl BuildLayout {
     /// True when no layout option was given (the defaults).
-    pub fn is_default(&self) -> bool {
+    pub(super) fn is_default(&self) -> bool {
         self.style == BuildStyle::CloudInit
             && self.merge_type.is_none()
             && self.boundary.is_none()
@@ -445,7 +445,7 @@ impl BuildLayout {
 }
 
 #[derive(Debug, Args)]
-pub struct BuildArgs {
+pub(super) struct BuildArgs {
     /// Parts, in order: PATH or PATH:TYPE. TYPE is a short name (cloud-config, x-shellscript,
     /// cloud-boothook, jinja2, part-handler, cloud-config-archive, cloud-config-jsonp,
     /// x-include-url, ...) or a media type; without it the type is detected from the first line
@@ -478,7 +478,7 @@ pub struct BuildArgs {
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum Dialect {
+pub(super) enum Dialect {
     /// Hiera 5 lookup merge behaviours, as `puppet lookup` applies them to each top-level key.
     Hiera,
     /// Docker Compose multi-file merge rules (compose-go), incl. `!reset` and `!override`.
@@ -490,7 +490,7 @@ pub enum Dialect {
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum HieraStrategyArg {
+pub(super) enum HieraStrategyArg {
     /// The highest-priority value.
     First,
     /// Flattened, de-duplicated arrays.
@@ -502,7 +502,7 @@ pub enum HieraStrategyArg {
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum MergeFormat {
+pub(super) enum MergeFormat {
     /// Readable YAML.
     Yaml,
     /// Type-faithful JSON (see README: values JSON lacks become `$` markers).
@@ -510,7 +510,7 @@ pub enum MergeFormat {
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum MessageFormat {
+pub(super) enum MessageFormat {
     /// rustc-style diagnostics with source snippets.
     Human,
     /// One JSON array of diagnostics.
@@ -518,7 +518,7 @@ pub enum MessageFormat {
 }
 
 #[derive(Debug, Args)]
-pub struct MergeArgs {
+pub(super) struct MergeArgs {
     /// The files, lowest priority first (later files win, in every dialect).
     #[arg(required = true, value_name = "FILE")]
     pub files: Vec<PathBuf>,
@@ -561,7 +561,7 @@ pub struct MergeArgs {
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum ValidateFormat {
+pub(super) enum ValidateFormat {
     /// rustc-style diagnostics with source snippets, then a summary line.
     Human,
     /// One JSON document: summary, parts, diagnostics (see README, "validate").
@@ -574,7 +574,7 @@ pub enum ValidateFormat {
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum Platform {
+pub(super) enum Platform {
     /// AWS EC2: 16,384 bytes raw.
     Ec2,
     /// Azure custom data: 65,535 bytes raw.
@@ -586,7 +586,7 @@ pub enum Platform {
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum ColorChoice {
+pub(super) enum ColorChoice {
     /// Never color.
     Never,
     /// Always color.
@@ -594,7 +594,7 @@ pub enum ColorChoice {
 }
 
 #[derive(Debug, Args)]
-pub struct ValidateArgs {
+pub(super) struct ValidateArgs {
     #[command(flatten)]
     pub payload: PayloadArgs,
     #[command(flatten)]
@@ -626,7 +626,7 @@ pub struct ValidateArgs {
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum SeedFormatArg {
+pub(super) enum SeedFormatArg {
     /// ISO 9660 with Joliet and Rock Ridge, volume id `cidata` (as `cloud-localds` makes it):
     /// `-drive file=seed.iso,media=cdrom`.
     Iso,
@@ -638,7 +638,7 @@ pub enum SeedFormatArg {
 }
 
 #[derive(Debug, Args)]
-pub struct SeedArgs {
+pub(super) struct SeedArgs {
     /// Where to write the seed: an image file (atomically, mode 0600; never one of the inputs),
     /// or with --format dir a directory (files 0600).
     #[arg(value_name = "OUT")]
@@ -691,7 +691,7 @@ pub struct SeedArgs {
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum DiffFormat {
+pub(super) enum DiffFormat {
     /// For people: the changes at boot with each value's part and line, the parts behind them.
     Text,
     /// One JSON document (see README: "diff --format json"): type-faithful values, paths and
@@ -703,7 +703,7 @@ pub enum DiffFormat {
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum ColorWhen {
+pub(super) enum ColorWhen {
     /// Colour when standard output is a terminal and NO_COLOR is not set.
     Auto,
     /// Always colour.
@@ -713,7 +713,7 @@ pub enum ColorWhen {
 }
 
 #[derive(Debug, Args)]
-pub struct DiffArgs {
+pub(super) struct DiffArgs {
     /// The payload before the change (a path; `-` reads stdin). A cloud-config.txt captured from
     /// an instance is a payload too, and so is a NoCloud seed (ISO 9660 or FAT image, directory).
     #[arg(value_name = "OLD")]

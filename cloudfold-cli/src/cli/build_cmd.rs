@@ -9,11 +9,11 @@ use cloudfold::build::{BuildOptions, PartSpec, Style, build};
 use std::path::{Path, PathBuf};
 
 /// Largest single input file.
-pub const MAX_PART: u64 = 64 << 20;
+pub(super) const MAX_PART: u64 = 64 << 20;
 
 /// `PATH` or `PATH:TYPE`: an existing file wins over the split, so paths
 /// containing `:` still work.
-pub fn split_part_arg(arg: &str) -> (PathBuf, Option<String>) {
+pub(super) fn split_part_arg(arg: &str) -> (PathBuf, Option<String>) {
     if Path::new(arg).is_file() {
         return (PathBuf::from(arg), None);
     }
@@ -25,7 +25,7 @@ pub fn split_part_arg(arg: &str) -> (PathBuf, Option<String>) {
 
 /// The parts of a build: the manifest's, then those on the command line (each file read with
 /// at most `max` bytes); the files read (so no output overwrites one); the build options.
-pub fn assemble(
+pub(super) fn assemble(
     parts: &[String],
     manifest: Option<&Path>,
     layout: &BuildLayout,
@@ -76,7 +76,7 @@ pub fn assemble(
     Ok((specs, inputs, opts))
 }
 
-pub fn run(a: &BuildArgs) -> Result<Exit, String> {
+pub(super) fn run(a: &BuildArgs) -> Result<Exit, String> {
     let (specs, inputs, opts) = assemble(
         &a.parts,
         a.manifest.as_deref(),

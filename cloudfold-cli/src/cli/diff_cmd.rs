@@ -122,7 +122,7 @@ fn layer_warnings(
     }
 }
 
-pub fn run(a: &DiffArgs) -> Result<Exit, String> {
+pub(super) fn run(a: &DiffArgs) -> Result<Exit, String> {
     if is_stdin(&a.old) && is_stdin(&a.new) {
         return Err("only one of OLD and NEW can be `-` (standard input)".to_owned());
     }

@@ -43,7 +43,7 @@ impl From<Exit> for std::process::ExitCode {
 }
 
 /// The exit-code table for `--help`.
-pub const EXIT_CODES_HELP: &str = "\
+pub(super) const EXIT_CODES_HELP: &str = "\
 Exit codes:
   0  done (warnings may have been printed)
   1  cloud-init would abort user-data processing (nothing merged, no cloud-config)
@@ -53,7 +53,7 @@ Exit codes:
  70  internal error (a bug in cloudfold: please report it)";
 
 /// The exit-code table for `build --help`.
-pub const BUILD_EXIT_CODES_HELP: &str = "\
+pub(super) const BUILD_EXIT_CODES_HELP: &str = "\
 Exit codes:
   0  built (the size is reported on stderr)
   2  usage or I/O error, or a refusal (unknown type, bad merge type, boundary collision,
@@ -61,7 +61,7 @@ Exit codes:
  70  internal error (a bug in cloudfold: please report it)";
 
 /// The exit-code table for `merge --help`.
-pub const MERGE_EXIT_CODES_HELP: &str = "\
+pub(super) const MERGE_EXIT_CODES_HELP: &str = "\
 Exit codes:
   0  merged (warnings may have been printed)
   1  the dialect refuses the merge (a conflict or an invalid value; see the diagnostics)
@@ -69,7 +69,7 @@ Exit codes:
  70  internal error (a bug in cloudfold: please report it)";
 
 /// The exit-code table for `validate --help`.
-pub const VALIDATE_EXIT_CODES_HELP: &str = "\
+pub(super) const VALIDATE_EXIT_CODES_HELP: &str = "\
 Exit codes:
   0  valid: no errors (warnings and notes may have been printed); with --strict, no warnings either
   1  cloud-init would abort all user-data processing (nothing merged, nothing run)
@@ -80,7 +80,7 @@ Exit codes:
  70  internal error (a bug in cloudfold: please report it)";
 
 /// The exit-code table for `seed --help`.
-pub const SEED_EXIT_CODES_HELP: &str = "\
+pub(super) const SEED_EXIT_CODES_HELP: &str = "\
 Exit codes:
   0  written (warnings may have been printed)
   2  usage or I/O error, or a refusal (a network-config or meta-data cloud-init cannot use,
@@ -94,7 +94,7 @@ Timestamps in images are SOURCE_DATE_EPOCH if set, else 1980-01-01T00:00:00Z: th
 give the same bytes.";
 
 /// The exit-code table for `diff --help` (those of `diff(1)`).
-pub const DIFF_EXIT_CODES_HELP: &str = "\
+pub(super) const DIFF_EXIT_CODES_HELP: &str = "\
 Exit codes (as diff(1)):
   0  no change at boot (the payloads may still differ in ways that do not matter: listed)
   1  the payloads differ at boot

@@ -6,7 +6,7 @@ use super::input::{LocalIncludes, read_payload};
 use super::render_cmd::{options, print_warnings, render_failure};
 use cloudfold::explain::{ExplainError, ExplainLimits, JsonView, explain, to_text};
 
-pub fn run(a: &ExplainArgs) -> Result<Exit, String> {
+pub(super) fn run(a: &ExplainArgs) -> Result<Exit, String> {
     if a.layers.any() {
         return super::layers_cmd::explain(&a.payload, &a.layers, a.format, a.max_nodes, a.strict);
     }
@@ -14,7 +14,7 @@ pub fn run(a: &ExplainArgs) -> Result<Exit, String> {
 }
 
 /// Read, fold, explain, print.
-pub fn explain_payload(
+pub(super) fn explain_payload(
     p: &PayloadArgs,
     format: ExplainFormat,
     max_nodes: usize,

@@ -11,7 +11,7 @@ fn is_stdin(path: Option<&Path>) -> bool {
 
 /// INPUT's size when it is known before reading: a file, or stdin redirected
 /// from one (a pipe says 0).
-pub fn size_hint(path: Option<&Path>) -> u64 {
+pub(super) fn size_hint(path: Option<&Path>) -> u64 {
     let file = match path {
         Some(p) if !is_stdin(path) => p,
         _ => Path::new("/dev/stdin"),
@@ -20,7 +20,7 @@ pub fn size_hint(path: Option<&Path>) -> u64 {
 }
 
 /// Read INPUT (`-` or nothing: stdin), refusing more than `max` bytes.
-pub fn read_input(path: Option<&Path>, max: u64) -> Result<Vec<u8>, String> {
+pub(super) fn read_input(path: Option<&Path>, max: u64) -> Result<Vec<u8>, String> {
     let name = path.map_or_else(|| "<stdin>".to_owned(), |p| p.display().to_string());
     let stdin = is_stdin(path);
     // Sized once: growing the buffer by doubling cost a tenth of a big render.
@@ -44,7 +44,7 @@ pub fn read_input(path: Option<&Path>, max: u64) -> Result<Vec<u8>, String> {
 
 /// Read a payload INPUT: a file or stdin as [`read_input`] does; a NoCloud seed — a directory
 /// with `user-data`, or an ISO 9660 or FAT image (found by its signature) — for its `user-data`.
-pub fn read_payload(path: Option<&Path>, max: u64) -> Result<Vec<u8>, String> {
+pub(super) fn read_payload(path: Option<&Path>, max: u64) -> Result<Vec<u8>, String> {
     let Some(p) = path.filter(|_| !is_stdin(path)) else {
         let bytes = read_input(path, max)?;
         return match ImageKind::sniff(&bytes) {
@@ -76,7 +76,7 @@ pub fn read_payload(path: Option<&Path>, max: u64) -> Result<Vec<u8>, String> {
 
 /// Where the payload [`read_payload`] reads from INPUT is, for annotations on its lines.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum PayloadFile {
+pub(super) enum PayloadFile {
     /// Standard input.
     Stdin,
     /// This file holds it as it is (INPUT, or a seed directory's `user-data`).
@@ -86,7 +86,7 @@ pub enum PayloadFile {
 }
 
 /// Where INPUT's payload is (see [`PayloadFile`]).
-pub fn payload_file(path: Option<&Path>) -> PayloadFile {
+pub(super) fn payload_file(path: Option<&Path>) -> PayloadFile {
     let Some(p) = path.filter(|_| !is_stdin(path)) else {
         return PayloadFile::Stdin;
     };
@@ -137,7 +137,7 @@ fn seed_user_data<R: Read + Seek>(
 /// Resolves `#include` URLs: never over the network; `file://` URLs and
 /// absolute paths only when they lie under `--include-dir`.
 #[derive(Debug, Default)]
-pub struct LocalIncludes {
+pub(super) struct LocalIncludes {
     /// The directory local includes may come from.
     pub dir: Option<PathBuf>,
 }

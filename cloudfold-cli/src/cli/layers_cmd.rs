@@ -10,8 +10,8 @@ use cloudfold::layers::{
 };
 use cloudfold::merge::PathQuery;
 use cloudfold::userdata::{Release, UserDataOptions};
-use cloudfold::yaml::typed_json::to_typed_json_pretty;
-use cloudfold::yaml::value::{Value, py_repr};
+use cloudfold::yaml::to_typed_json_pretty;
+use cloudfold::yaml::{Value, py_repr};
 use serde_json::json;
 use std::path::{Path, PathBuf};
 
@@ -22,12 +22,12 @@ const MAX_ETC_DEPTH: usize = 16;
 
 /// The release: `--cloud-init`, else the image's, else 25.1; an image of
 /// another release is an error.
-pub fn release_for(p: &PayloadArgs, l: &LayerArgs) -> Result<Release, String> {
+pub(super) fn release_for(p: &PayloadArgs, l: &LayerArgs) -> Result<Release, String> {
     release_of(&p.fold, l)
 }
 
 /// [`release_for`] from the fold options alone (`diff` has two payloads).
-pub fn release_of(fold: &FoldArgs, l: &LayerArgs) -> Result<Release, String> {
+pub(super) fn release_of(fold: &FoldArgs, l: &LayerArgs) -> Result<Release, String> {
     let image = l
         .image
         .as_deref()
@@ -141,7 +141,7 @@ fn inputs(p: &PayloadArgs, l: &LayerArgs, release: Release) -> Result<LayerInput
 }
 
 /// Read every layer (no user-data: `diff` puts each of its payloads there).
-pub fn layer_inputs(
+pub(super) fn layer_inputs(
     fold: &FoldArgs,
     l: &LayerArgs,
     release: Release,
@@ -175,7 +175,7 @@ pub fn layer_inputs(
 }
 
 /// Fold the layers; a crash or limit is printed and gives the exit code.
-pub fn fold(p: &PayloadArgs, l: &LayerArgs) -> Result<Result<Layered, Exit>, String> {
+pub(super) fn fold(p: &PayloadArgs, l: &LayerArgs) -> Result<Result<Layered, Exit>, String> {
     let release = release_for(p, l)?;
     let opts = UserDataOptions {
         release,
@@ -204,7 +204,7 @@ pub fn fold(p: &PayloadArgs, l: &LayerArgs) -> Result<Result<Layered, Exit>, Str
     }
 }
 
-pub fn note_line(n: &LayerNote) -> String {
+pub(super) fn note_line(n: &LayerNote) -> String {
     match &n.path {
         Some(_) => format!("warning[{}]: {}", n.kind.code(), n.message),
         None => format!("warning[{}]: {}: {}", n.kind.code(), n.about, n.message),
@@ -228,7 +228,7 @@ fn print_notes(notes: &[LayerNote], init_stage_error: Option<&str>) -> usize {
 }
 
 /// `render` with layers.
-pub fn render(
+pub(super) fn render(
     p: &PayloadArgs,
     l: &LayerArgs,
     format: RenderFormat,
@@ -390,7 +390,7 @@ fn to_json(l: &Layered, ex: &LayerExplanation) -> serde_json::Value {
 }
 
 /// `explain` with layers.
-pub fn explain(
+pub(super) fn explain(
     p: &PayloadArgs,
     l: &LayerArgs,
     format: ExplainFormat,
@@ -429,7 +429,7 @@ pub fn explain(
 /// `validate`'s check of every layer: what cloud-init logs reading them (a
 /// file that is not YAML, not a mapping, a template that fails) and the
 /// traps, one line each; a crash is an error.
-pub fn validate(p: &PayloadArgs, l: &LayerArgs) -> Result<Exit, String> {
+pub(super) fn validate(p: &PayloadArgs, l: &LayerArgs) -> Result<Exit, String> {
     let layered = match fold(p, l)? {
         Ok(x) => x,
         Err(_) => return Ok(Exit::Invalid),

@@ -1,13 +1,13 @@
 //! `Manifest`: the YAML file listing the parts of a `cloudfold build` (paths or inline content, types, filenames, merge types, headers).
 
 use cloudfold::build::PartSpec;
-use cloudfold::yaml::value::py_str;
+use cloudfold::yaml::py_str;
 use cloudfold::yaml::{LoadOptions, Node, Value, load_bytes};
 use std::path::{Path, PathBuf};
 
 /// A parsed manifest: its parts, and the files it read (so `-o` never overwrites one).
 #[derive(Debug, Default)]
-pub struct Manifest {
+pub(super) struct Manifest {
     /// The parts, in order.
     pub parts: Vec<PartSpec>,
     /// Files read for `path:` entries.
@@ -51,7 +51,7 @@ fn key_str(k: &Node) -> Result<&str, String> {
 
 impl Manifest {
     /// Read a manifest; `path:` entries are relative to its directory.
-    pub fn read(file: &Path, max: u64) -> Result<Manifest, String> {
+    pub(super) fn read(file: &Path, max: u64) -> Result<Manifest, String> {
         let name = file.display().to_string();
         let bytes = super::input::read_input(Some(file), max)?;
         Self::parse(&bytes, &name, file.parent().unwrap_or(Path::new(".")), max)
@@ -59,7 +59,12 @@ impl Manifest {
 
     /// A manifest's text (YAML, or JSON, which YAML reads alike) named `name` in
     /// messages; `path:` entries are relative to `base`.
-    pub fn parse(bytes: &[u8], name: &str, base: &Path, max: u64) -> Result<Manifest, String> {
+    pub(super) fn parse(
+        bytes: &[u8],
+        name: &str,
+        base: &Path,
+        max: u64,
+    ) -> Result<Manifest, String> {
         let root = load_bytes(bytes, &LoadOptions::default())
             .map_err(|e| format!("{name}: {e}"))?
             .ok_or_else(|| format!("{name}: empty manifest"))?;

@@ -9,10 +9,10 @@ use cloudfold::merge::dialect::{DialectOutcome, Layer, origins};
 use cloudfold::merge::hiera::{HieraOptions, HieraStrategy};
 use cloudfold::merge::{compose, hiera, keyed, nickel};
 use cloudfold::source::SourceId;
-use cloudfold::yaml::typed_json::{WalkLimits, to_typed_json};
 use cloudfold::yaml::{DumpOptions, dump};
+use cloudfold::yaml::{WalkLimits, to_typed_json};
 
-pub fn run(a: &MergeArgs) -> Result<Exit, String> {
+pub(super) fn run(a: &MergeArgs) -> Result<Exit, String> {
     let mut sources = SourceMap::new();
     let mut layers = Vec::with_capacity(a.files.len());
     let mut failed = Vec::new();

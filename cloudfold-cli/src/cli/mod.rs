@@ -29,7 +29,7 @@ use exit::Exit;
 /// unchecked indexing, and the fuzzers check it); should a bug still panic,
 /// the user gets one clean line and exit code 70 instead of Rust's panic
 /// message and 101.
-pub fn main() -> std::process::ExitCode {
+pub(crate) fn main() -> std::process::ExitCode {
     std::panic::set_hook(Box::new(|info| {
         let what = info
             .payload()

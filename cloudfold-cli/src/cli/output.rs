@@ -4,7 +4,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 
 /// The canonical path a (maybe not yet existing) file will have.
-pub fn canonical_target(p: &Path) -> Option<PathBuf> {
+pub(super) fn canonical_target(p: &Path) -> Option<PathBuf> {
     if let Ok(c) = p.canonicalize() {
         return Some(c);
     }
@@ -16,7 +16,7 @@ pub fn canonical_target(p: &Path) -> Option<PathBuf> {
 }
 
 /// True when `out` is one of `inputs` (or, with `tree`, when an input lies inside `out`).
-pub fn is_an_input(out: &Path, inputs: &[PathBuf], tree: bool) -> bool {
+pub(super) fn is_an_input(out: &Path, inputs: &[PathBuf], tree: bool) -> bool {
     let Some(t) = canonical_target(out) else {
         return false;
     };
@@ -27,7 +27,7 @@ pub fn is_an_input(out: &Path, inputs: &[PathBuf], tree: bool) -> bool {
 }
 
 /// The directory `out` is in, and the name of a temp file or directory beside it.
-pub fn temp_beside(out: &Path, tag: &str) -> Result<(PathBuf, PathBuf), String> {
+pub(super) fn temp_beside(out: &Path, tag: &str) -> Result<(PathBuf, PathBuf), String> {
     let name = out.display().to_string();
     let dir = match out.parent() {
         Some(d) if !d.as_os_str().is_empty() => d,
@@ -44,7 +44,7 @@ pub fn temp_beside(out: &Path, tag: &str) -> Result<(PathBuf, PathBuf), String> 
 }
 
 /// Create `path` (which must not exist) with mode 0600 and `bytes`, synced to disk.
-pub fn write_new_private(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+pub(super) fn write_new_private(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     use std::os::unix::fs::OpenOptionsExt;
     let mut f = std::fs::OpenOptions::new()
         .write(true)
@@ -56,7 +56,7 @@ pub fn write_new_private(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
 }
 
 /// Write `bytes` to `out` atomically: a 0600 temp file beside it, then rename.
-pub fn write_atomically(out: &Path, bytes: &[u8]) -> Result<(), String> {
+pub(super) fn write_atomically(out: &Path, bytes: &[u8]) -> Result<(), String> {
     let name = out.display().to_string();
     let (_, tmp) = temp_beside(out, "tmp")?;
     let result = write_new_private(&tmp, bytes).and_then(|()| std::fs::rename(&tmp, out));

@@ -43,7 +43,7 @@ fn safe_name(name: &str) -> String {
     }
 }
 
-pub fn run(a: &PartsArgs) -> Result<Exit, String> {
+pub(super) fn run(a: &PartsArgs) -> Result<Exit, String> {
     // Parts are listed, not the config: no text written.
     let folded = match fold(&a.payload, FoldText::Nothing)? {
         Ok(f) => f,

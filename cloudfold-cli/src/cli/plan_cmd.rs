@@ -8,7 +8,7 @@ use cloudfold::plan::{Boot, PlanOptions, plan, selects, to_json, to_text};
 use cloudfold::userdata::Release;
 use cloudfold::yaml::Node;
 
-pub fn run(a: &PlanArgs) -> Result<Exit, String> {
+pub(super) fn run(a: &PlanArgs) -> Result<Exit, String> {
     let mut layers = a.layers.clone();
     if layers.etc_cloud.is_none() && layers.image.is_none() {
         // Modules run only from the lists in /etc/cloud: without one, an image's.
@@ -72,7 +72,7 @@ pub fn run(a: &PlanArgs) -> Result<Exit, String> {
 }
 
 /// `v1.instance_id` of the instance data, when it is a string.
-pub fn instance_id_of(raw: &Node) -> Option<String> {
+pub(super) fn instance_id_of(raw: &Node) -> Option<String> {
     raw.as_map()?
         .get_str("v1")?
         .as_map()?

@@ -8,17 +8,17 @@ use cloudfold::userdata::{
     FoldText, Folded, Limits, PartOutcome, Preload, ProcessError, RenderError, Renderer,
     UserDataOptions,
 };
-use cloudfold::yaml::typed_json::{
+use cloudfold::yaml::{DumpOptions, Node, dump};
+use cloudfold::yaml::{
     TypedJsonError, TypedJsonWriteError, to_typed_json_pretty, write_typed_json_pretty,
 };
-use cloudfold::yaml::{DumpOptions, Node, dump};
 use std::io::Write;
 
 /// `--select`: the value at `q` in the merged config, written as `format`
 /// writes a whole config (YAML without the `#cloud-config` line: a subtree is
 /// no cloud-config). A path the config lacks is exit 2, naming the deepest
 /// prefix that exists, so a script can tell "absent" from "empty".
-pub fn selected(
+pub(super) fn selected(
     config: Option<&Node>,
     q: &PathQuery,
     format: RenderFormat,
@@ -56,7 +56,7 @@ pub fn selected(
 }
 
 /// Build library options from the shared flags.
-pub fn options(p: &FoldArgs) -> Result<UserDataOptions, String> {
+pub(super) fn options(p: &FoldArgs) -> Result<UserDataOptions, String> {
     Ok(UserDataOptions {
         release: p.cloud_init.as_deref().unwrap_or("25.1").parse()?,
         launch_index: p.launch_index,
@@ -85,7 +85,7 @@ pub fn options(p: &FoldArgs) -> Result<UserDataOptions, String> {
 
 /// Read and convert an instance-data file (a file cloud-init could not load
 /// is an error here: every jinja part would be dropped).
-pub fn load_instance_data(
+pub(super) fn load_instance_data(
     path: &std::path::Path,
 ) -> Result<cloudfold::jinja::InstanceData, String> {
     let bytes =
@@ -100,7 +100,7 @@ pub fn load_instance_data(
 
 /// A template limit hit in any part: the fold is incomplete (exit 4, the
 /// warning above names the flag).
-pub fn jinja_limit(f: &Folded) -> Option<Exit> {
+pub(super) fn jinja_limit(f: &Folded) -> Option<Exit> {
     f.parts
         .iter()
         .any(|p| {
@@ -118,7 +118,7 @@ pub fn jinja_limit(f: &Folded) -> Option<Exit> {
 }
 
 /// What to say about a jinja part that reached no handler.
-pub fn jinja_reason(p: &cloudfold::userdata::PartReport) -> String {
+pub(super) fn jinja_reason(p: &cloudfold::userdata::PartReport) -> String {
     use cloudfold::jinja::JinjaRender;
     match p.jinja.as_deref() {
         Some(JinjaRender::Dropped { why, .. }) => why.describe(),
@@ -132,7 +132,10 @@ pub fn jinja_reason(p: &cloudfold::userdata::PartReport) -> String {
 
 /// Read, fold, report: the common front of `render` and `parts`; the fold
 /// writes `text` (and no other: a dump not printed is time lost).
-pub fn fold(p: &PayloadArgs, text: FoldText) -> Result<Result<Folded, (Exit, String)>, String> {
+pub(super) fn fold(
+    p: &PayloadArgs,
+    text: FoldText,
+) -> Result<Result<Folded, (Exit, String)>, String> {
     let opts = options(&p.fold)?;
     let includes = LocalIncludes {
         dir: p.fold.include_dir.clone(),
@@ -156,7 +159,7 @@ pub fn fold(p: &PayloadArgs, text: FoldText) -> Result<Result<Folded, (Exit, Str
 }
 
 /// The exit code and message for a fold that failed.
-pub fn render_failure(e: RenderError) -> (Exit, String) {
+pub(super) fn render_failure(e: RenderError) -> (Exit, String) {
     match e {
         RenderError::Process(e @ ProcessError::Limit(_)) => (Exit::Limit, e.to_string()),
         RenderError::Process(e @ ProcessError::IncludeDepth(_)) => (Exit::Limit, e.to_string()),
@@ -171,7 +174,7 @@ pub fn render_failure(e: RenderError) -> (Exit, String) {
 
 /// One warning per part that cloud-init would not use as intended (without
 /// the `warning: ` prefix).
-pub fn warning_lines(f: &Folded) -> Vec<String> {
+pub(super) fn warning_lines(f: &Folded) -> Vec<String> {
     let mut out = Vec::new();
     for w in &f.warnings {
         out.push(format!("{}: {}", w.location(), w.message));
@@ -209,7 +212,7 @@ pub fn warning_lines(f: &Folded) -> Vec<String> {
 }
 
 /// Print one warning line per part that cloud-init would not use as intended.
-pub fn print_warnings(f: &Folded) -> usize {
+pub(super) fn print_warnings(f: &Folded) -> usize {
     let lines = warning_lines(f);
     for l in &lines {
         eprintln!("warning: {l}");
@@ -217,7 +220,7 @@ pub fn print_warnings(f: &Folded) -> usize {
     lines.len()
 }
 
-pub fn run(a: &RenderArgs) -> Result<Exit, String> {
+pub(super) fn run(a: &RenderArgs) -> Result<Exit, String> {
     if a.explain {
         let format = match a.format {
             RenderFormat::Yaml => ExplainFormat::Text,

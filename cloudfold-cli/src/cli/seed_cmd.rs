@@ -198,7 +198,7 @@ fn write_dir(out: &Path, files: &[(&'static str, Vec<u8>)]) -> Step<()> {
     Ok(Ok(()))
 }
 
-pub fn run(a: &SeedArgs) -> Result<Exit, String> {
+pub(super) fn run(a: &SeedArgs) -> Result<Exit, String> {
     match seed(a)? {
         Ok(()) => Ok(Exit::Ok),
         Err((code, msg)) => {

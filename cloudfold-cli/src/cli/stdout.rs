@@ -7,7 +7,7 @@ use std::io::{ErrorKind, Write};
 /// A closed pipe (`cloudfold render | head`) is the reader's choice, not an
 /// error: the rest is dropped quietly, as `cat` or `rg` do. Any other failure
 /// (a full disk, say) is an I/O error for the caller to report.
-pub fn write_stdout(bytes: &[u8]) -> Result<(), String> {
+pub(super) fn write_stdout(bytes: &[u8]) -> Result<(), String> {
     let mut out = std::io::stdout().lock();
     written(out.write_all(bytes).and_then(|()| out.flush()))
 }

@@ -14,7 +14,7 @@ fn log(level: &str, msg: &str) {
 }
 
 /// `cloud-init devel render USER_DATA -i INSTANCE_DATA`.
-pub fn run_template(a: &TemplateArgs) -> Result<Exit, String> {
+pub(super) fn run_template(a: &TemplateArgs) -> Result<Exit, String> {
     let release: Release = a.cloud_init.parse()?;
     let data = match std::fs::read(&a.instance_data) {
         Err(_) => {
@@ -203,7 +203,7 @@ fn read_userdata(p: Option<&std::path::Path>) -> Option<String> {
 }
 
 /// `cloud-init query -i INSTANCE_DATA [VARNAME | --format | --list-keys | --all]`.
-pub fn run_query(a: &QueryArgs) -> Result<Exit, String> {
+pub(super) fn run_query(a: &QueryArgs) -> Result<Exit, String> {
     let release: Release = a.cloud_init.parse()?;
     if !(a.list_keys || a.varname.is_some() || a.format.is_some() || a.dump_all) {
         log(
@@ -311,14 +311,14 @@ pub fn run_query(a: &QueryArgs) -> Result<Exit, String> {
 }
 
 fn query_node(data: &InstanceData, extra: &[(&str, Option<String>)]) -> cloudfold::yaml::Node {
-    use cloudfold::yaml::value::{Map, Node, Value};
+    use cloudfold::yaml::{Map, Node, Value};
     let mut entries = data.raw().as_map().map(Map::to_entries).unwrap_or_default();
     for (k, v) in extra {
         let value = match v {
             Some(t) => Node::str(t),
             None => Node::synthetic(Value::Null),
         };
-        cloudfold::yaml::value::insert(&mut entries, Node::str(k), value);
+        cloudfold::yaml::insert(&mut entries, Node::str(k), value);
     }
     Node::synthetic(Value::Map(Map::new(entries)))
 }

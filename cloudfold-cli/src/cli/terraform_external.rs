@@ -87,7 +87,7 @@ fn plural(n: usize, word: &str) -> String {
 }
 
 /// Read the query from stdin, build, validate, print the result object.
-pub fn run() -> Result<Exit, String> {
+pub(super) fn run() -> Result<Exit, String> {
     let mut stdin = Vec::new();
     std::io::stdin()
         .take(MAX_QUERY + 1)

@@ -90,7 +90,7 @@ struct Checked {
     code: Exit,
 }
 
-pub fn run(a: &ValidateArgs) -> Result<Exit, String> {
+pub(super) fn run(a: &ValidateArgs) -> Result<Exit, String> {
     if a.layers.any() {
         // Every layer first, then the user-data payload as always (if one is given).
         let layers = super::layers_cmd::validate(&a.payload, &a.layers)?;

@@ -4,12 +4,12 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
 /// The `cloudfold` binary under test.
-pub fn bin() -> &'static str {
+pub(crate) fn bin() -> &'static str {
     env!("CARGO_BIN_EXE_cloudfold")
 }
 
 /// The repository root (where `.pre-commit-hooks.yaml` is).
-pub fn repo_root() -> PathBuf {
+pub(crate) fn repo_root() -> PathBuf {
     let mut dir = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
     while !dir.join(".pre-commit-hooks.yaml").is_file() {
         if !dir.pop() {
@@ -23,7 +23,7 @@ pub fn repo_root() -> PathBuf {
 }
 
 /// `fixtures/<rel>` of the repository.
-pub fn fixture(rel: &str) -> PathBuf {
+pub(crate) fn fixture(rel: &str) -> PathBuf {
     repo_root().join("fixtures").join(rel)
 }
 
@@ -31,7 +31,7 @@ pub fn fixture(rel: &str) -> PathBuf {
 /// `$CLOUDFOLD_CI_VENV`, else `${XDG_CACHE_HOME:-~/.cache}/cloudfold-ci/venv`.
 /// A missing venv fails the test: the tests that need it are `#[ignore]`d with the
 /// reason, and run only when asked for (scripts/conformance.sh).
-pub fn ci_venv() -> PathBuf {
+pub(crate) fn ci_venv() -> PathBuf {
     let venv = std::env::var_os("CLOUDFOLD_CI_VENV")
         .map(PathBuf::from)
         .or_else(|| {
@@ -50,7 +50,7 @@ pub fn ci_venv() -> PathBuf {
 }
 
 /// Run `program args` in `cwd` with `stdin`, capturing the output.
-pub fn run(program: &Path, args: &[&str], cwd: &Path, stdin: &[u8]) -> Output {
+pub(crate) fn run(program: &Path, args: &[&str], cwd: &Path, stdin: &[u8]) -> Output {
     use std::io::Write;
     let mut child = Command::new(program)
         .args(args)
@@ -72,7 +72,7 @@ pub fn run(program: &Path, args: &[&str], cwd: &Path, stdin: &[u8]) -> Output {
 }
 
 /// A fresh scratch directory (removed first if a previous run left it).
-pub fn scratch(name: &str) -> PathBuf {
+pub(crate) fn scratch(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("cloudfold-{name}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();

@@ -30,7 +30,7 @@ impl std::fmt::Display for ComposePath {
 
 /// A key as compose-go sees it: its text (non-string keys are stringified
 /// when the YAML is read).
-pub fn key_text(key: &Node) -> String {
+pub(super) fn key_text(key: &Node) -> String {
     match key.value() {
         Value::Str(s) => s.to_string_lossy().into_owned(),
         _ => go_value_text(key).to_string_lossy().into_owned(),
@@ -45,7 +45,7 @@ fn seg_text(seg: &PathSeg) -> String {
 }
 
 /// Whether the engine path matches a dotted pattern, without allocating.
-pub fn path_matches(path: &Path, pattern: &str) -> bool {
+pub(super) fn path_matches(path: &Path, pattern: &str) -> bool {
     let segs = path.segments();
     let mut parts = pattern.split('.');
     for seg in segs {

@@ -7,7 +7,7 @@ use crate::yaml::value::{Node, PyStr, PyStrBuilder, Value, py_str};
 /// `%g` form (`1e+06`, `0.5`), `<nil>` for null. Collections fall back to
 /// Python's `str()` (Compose would print Go's `map[…]`/`[…]`; such values
 /// are not valid where this is used).
-pub fn go_value_text(node: &Node) -> PyStr {
+pub(super) fn go_value_text(node: &Node) -> PyStr {
     match node.value() {
         Value::Str(s) => s.clone(),
         Value::Null => PyStr::from("<nil>"),
@@ -19,7 +19,7 @@ pub fn go_value_text(node: &Node) -> PyStr {
 }
 
 /// `key=value` (or the bare key when value is null), as `convertIntoSequence` builds it.
-pub fn go_entry(key: &Node, value: &Node) -> PyStr {
+pub(super) fn go_entry(key: &Node, value: &Node) -> PyStr {
     let mut out = PyStrBuilder::new();
     out.push_py(&go_value_text(key));
     if !value.is_null() {

@@ -1,9 +1,9 @@
 //! The `compose` dialect: Docker Compose's multi-file merge as compose-go 2.4.8 (`docker compose config`) does it.
 //!
 //! Each file is read as compose-go reads it — `!reset`/`!override` tags
-//! resolved ([`resolve_tags`]), short syntax made long and unique
-//! sequences de-duplicated ([`canonicalize`]) — then merged into the model
-//! so far on the engine with [`ComposeRules`]: mappings merged, sequences
+//! resolved (`resolve_tags`), short syntax made long and unique
+//! sequences de-duplicated (`canonicalize`) — then merged into the model
+//! so far on the engine with `ComposeRules`: mappings merged, sequences
 //! appended (keyed union for ports, volumes, secrets, configs and the other
 //! sequences compose-go keeps unique), scalars overridden, a type mismatch
 //! is "cannot override `<path>`", a null keeps the earlier value, `x-` keys
@@ -25,15 +25,15 @@ mod reset;
 mod unicity;
 mod volume_spec;
 
-pub use canonical::canonicalize;
-pub use compose_error::ComposeError;
-pub use compose_path::ComposePath;
-pub use compose_rules::{ComposeRules, Conflict};
-pub use layer_tags::{LayerTags, resolve_tags};
-pub use model_checks::check_model;
-pub use port_spec::{PortSpec, parse_ports};
-pub use reset::apply_resets;
-pub use volume_spec::{VolumeSpec, parse_volume};
+internal! { use canonical::canonicalize; }
+internal! { use compose_error::ComposeError; }
+internal! { use compose_path::ComposePath; }
+internal! { use compose_rules::{ComposeRules, Conflict}; }
+internal! { use layer_tags::{LayerTags, resolve_tags}; }
+internal! { use model_checks::check_model; }
+internal! { use port_spec::{PortSpec, parse_ports}; }
+internal! { use reset::apply_resets; }
+internal! { use volume_spec::{VolumeSpec, parse_volume}; }
 
 use super::dialect::{DialectOutcome, Layer};
 use crate::diagnostic::Diagnostic;

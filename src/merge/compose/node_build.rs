@@ -4,22 +4,22 @@ use crate::source::Span;
 use crate::yaml::value::{Entries, Int, Map, Node, Seq, Value, insert};
 
 /// A string node.
-pub fn text(s: &str, span: Span) -> Node {
+pub(super) fn text(s: &str, span: Span) -> Node {
     Node::new(Value::Str(s.into()), span)
 }
 
 /// An integer node.
-pub fn int(i: i64, span: Span) -> Node {
+pub(super) fn int(i: i64, span: Span) -> Node {
     Node::new(Value::Int(Int::from(i)), span)
 }
 
 /// A boolean node.
-pub fn boolean(b: bool, span: Span) -> Node {
+pub(super) fn boolean(b: bool, span: Span) -> Node {
     Node::new(Value::Bool(b), span)
 }
 
 /// A mapping node with string keys, in this order.
-pub fn map(entries: Vec<(&str, Node)>, span: Span) -> Node {
+pub(super) fn map(entries: Vec<(&str, Node)>, span: Span) -> Node {
     let mut e = Entries::with_capacity(entries.len());
     for (k, v) in entries {
         insert(&mut e, text(k, v.span()), v);
@@ -28,11 +28,11 @@ pub fn map(entries: Vec<(&str, Node)>, span: Span) -> Node {
 }
 
 /// A mapping node from entries.
-pub fn map_of(entries: Entries, span: Span) -> Node {
+pub(super) fn map_of(entries: Entries, span: Span) -> Node {
     Node::new(Value::Map(Map::new(entries)), span)
 }
 
 /// A sequence node.
-pub fn seq(items: Vec<Node>, span: Span) -> Node {
+pub(super) fn seq(items: Vec<Node>, span: Span) -> Node {
     Node::new(Value::Seq(Seq::new(items)), span)
 }

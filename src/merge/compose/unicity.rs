@@ -8,7 +8,7 @@ use crate::yaml::value::{Node, Value};
 
 /// How an item's key is computed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Indexer {
+pub(super) enum Indexer {
     /// `key=value` strings by key (the text before `=`).
     KeyValue,
     /// Service volumes by target.
@@ -62,7 +62,7 @@ const UNIQUE: &[(&str, Indexer)] = &[
 ];
 
 /// The indexer compose-go's `EnforceUnicity` uses for the sequence at `path`.
-pub fn unique_indexer(path: &Path) -> Option<Indexer> {
+pub(super) fn unique_indexer(path: &Path) -> Option<Indexer> {
     UNIQUE
         .iter()
         .find(|(p, _)| path_matches(path, p))
@@ -72,7 +72,7 @@ pub fn unique_indexer(path: &Path) -> Option<Indexer> {
 impl Indexer {
     /// The key of `item`; `Err` with compose-go's message when the item
     /// cannot have one (`at` is the item's path text).
-    pub fn key(self, item: &Node, at: &str) -> Result<Option<String>, String> {
+    pub(super) fn key(self, item: &Node, at: &str) -> Result<Option<String>, String> {
         let field = |k: &str| item.as_map().and_then(|m| m.get_str(k));
         match self {
             Indexer::KeyValue => match item.as_str() {

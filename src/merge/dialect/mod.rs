@@ -2,10 +2,10 @@
 //!
 //! `cloudfold merge --dialect D FILE...` loads each file into a [`Layer`] (YAML 1.1
 //! as cloud-init reads it, JSON being YAML; local tags such as `!reset` or
-//! `!priority:10` kept as annotations in the layer's [`TagMap`](crate::yaml::TagMap))
+//! `!priority:10` kept as annotations in the layer's `TagMap`)
 //! and hands the layers to the dialect: [`super::hiera`], [`super::compose`],
 //! [`super::nickel`] or [`super::keyed`]. Every dialect runs on the one engine
-//! ([`super::merge_with`]) with its own strategies; each answers a
+//! (`super::merge_with`) with its own strategies; each answers a
 //! [`DialectOutcome`]. Merged nodes keep the spans of the layer that supplied
 //! them, so provenance is the span's source.
 

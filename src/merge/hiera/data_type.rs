@@ -5,7 +5,7 @@ use crate::yaml::value::{Node, Value};
 
 /// Puppet's `Data`: scalars (integer, float, string, boolean), `undef`,
 /// arrays of data and hashes with string keys and data values.
-pub fn is_data(node: &Node) -> bool {
+pub(super) fn is_data(node: &Node) -> bool {
     is_data_at(node, 0)
 }
 
@@ -24,12 +24,12 @@ fn is_data_at(node: &Node, depth: usize) -> bool {
 }
 
 /// `Hash[String, Data]` (what `hash` merges, and `lookup_options`).
-pub fn is_string_data_hash(node: &Node) -> bool {
+pub(super) fn is_string_data_hash(node: &Node) -> bool {
     matches!(node.value(), Value::Map(_)) && is_data(node)
 }
 
 /// `Variant[Scalar, Array[Data]]` (what `unique` merges): no `undef`, no hash.
-pub fn is_scalar_or_data_array(node: &Node) -> bool {
+pub(super) fn is_scalar_or_data_array(node: &Node) -> bool {
     match node.value() {
         Value::Bool(_) | Value::Int(_) | Value::Float(_) | Value::Str(_) => true,
         Value::Seq(_) => is_data(node),
@@ -38,7 +38,7 @@ pub fn is_scalar_or_data_array(node: &Node) -> bool {
 }
 
 /// Puppet's name of a value's type in assertion messages.
-pub fn puppet_type_name(node: &Node) -> &'static str {
+pub(super) fn puppet_type_name(node: &Node) -> &'static str {
     match node.value() {
         Value::Null => "Undef",
         Value::Bool(_) => "Boolean",
@@ -53,7 +53,7 @@ pub fn puppet_type_name(node: &Node) -> &'static str {
 
 /// Whether a loaded value could come from Puppet's YAML loader at all
 /// (`safe_load` refuses dates, binary, sets and ordered maps).
-pub fn loadable_by_puppet(node: &Node) -> Result<(), &'static str> {
+pub(super) fn loadable_by_puppet(node: &Node) -> Result<(), &'static str> {
     loadable_at(node, 0)
 }
 

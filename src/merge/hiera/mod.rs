@@ -5,7 +5,7 @@
 //! is looked up on its own, as `puppet lookup KEY` does: its merge
 //! behaviour comes from the command line, else from `lookup_options` in the
 //! data, else `first`. Behaviours map onto engine strategies
-//! ([`crate::merge::LayerStrategy`], the dict `replace` strategy for
+//! (`crate::merge::LayerStrategy`, the dict `replace` strategy for
 //! `hash`); what `puppet lookup` checks and reorders around the merges
 //! (type assertions, `unique`'s flattening, the fold from the highest
 //! level down) lives here.
@@ -25,7 +25,8 @@ mod merge_behavior;
 pub use dialect_merge::merge;
 pub use hiera_error::HieraError;
 pub use hiera_options::HieraOptions;
-pub use hiera_warning::HieraWarning;
-pub use hierarchy::{HieraLayer, HieraMerged, Hierarchy, KeyMerge, LOOKUP_OPTIONS};
-pub use lookup_options::LookupOptions;
-pub use merge_behavior::{HieraStrategy, MergeBehavior};
+internal! { use hiera_warning::HieraWarning; }
+internal! { use hierarchy::{HieraLayer, HieraMerged, Hierarchy, KeyMerge, LOOKUP_OPTIONS}; }
+internal! { use lookup_options::LookupOptions; }
+pub use merge_behavior::HieraStrategy;
+internal! { use merge_behavior::MergeBehavior; }

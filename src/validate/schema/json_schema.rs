@@ -314,7 +314,7 @@ impl JsonSchema {
     }
 
     /// cloud-init's schema of `release`, from cloudfold's own copy of its facts
-    /// ([`SchemaFacts`]): no installed cloud-init needed.
+    /// (`SchemaFacts`): no installed cloud-init needed.
     pub fn builtin(release: Release) -> Result<JsonSchema, String> {
         Ok(JsonSchema::from_value(SchemaFacts::of(release).to_json()?)?.for_release(release))
     }

@@ -49,7 +49,7 @@ impl SchemaFacts {
 }
 
 /// A facts file as the JSON schema it describes.
-pub fn parse(text: &str) -> Result<J, String> {
+pub(super) fn parse(text: &str) -> Result<J, String> {
     // Open nodes, outermost first: (edge, keywords so far).
     let mut open: Vec<(String, Map<String, J>)> = Vec::new();
     // (An edge is kept as written: a quoted name is JSON, decoded when it is hung.)

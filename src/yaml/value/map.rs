@@ -8,7 +8,7 @@ use std::hash::{Hash, Hasher};
 /// A Python dict: insertion-ordered; keys compare as Python compares them, so
 /// `1`, `1.0` and `true` are one key, and the first key object is kept.
 ///
-/// Like [`super::Seq`], a map is filled once so that recursive aliases can be
+/// Like `super::Seq`, a map is filled once so that recursive aliases can be
 /// represented.
 #[derive(Default)]
 pub struct Map(Slot<Entries>);
