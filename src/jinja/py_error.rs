@@ -12,7 +12,10 @@ use std::cell::RefCell;
 
 /// A Python exception class a template render can raise.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-#[allow(clippy::enum_variant_names, reason = "the variants are Python's exception class names")]
+#[allow(
+    clippy::enum_variant_names,
+    reason = "the variants are Python's exception class names"
+)]
 pub enum PyExc {
     /// `TypeError` (cloud-init drops the part: "Ignoring jinja template for …").
     TypeError,

@@ -9,7 +9,10 @@ use std::fmt;
 /// (bad merge-spec syntax) puts the part on 25.1's `SCHEMA_ERROR` list, every
 /// other class skips it silently.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-#[allow(clippy::enum_variant_names, reason = "the variants are Python's exception class names")]
+#[allow(
+    clippy::enum_variant_names,
+    reason = "the variants are Python's exception class names"
+)]
 pub enum PyException {
     /// Malformed merge-spec string.
     ValueError,

@@ -5,7 +5,7 @@ use super::printable_table::NON_PRINTABLE;
 /// CPython 3.11's `_PyUnicode_IsPrintable`: every code point but categories
 /// Cc, Cf, Cs, Co, Cn, Zl, Zp and Zs other than the space (so unassigned ones
 /// such as U+0378 are not printable). Surrogates are allowed as `u32`.
-pub fn py_is_printable(cp: u32) -> bool {
+pub(crate) fn py_is_printable(cp: u32) -> bool {
     if cp < 0x80 {
         return (0x20..0x7F).contains(&cp);
     }
