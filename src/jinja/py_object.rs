@@ -48,14 +48,14 @@ pub(crate) type DictEntries = indexmap::IndexMap<DictKey, Value>;
 /// the dict every name bound to it sees). The lock is never held while other
 /// template code runs: readers copy out what they need.
 #[derive(Debug, Default)]
-pub struct PyDict {
+pub(crate) struct PyDict {
     entries: Mutex<DictEntries>,
 }
 
 /// A dict key with Python's hashing and equality for the key types instance
 /// data and templates use (str, int, float, bool, None).
 #[derive(Debug, Clone)]
-pub struct DictKey(pub Value);
+pub(crate) struct DictKey(pub(crate) Value);
 
 impl PartialEq for DictKey {
     fn eq(&self, other: &Self) -> bool {
@@ -92,7 +92,7 @@ impl std::hash::Hash for DictKey {
 impl PyDict {
     /// A dict of these entries (later keys replace earlier ones, keeping
     /// the first position, as `d[k] = v` does).
-    pub fn from_pairs(pairs: impl IntoIterator<Item = (Value, Value)>) -> Self {
+    pub(crate) fn from_pairs(pairs: impl IntoIterator<Item = (Value, Value)>) -> Self {
         let mut entries = indexmap::IndexMap::new();
         for (k, v) in pairs {
             entries.insert(DictKey(k), v);
@@ -119,7 +119,7 @@ impl PyDict {
     }
 
     /// The `(key, value)` pairs in order.
-    pub fn pairs(&self) -> Vec<(Value, Value)> {
+    pub(crate) fn pairs(&self) -> Vec<(Value, Value)> {
         self.lock()
             .iter()
             .map(|(k, v)| (k.0.clone(), v.clone()))
@@ -127,37 +127,37 @@ impl PyDict {
     }
 
     /// The keys in order.
-    pub fn keys(&self) -> Vec<Value> {
+    pub(crate) fn keys(&self) -> Vec<Value> {
         self.lock().keys().map(|k| k.0.clone()).collect()
     }
 
     /// The values in order.
-    pub fn values(&self) -> Vec<Value> {
+    pub(crate) fn values(&self) -> Vec<Value> {
         self.lock().values().cloned().collect()
     }
 
     /// How many entries.
-    pub fn len(&self) -> usize {
+    pub(crate) fn len(&self) -> usize {
         self.lock().len()
     }
 
     /// Whether empty.
-    pub fn is_empty(&self) -> bool {
+    pub(crate) fn is_empty(&self) -> bool {
         self.lock().is_empty()
     }
 
     /// The value under a key.
-    pub fn get(&self, key: &Value) -> Option<Value> {
+    pub(crate) fn get(&self, key: &Value) -> Option<Value> {
         self.lock().get(&DictKey(key.clone())).cloned()
     }
 
     /// As a template value.
-    pub fn into_value(self) -> Value {
+    pub(crate) fn into_value(self) -> Value {
         Value::from_object(self)
     }
 
     /// The value under a string key.
-    pub fn get_str(&self, key: &str) -> Option<Value> {
+    pub(crate) fn get_str(&self, key: &str) -> Option<Value> {
         self.get(&Value::from(key))
     }
 }
@@ -246,20 +246,20 @@ impl Object for PyDict {
 
 /// A Python `list`, mutable in place like [`PyDict`].
 #[derive(Debug, Default)]
-pub struct PyList {
+pub(crate) struct PyList {
     items: Mutex<Vec<Value>>,
 }
 
 impl PyList {
     /// A list of these items.
-    pub fn new(items: Vec<Value>) -> Self {
+    pub(crate) fn new(items: Vec<Value>) -> Self {
         PyList {
             items: Mutex::new(items),
         }
     }
 
     /// As a template value.
-    pub fn value(items: Vec<Value>) -> Value {
+    pub(crate) fn value(items: Vec<Value>) -> Value {
         Value::from_object(PyList::new(items))
     }
 
@@ -270,17 +270,17 @@ impl PyList {
     }
 
     /// A copy of the items.
-    pub fn items(&self) -> Vec<Value> {
+    pub(crate) fn items(&self) -> Vec<Value> {
         self.lock().clone()
     }
 
     /// How many items.
-    pub fn len(&self) -> usize {
+    pub(crate) fn len(&self) -> usize {
         self.lock().len()
     }
 
     /// Whether empty.
-    pub fn is_empty(&self) -> bool {
+    pub(crate) fn is_empty(&self) -> bool {
         self.lock().is_empty()
     }
 }
@@ -389,14 +389,14 @@ pub(crate) enum UndefOrigin {
 
 /// Jinja2's undefined value as cloud-init subclasses it (`UndefinedJinjaVariable`).
 #[derive(Debug, Clone)]
-pub struct Missing {
+pub(crate) struct Missing {
     pub(crate) name: UndefName,
     pub(crate) origin: UndefOrigin,
 }
 
 impl Missing {
     /// A name the context does not have.
-    pub fn name(name: &str) -> Value {
+    pub(crate) fn name(name: &str) -> Value {
         Value::from_object(Missing {
             name: UndefName::Key {
                 text: name.to_owned(),
@@ -408,7 +408,7 @@ impl Missing {
     }
 
     /// A failed lookup of `key` in an object of `type_name` (`"dict object"`).
-    pub fn attr(key: &Value, type_name: &str) -> Value {
+    pub(crate) fn attr(key: &Value, type_name: &str) -> Value {
         Value::from_object(Missing {
             name: UndefName::Key {
                 text: py_str_lossy(key),
@@ -420,7 +420,7 @@ impl Missing {
     }
 
     /// An undefined with a hint and no name (printed `CI_MISSING_JINJA_VAR/None`).
-    pub fn hint(hint: impl Into<String>) -> Value {
+    pub(crate) fn hint(hint: impl Into<String>) -> Value {
         Value::from_object(Missing {
             name: UndefName::None,
             origin: UndefOrigin::Hint(hint.into()),
@@ -428,7 +428,7 @@ impl Missing {
     }
 
     /// Jinja2's value of an inline `if` on `line` without `else`, its test false.
-    pub fn cond_expr(line: usize) -> Value {
+    pub(crate) fn cond_expr(line: usize) -> Value {
         Value::from_object(Missing {
             name: UndefName::None,
             origin: UndefOrigin::CondExpr(format!(
@@ -438,7 +438,7 @@ impl Missing {
     }
 
     /// `str(self)`: `CI_MISSING_JINJA_VAR/<name>` (plain `Undefined`: nothing).
-    pub fn text(&self) -> String {
+    pub(crate) fn text(&self) -> String {
         if matches!(self.origin, UndefOrigin::CondExpr(_)) {
             return String::new();
         }
@@ -451,7 +451,7 @@ impl Missing {
     }
 
     /// `str(self._undefined_name)`.
-    pub fn name_text(&self) -> &str {
+    pub(crate) fn name_text(&self) -> &str {
         match &self.name {
             UndefName::None => "None",
             UndefName::Key { text, .. } => text,
@@ -460,7 +460,7 @@ impl Missing {
 
     /// The name as a variable name (for diagnostics), if it is a str.
     #[allow(dead_code)]
-    pub fn var_name(&self) -> Option<&str> {
+    pub(crate) fn var_name(&self) -> Option<&str> {
         match &self.name {
             UndefName::Key {
                 text, is_str: true, ..
@@ -470,7 +470,7 @@ impl Missing {
     }
 
     /// Jinja2's `_undefined_message`.
-    pub fn message(&self) -> String {
+    pub(crate) fn message(&self) -> String {
         match (&self.origin, &self.name) {
             (UndefOrigin::Hint(h) | UndefOrigin::CondExpr(h), _) => h.clone(),
             (UndefOrigin::Name, UndefName::Key { repr, .. }) => format!("{repr} is undefined"),
@@ -495,12 +495,12 @@ impl Missing {
     }
 
     /// Whether a value is one of these.
-    pub fn of(v: &Value) -> Option<&Missing> {
+    pub(crate) fn of(v: &Value) -> Option<&Missing> {
         v.downcast_object_ref::<Missing>()
     }
 
     /// The value is undefined, as Jinja2's `is defined` sees it.
-    pub fn is_undefined(v: &Value) -> bool {
+    pub(crate) fn is_undefined(v: &Value) -> bool {
         v.is_undefined() || Missing::of(v).is_some()
     }
 }
@@ -568,7 +568,7 @@ impl Object for Missing {
 /// A method looked up as an attribute without being called (`d.items`):
 /// Python prints it with its memory address (cloudfold writes a fixed one).
 #[derive(Debug)]
-pub struct BoundMethod {
+pub(crate) struct BoundMethod {
     owner: Value,
     name: String,
 }
@@ -584,7 +584,7 @@ impl BoundMethod {
 
     /// Python's `repr()`: `<built-in method items of dict object at 0x…>`.
     /// The address differs on every run of Python; this one is fixed.
-    pub fn repr(&self) -> String {
+    pub(crate) fn repr(&self) -> String {
         format!(
             "<built-in method {} of {} object at 0x7f0000000000>",
             self.name,
@@ -617,7 +617,7 @@ impl Object for BoundMethod {
 
 /// What a view or lazy sequence is, for printing it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum SeqKind {
+pub(crate) enum SeqKind {
     /// `dict_keys([...])`.
     DictKeys,
     /// `dict_values([...])`.
@@ -644,7 +644,7 @@ impl SeqKind {
 
 /// A dict view or a generator: iterable, not indexable.
 #[derive(Debug)]
-pub struct PySeq {
+pub(crate) struct PySeq {
     /// What it is.
     pub kind: SeqKind,
     /// Its items.
@@ -653,12 +653,12 @@ pub struct PySeq {
 
 impl PySeq {
     /// As a template value.
-    pub fn value(kind: SeqKind, items: Vec<Value>) -> Value {
+    pub(crate) fn value(kind: SeqKind, items: Vec<Value>) -> Value {
         Value::from_object(PySeq { kind, items })
     }
 
     /// `len()` works on views, not on iterators.
-    pub fn has_len(&self) -> bool {
+    pub(crate) fn has_len(&self) -> bool {
         matches!(
             self.kind,
             SeqKind::DictKeys | SeqKind::DictValues | SeqKind::DictItems
@@ -666,7 +666,7 @@ impl PySeq {
     }
 
     /// Python's type name.
-    pub fn type_name(&self) -> &'static str {
+    pub(crate) fn type_name(&self) -> &'static str {
         self.kind.type_name()
     }
 }
@@ -711,7 +711,7 @@ impl Object for PySeq {
 
 /// Python's `range` object (lazy: `range(10**9)` costs nothing until iterated).
 #[derive(Debug, Clone, Copy)]
-pub struct PyRange {
+pub(crate) struct PyRange {
     /// First value.
     pub start: i64,
     /// End (exclusive).
@@ -722,7 +722,7 @@ pub struct PyRange {
 
 impl PyRange {
     /// How many values.
-    pub fn len(&self) -> usize {
+    pub(crate) fn len(&self) -> usize {
         let (start, stop, step) = (
             i128::from(self.start),
             i128::from(self.stop),
@@ -739,12 +739,12 @@ impl PyRange {
     }
 
     /// Whether empty.
-    pub fn is_empty(&self) -> bool {
+    pub(crate) fn is_empty(&self) -> bool {
         self.len() == 0
     }
 
     /// The `i`th value.
-    pub fn nth(&self, i: usize) -> Option<i64> {
+    pub(crate) fn nth(&self, i: usize) -> Option<i64> {
         if i >= self.len() {
             return None;
         }
@@ -796,7 +796,7 @@ impl Object for PyRange {
 /// An integer beyond 128 bits (Python's ints are unbounded): printable,
 /// comparable, not computable with.
 #[derive(Debug)]
-pub struct BigInt(pub num_bigint::BigInt);
+pub(crate) struct BigInt(pub num_bigint::BigInt);
 
 impl Object for BigInt {
     fn repr(self: &Arc<Self>) -> ObjectRepr {
@@ -885,6 +885,6 @@ pub(crate) fn deep_copy(v: &Value) -> Value {
 }
 
 /// A Python tuple of these values.
-pub fn py_tuple(items: Vec<Value>) -> Value {
+pub(crate) fn py_tuple(items: Vec<Value>) -> Value {
     Value::from_object(minijinja::value::Tuple::new(items))
 }

@@ -14,12 +14,12 @@ pub(super) fn write_stdout(bytes: &[u8]) -> Result<(), String> {
 
 /// Standard output, buffered, for a result written as it is made (a large
 /// JSON text is not held whole); pass what writing it returned to [`written`].
-pub fn stdout_writer() -> std::io::BufWriter<std::io::Stdout> {
+pub(crate) fn stdout_writer() -> std::io::BufWriter<std::io::Stdout> {
     std::io::BufWriter::with_capacity(64 << 10, std::io::stdout())
 }
 
 /// A write to standard output's outcome, as [`write_stdout`] reports it.
-pub fn written(r: std::io::Result<()>) -> Result<(), String> {
+pub(crate) fn written(r: std::io::Result<()>) -> Result<(), String> {
     match r {
         Err(e) if e.kind() != ErrorKind::BrokenPipe => {
             Err(format!("cannot write to standard output: {e}"))
