@@ -13,7 +13,8 @@
 //! ```
 //! use cloudfold::{render, NoIncludes, UserDataOptions};
 //!
-//! let payload = b"Content-Type: multipart/mixed; boundary=X\n\n\
+//! // Without its `MIME-Version` header, cloud-init reads this as one part of unknown type.
+//! let payload = b"MIME-Version: 1.0\nContent-Type: multipart/mixed; boundary=X\n\n\
 //! --X\nContent-Type: text/cloud-config\n\n#cloud-config\nruncmd: [one]\n\
 //! --X\nContent-Type: text/cloud-config\nMerge-Type: list(append)+dict(recurse_array)\n\n\
 //! #cloud-config\nruncmd: [two]\n--X--\n";
