@@ -432,6 +432,19 @@ pub(crate) fn filter(
         }
         "last" => {
             a.none()?;
+            // Jinja2's `last` is `next(iter(reversed(seq)))`: `reversed` refuses first.
+            if Missing::of(&value).is_none()
+                && !value.is_undefined()
+                && matches!(
+                    value.kind(),
+                    ValueKind::Number | ValueKind::Bool | ValueKind::None
+                )
+            {
+                return py_err(
+                    PyExc::TypeError,
+                    format!("'{}' object is not reversible", type_name(&value)),
+                );
+            }
             if value.kind() == ValueKind::Iterable
                 && value.downcast_object_ref::<PyRange>().is_none()
             {
