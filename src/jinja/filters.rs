@@ -1722,8 +1722,6 @@ fn xmlattr(value: &Value, a: &Args<'_>, version: JinjaVersion) -> Result<Value, 
     Ok(Value::from(rv))
 }
 
-/// Python's `str % args` for the conversions templates use (`%s %r %d %i
-/// %f %x %o %%`, flags, width, precision); anything else is unsupported.
 /// `inf`/`nan` as printf-style formatting writes them (no sign).
 fn nonfinite(f: f64, upper: bool) -> String {
     let s = if f.is_nan() { "nan" } else { "inf" };
@@ -1731,6 +1729,20 @@ fn nonfinite(f: f64, upper: bool) -> String {
         s.to_uppercase()
     } else {
         s.to_owned()
+    }
+}
+
+/// The sign printf-style `%f`/`%e`/`%g` put before a float: `-` (not for a NaN), else
+/// what the `+` or space flag asks for.
+fn float_sign(f: f64, flags: &str) -> &'static str {
+    if f.is_sign_negative() && !f.is_nan() {
+        "-"
+    } else if flags.contains('+') {
+        "+"
+    } else if flags.contains(' ') {
+        " "
+    } else {
+        ""
     }
 }
 
@@ -1771,6 +1783,8 @@ fn py_general(f: f64, p: usize, upper: bool) -> String {
     }
 }
 
+/// Python's `str % args` for the conversions templates use (`%s %r %d %i
+/// %f %x %o %e %g %%`, flags, width, precision); anything else is unsupported.
 fn percent_format(fmt: &str, args: &[Value]) -> Result<Value, Error> {
     let mut out = String::new();
     let mut chars = fmt.chars().peekable();
@@ -1878,16 +1892,7 @@ fn percent_format(fmt: &str, args: &[Value]) -> Result<Value, Error> {
                 } else {
                     nonfinite(f, conv == 'F')
                 };
-                let sign = if f.is_sign_negative() && !f.is_nan() {
-                    "-"
-                } else if flags.contains('+') {
-                    "+"
-                } else if flags.contains(' ') {
-                    " "
-                } else {
-                    ""
-                };
-                format!("{sign}{s}")
+                format!("{}{s}", float_sign(f, &flags))
             }
             'e' | 'E' | 'g' | 'G' => {
                 let Some(f) = as_f64(arg) else {
@@ -1908,16 +1913,7 @@ fn percent_format(fmt: &str, args: &[Value]) -> Result<Value, Error> {
                 } else {
                     py_general(f.abs(), p, upper)
                 };
-                let sign = if f.is_sign_negative() && !f.is_nan() {
-                    "-"
-                } else if flags.contains('+') {
-                    "+"
-                } else if flags.contains(' ') {
-                    " "
-                } else {
-                    ""
-                };
-                format!("{sign}{s}")
+                format!("{}{s}", float_sign(f, &flags))
             }
             _ => return unsupported(format!("the %{conv} conversion of the format filter")),
         };
