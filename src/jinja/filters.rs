@@ -1732,10 +1732,10 @@ fn nonfinite(f: f64, upper: bool) -> String {
     }
 }
 
-/// The sign printf-style `%f`/`%e`/`%g` put before a float: `-` (not for a NaN), else
-/// what the `+` or space flag asks for.
-fn float_sign(f: f64, flags: &str) -> &'static str {
-    if f.is_sign_negative() && !f.is_nan() {
+/// The sign printf-style formatting puts before a number: `-` when negative, else what
+/// the `+` or space flag asks for.
+fn printf_sign(negative: bool, flags: &str) -> &'static str {
+    if negative {
         "-"
     } else if flags.contains('+') {
         "+"
@@ -1868,16 +1868,7 @@ fn percent_format(fmt: &str, args: &[Value]) -> Result<Value, Error> {
                     'o' => format!("{:o}", i.unsigned_abs()),
                     _ => i.unsigned_abs().to_string(),
                 };
-                let sign = if i < 0 {
-                    "-"
-                } else if flags.contains('+') {
-                    "+"
-                } else if flags.contains(' ') {
-                    " "
-                } else {
-                    ""
-                };
-                format!("{sign}{digits}")
+                format!("{}{digits}", printf_sign(i < 0, &flags))
             }
             'f' | 'F' => {
                 let Some(f) = as_f64(arg) else {
@@ -1892,7 +1883,10 @@ fn percent_format(fmt: &str, args: &[Value]) -> Result<Value, Error> {
                 } else {
                     nonfinite(f, conv == 'F')
                 };
-                format!("{}{s}", float_sign(f, &flags))
+                format!(
+                    "{}{s}",
+                    printf_sign(f.is_sign_negative() && !f.is_nan(), &flags)
+                )
             }
             'e' | 'E' | 'g' | 'G' => {
                 let Some(f) = as_f64(arg) else {
@@ -1913,7 +1907,10 @@ fn percent_format(fmt: &str, args: &[Value]) -> Result<Value, Error> {
                 } else {
                     py_general(f.abs(), p, upper)
                 };
-                format!("{}{s}", float_sign(f, &flags))
+                format!(
+                    "{}{s}",
+                    printf_sign(f.is_sign_negative() && !f.is_nan(), &flags)
+                )
             }
             _ => return unsupported(format!("the %{conv} conversion of the format filter")),
         };
