@@ -300,6 +300,12 @@ impl Engine {
         env.add_filter(super::program::CONTAINS, |v: Value, seq: Value| {
             super::jtests::contains(&seq, &v).map(Value::from)
         });
+        env.add_filter(super::program::EQ, |a: Value, b: Value| {
+            Value::from(super::py_ops::py_eq(&a, &b))
+        });
+        env.add_filter(super::program::NE, |a: Value, b: Value| {
+            Value::from(!super::py_ops::py_eq(&a, &b))
+        });
         env.add_filter(super::program::SUM, |v: Value| {
             super::py_object::concatenated(&v)
         });

@@ -7,7 +7,8 @@
 //! instructions are copied with each `GetAttr`/`GetItem` turned into a call
 //! of an internal filter ([`GETATTR`], [`GETITEM`]: `lookup.rs`) and each
 //! loop's iterable passed through [`ITER`] first, and `-` computed by [`SUB`]
-//! (cloud-init's "Jinja tried subtraction"); jump targets are remapped.
+//! (cloud-init's "Jinja tried subtraction") and `==`/`!=` by [`EQ`]/[`NE`]
+//! (Python's); jump targets are remapped.
 
 use minijinja::machinery::{CodeGenerator, Instruction, Instructions, parse};
 use minijinja::syntax::SyntaxConfig;
@@ -37,6 +38,14 @@ pub(crate) const FRESH: &str = "__cloudfold_fresh";
 /// The internal filter after `a + b`: MiniJinja chains two sequences lazily,
 /// Python's `list + list` is a new list ([`concatenated`](super::py_object::concatenated)).
 pub(crate) const SUM: &str = "__cloudfold_sum";
+
+/// The internal filters for `a == b` and `a != b`: Python's `==`
+/// ([`py_eq`](super::py_ops::py_eq)); MiniJinja's own calls an undefined
+/// (an iterable of nothing) equal to an empty list or dict, Jinja2's
+/// `Undefined.__eq__` only to another undefined.
+pub(crate) const EQ: &str = "__cloudfold_eq";
+/// See [`EQ`].
+pub(crate) const NE: &str = "__cloudfold_ne";
 
 /// The internal filter for `a in b` (Python's `in`: an unhashable `a`
 /// raises for a dict `b`).
@@ -174,6 +183,12 @@ fn reroute<'s>(ins: &Instructions<'s>) -> Instructions<'s> {
             }
             Instruction::In => {
                 add(Instruction::ApplyFilter(CONTAINS, Some(2), NO_LOCAL));
+            }
+            Instruction::Eq => {
+                add(Instruction::ApplyFilter(EQ, Some(2), NO_LOCAL));
+            }
+            Instruction::Ne => {
+                add(Instruction::ApplyFilter(NE, Some(2), NO_LOCAL));
             }
             Instruction::Neg => {
                 for x in check_top() {
