@@ -1,7 +1,7 @@
 //! Jinja2 3.1's 54 filters, each as `jinja2/filters.py` defines it (Python semantics, Python's error texts).
 //!
 //! A filter whose Python result cloudfold cannot reproduce (`random`,
-//! `urlize` of non-ASCII words or with `extra_schemes`, `pprint` of a dict
+//! `urlize` with `extra_schemes`, `pprint` of a dict
 //! keyed by tuples, `wordwrap` of hyphenated non-ASCII text, `striptags` of
 //! an HTML entity outside the legacy table…) raises an "unsupported" fault
 //! naming it, so the part is reported, never guessed.
@@ -1118,9 +1118,9 @@ pub(crate) fn filter(
             };
             match u.run(&text, version) {
                 Ok(s) => Ok(Value::from(s)),
-                Err(super::urlize::NotAscii) => unsupported(
-                    "urlize of a word holding non-ASCII characters (Python's \\w and \\d)",
-                ),
+                Err(super::urlize::NoPatterns) => {
+                    unsupported("urlize (its patterns did not build)")
+                }
             }
         }
         "wordcount" => {

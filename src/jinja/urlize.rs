@@ -1,25 +1,63 @@
 //! `urlize`: Jinja2 3.1's `utils.urlize` as `do_urlize` calls it (default policies: `rel="noopener"`, no target, no extra schemes).
 //!
 //! 3.1.6 also skips words starting with `@` as e-mail addresses. The URL and
-//! e-mail patterns are Jinja2's `_http_re` and `_email_re`; Python's `\w`
-//! and `\d` are decided by cloudfold for ASCII only, so a word holding other
-//! characters that could be a link (a `.`, `@` or `:` in it) is refused.
+//! e-mail patterns are Jinja2's `_http_re` and `_email_re`, with Python's
+//! `\w`, `\d`, `\S` and `IGNORECASE` letters spelled out (`py_re_class`).
 
 use super::JinjaVersion;
-use regex::Regex;
+use crate::python::{PyReClass, py_re_class, py_re_ignorecase};
+use regex::{Regex, RegexBuilder};
 use std::sync::LazyLock;
+
+/// Enough for the bounded repetitions of the Unicode classes (`{2,63}`).
+const REGEX_SIZE: usize = 64 << 20;
+
+/// `lit` as Python's `IGNORECASE` matches it.
+fn ignorecase(lit: &str) -> String {
+    lit.chars()
+        .map(|c| {
+            if c.is_ascii_alphabetic() {
+                format!("[{}]", py_re_ignorecase(c))
+            } else {
+                regex::escape(&c.to_string())
+            }
+        })
+        .collect()
+}
 
 /// Jinja2's `_http_re` (`re.IGNORECASE | re.VERBOSE`).
 static HTTP_RE: LazyLock<Option<Regex>> = LazyLock::new(|| {
-    Regex::new(
-        r"(?i)^((https?://|www\.)(([\w%-]+\.)+)?([a-z]{2,63}|xn--[\w%]{2,59})|([\w%-]{2,63}\.)+(com|net|int|edu|gov|org|info|mil)|(https?://)((([\d]{1,3})(\.[\d]{1,3}){3})|(\[([\da-f]{0,4}:){2}([\da-f]{0,4}:?){1,6}\])))(?::[\d]{1,5})?(?:[/?#]\S*)?$",
-    )
+    let (w, d, s) = (
+        py_re_class(PyReClass::Word),
+        py_re_class(PyReClass::Digit),
+        py_re_class(PyReClass::NonSpace),
+    );
+    let az: String = ('a'..='z').map(py_re_ignorecase).collect();
+    let af: String = ('a'..='f').map(py_re_ignorecase).collect();
+    let scheme = format!("{}{}?://", ignorecase("http"), ignorecase("s"));
+    let tlds = ["com", "net", "int", "edu", "gov", "org", "info", "mil"]
+        .map(ignorecase)
+        .join("|");
+    let (www, xn) = (ignorecase("www."), ignorecase("xn--"));
+    RegexBuilder::new(&format!(
+        r"^(({scheme}|{www})(([{w}%-]+\.)+)?([{az}]{{2,63}}|{xn}[{w}%]{{2,59}})|([{w}%-]{{2,63}}\.)+({tlds})|({scheme})((([{d}]{{1,3}})(\.[{d}]{{1,3}}){{3}})|(\[([{d}{af}]{{0,4}}:){{2}}([{d}{af}]{{0,4}}:?){{1,6}}\])))(?::[{d}]{{1,5}})?(?:[/?#][{s}]*)?$"
+    ))
+    .size_limit(REGEX_SIZE)
+    .build()
     .ok()
 });
 
 /// Jinja2's `_email_re`.
-static EMAIL_RE: LazyLock<Option<Regex>> =
-    LazyLock::new(|| Regex::new(r"^\S+@\w[\w.-]*\.\w+$").ok());
+static EMAIL_RE: LazyLock<Option<Regex>> = LazyLock::new(|| {
+    let (w, s) = (
+        py_re_class(PyReClass::Word),
+        py_re_class(PyReClass::NonSpace),
+    );
+    RegexBuilder::new(&format!(r"^[{s}]+@[{w}][{w}.-]*\.[{w}]+$"))
+        .size_limit(REGEX_SIZE)
+        .build()
+        .ok()
+});
 
 /// `do_urlize`'s arguments, checked by the caller.
 pub(crate) struct Urlize<'a> {
@@ -31,14 +69,14 @@ pub(crate) struct Urlize<'a> {
     pub target: Option<&'a str>,
 }
 
-/// Why a word cannot be linked exactly.
-pub(crate) struct NotAscii;
+/// Jinja2's patterns did not build (not expected: the test builds them).
+pub(crate) struct NoPatterns;
 
 impl Urlize<'_> {
     /// `urlize(text)`, `text` already `markupsafe.escape`d.
-    pub(crate) fn run(&self, text: &str, version: JinjaVersion) -> Result<String, NotAscii> {
+    pub(crate) fn run(&self, text: &str, version: JinjaVersion) -> Result<String, NoPatterns> {
         let (Some(http), Some(email)) = (HTTP_RE.as_ref(), EMAIL_RE.as_ref()) else {
-            return Err(NotAscii);
+            return Err(NoPatterns);
         };
         let rel_attr = if self.rel.is_empty() {
             String::new()
@@ -105,9 +143,6 @@ impl Urlize<'_> {
                 }
             }
             let tail = &rest[t..];
-            if !middle.is_ascii() && middle.contains(['.', '@', ':']) {
-                return Err(NotAscii);
-            }
             // 3.1.6 ignores values like `@a@b`.
             let at_first = version == JinjaVersion::V3_1_6 && middle.starts_with('@');
             let linked = if http.is_match(&middle) {
@@ -161,4 +196,30 @@ fn words(text: &str) -> Vec<(&str, bool)> {
         out.push((&text[start..], prev == Some(true)));
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn patterns_build() {
+        let t = std::time::Instant::now();
+        assert!(HTTP_RE.is_some() && EMAIL_RE.is_some());
+        eprintln!("urlize patterns built in {:?}", t.elapsed());
+        let http = HTTP_RE.as_ref().unwrap();
+        // Python's \w takes `é` and `²`, \d `٣`; [a-z] under IGNORECASE takes `ı`.
+        for yes in [
+            "www.café.com",
+            "x²y.org",
+            "http://١٢٣.4.5.6",
+            "www.example.ıo",
+            "https://例え.jp/パス",
+        ] {
+            assert!(http.is_match(yes), "{yes}");
+        }
+        for no in ["www.e\u{301}.com", "http://x.😀", "www.example.é"] {
+            assert!(!http.is_match(no), "{no}");
+        }
+    }
 }

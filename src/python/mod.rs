@@ -1,4 +1,4 @@
-//! Python emulation, each helper defined once: CPython 3.11's `str` predicates, `repr`, `int()` and `json` text.
+//! Python emulation, each helper defined once: CPython 3.11's `str` predicates, `re` classes, `repr`, `int()` and `json` text.
 //!
 //! cloud-init runs on CPython 3.11 (Debian bookworm's, and the oracle's); the
 //! tables here are that interpreter's (`tests/oracle/python_tables.rs` compares
@@ -11,15 +11,18 @@ mod lower;
 mod printable;
 mod printable_table;
 mod raw_unicode_escape;
+mod re_class;
 mod repr;
 mod space;
 mod splitlines;
+mod word_table;
 
 pub use float_repr::py_float_repr;
 pub(crate) use int_text::{IntTextError, py_int_text};
 pub(crate) use json_text::{py_json_float, py_json_str_unit};
 pub(crate) use lower::{py_eq_lower, py_lower};
 pub use raw_unicode_escape::raw_unicode_escape;
+pub(crate) use re_class::{PyReClass, py_re_class, py_re_ignorecase};
 pub(crate) use repr::{py_repr_char, py_repr_code_points, py_repr_str};
 pub use space::py_is_space;
 pub(crate) use space::{py_rstrip, py_strip};

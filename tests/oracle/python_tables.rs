@@ -1,6 +1,6 @@
 //! `src/python`'s Unicode tables against the interpreter cloud-init runs on (python3 3.11):
 //! `str.isprintable()` (the generated table, so `repr` escapes what CPython escapes, U+0378
-//! included) and `str.isspace()`.
+//! included), `str.isspace()`, and `str.isalnum()`/`str.isdecimal()` (`re`'s `\w`/`\d`).
 
 use std::process::Command;
 
@@ -30,6 +30,21 @@ fn printable_table_is_pythons() {
     assert!(
         generated == ours,
         "src/python/printable_table.rs is stale: regenerate it with scripts/gen_printable_table.py"
+    );
+}
+
+#[test]
+#[ignore = "needs python3 (the CPython whose re classes src/python mirrors): scripts/conformance.sh runs it"]
+fn word_table_is_pythons() {
+    let root = env!("CARGO_MANIFEST_DIR");
+    let generated = python(
+        "import runpy,sys; runpy.run_path(sys.argv[1], run_name='__main__')",
+        &[&format!("{root}/scripts/gen_word_table.py")],
+    );
+    let ours = std::fs::read_to_string(format!("{root}/src/python/word_table.rs")).unwrap();
+    assert!(
+        generated == ours,
+        "src/python/word_table.rs is stale: regenerate it with scripts/gen_word_table.py"
     );
 }
 
