@@ -19,6 +19,7 @@ pub struct FileRegion {
 
 /// Why a span has no region in the input file.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Unplaced<'a> {
     /// The span points at no source text (a value built in code, the payload as a whole).
     NoSource,

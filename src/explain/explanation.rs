@@ -31,6 +31,7 @@ impl Default for ExplainLimits {
 
 /// Why there is no explanation.
 #[derive(Debug, Clone, thiserror::Error)]
+#[non_exhaustive]
 pub enum ExplainError {
     /// The fold itself failed.
     #[error(transparent)]
@@ -43,6 +44,17 @@ pub enum ExplainError {
         /// The limit ([`ExplainLimits::max_nodes`]).
         limit: usize,
     },
+}
+
+impl ExplainError {
+    /// Whether this is one of cloudfold's own safety limits (raised with the flag its message
+    /// names), not a failure cloud-init would have.
+    pub fn is_limit(&self) -> bool {
+        match self {
+            ExplainError::Render(e) => e.is_limit(),
+            ExplainError::TooManyNodes { .. } => true,
+        }
+    }
 }
 
 /// A position in a part's decoded text, 1-based (lines count `\n`, `\r\n`

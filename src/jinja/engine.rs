@@ -35,6 +35,7 @@ impl Default for JinjaLimits {
 
 /// Why a render did not produce text.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub enum RenderError {
     /// `TemplateSyntaxError` (or `TemplateAssertionError`): Jinja2's message
     /// as cloudfold words it, and the 1-based line in the template text.

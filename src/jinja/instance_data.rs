@@ -28,6 +28,7 @@ static VERSION_KEY_RE: LazyLock<Option<Regex>> = LazyLock::new(|| Regex::new(r"\
 /// Why the instance data cannot be used; cloud-init raises `JinjaLoadError`
 /// ("Loading Jinja instance data failed") for each, and `run_part` logs it.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[non_exhaustive]
 pub enum InstanceDataError {
     /// Not UTF-8 (`decode_binary` raises `UnicodeDecodeError`).
     #[error("the instance data is not valid UTF-8 (byte {0})")]

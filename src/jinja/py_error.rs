@@ -16,6 +16,7 @@ use std::cell::RefCell;
     clippy::enum_variant_names,
     reason = "the variants are Python's exception class names"
 )]
+#[non_exhaustive]
 pub enum PyExc {
     /// `TypeError` (cloud-init drops the part: "Ignoring jinja template for …").
     TypeError,
@@ -58,6 +59,7 @@ impl PyExc {
 /// What went wrong inside a render, in Python's terms — or a construct
 /// cloudfold cannot reproduce exactly.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum RenderFault {
     /// Jinja2 raises this exception.
     Py(PyExc, String),

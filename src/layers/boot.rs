@@ -25,8 +25,8 @@ use crate::merge::cloud_init::{MergerStack, extract_payload_mergers};
 use crate::merge::{MergeEvent, MergeObserver};
 use crate::source::SourceId;
 use crate::userdata::{
-    ExcludedTypes, FoldObserver, Folded, IncludeResolver, ProcessError, Release, RenderError,
-    UserDataOptions, render_observed,
+    ExcludedTypes, FoldObserver, Folded, IncludeResolver, Release, RenderError, UserDataOptions,
+    render_observed,
 };
 use crate::yaml::value::{Map, Node, Value, py_str};
 use std::sync::Arc;
@@ -838,20 +838,19 @@ fn fold_payload(
     let mut watch = SpecWatch::default();
     let folded = match render_observed(payload, &opts, includes, &mut watch) {
         Ok(f) => f,
-        Err(RenderError::Process(e @ (ProcessError::Limit(_) | ProcessError::IncludeDepth(_)))) => {
+        Err(error @ RenderError::Dump(_)) => {
             return Err(LayersError::Payload {
                 which: kind.code(),
-                message: e.to_string(),
+                error: Box::new(error),
             });
         }
-        Err(RenderError::Process(e)) => return Ok(PayloadFold::Aborted(e.to_string())),
-        Err(RenderError::Excluded(e)) => return Ok(PayloadFold::Aborted(e.to_string())),
-        Err(RenderError::Dump(e)) => {
+        Err(error) if error.is_limit() => {
             return Err(LayersError::Payload {
                 which: kind.code(),
-                message: format!("cannot write the merged config: {e}"),
+                error: Box::new(error),
             });
         }
+        Err(e) => return Ok(PayloadFold::Aborted(e.to_string())),
     };
     let name = match kind {
         LayerKind::VendorData => "vendor-data",

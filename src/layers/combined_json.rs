@@ -37,6 +37,7 @@ pub enum FeatureValue {
 
 /// Why there is no combined-cloud-config.json.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
 pub enum CombinedJsonError {
     /// cloud-init 22.4 writes no such file.
     #[error("cloud-init 22.4 writes no combined-cloud-config.json (it came with 23.1)")]

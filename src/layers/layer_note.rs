@@ -1,6 +1,7 @@
 //! `LayerNote` and `NoteKind`: what cloud-init logs (or silently does) while it layers its configuration, and the traps cloudfold points out.
 
 use crate::source::SourceId;
+use crate::userdata::RenderError;
 
 /// What a note is about. Each kind names the cloud-init behaviour behind it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -120,6 +121,7 @@ pub struct LayerNote {
 
 /// Why cloud-init produces no configuration at all: it crashes.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
 pub enum LayersError {
     /// An exception escapes while cloud-init reads or merges its
     /// configuration: the stage that reads it fails.
@@ -135,12 +137,24 @@ pub enum LayersError {
     /// cloudfold cannot compute the result (a template it cannot render, an input limit).
     #[error("{0}")]
     Unsupported(String),
-    /// A user-data or vendor-data payload could not be folded (a limit).
-    #[error("{which}: {message}")]
+    /// A user-data or vendor-data payload could not be folded (a limit, or its merged config
+    /// cannot be written).
+    #[error("{which}: {error}")]
     Payload {
         /// `user-data`, `vendor-data`, `vendor-data2`.
         which: &'static str,
-        /// Why.
-        message: String,
+        /// Why (boxed: a `Result` carrying this error stays small in recursive walks).
+        error: Box<RenderError>,
     },
+}
+
+impl LayersError {
+    /// Whether a payload stopped at one of cloudfold's own safety limits (see
+    /// [`RenderError::is_limit`]).
+    pub fn is_limit(&self) -> bool {
+        match self {
+            LayersError::Payload { error, .. } => error.is_limit(),
+            LayersError::Crash { .. } | LayersError::Unsupported(_) => false,
+        }
+    }
 }

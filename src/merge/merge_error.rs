@@ -13,6 +13,7 @@ use std::fmt;
     clippy::enum_variant_names,
     reason = "the variants are Python's exception class names"
 )]
+#[non_exhaustive]
 pub enum PyException {
     /// Malformed merge-spec string.
     ValueError,

@@ -9,6 +9,7 @@ use std::fmt;
 
 /// A failed merge in a symmetric dialect.
 #[derive(Clone, Debug)]
+#[non_exhaustive]
 pub enum SymmetricError {
     /// Two values of equal priority that are not equal (nor both records).
     NonMergeable(Conflict),

@@ -5,6 +5,7 @@ use crate::source::Mark;
 /// A Python exception that `email` raises for some inputs (cloud-init does not
 /// catch these, so processing of the whole user-data aborts).
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
 pub enum PyError {
     /// RFC 2231 parameter sections both with and without a number
     /// (`name*=…; name*0=…`): sorting them compares `None` with `int`.
@@ -48,6 +49,7 @@ impl PyError {
 
 /// Why [`parse`](super::parse) gave no message.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
 pub enum ParseError {
     /// Python raised while parsing (e.g. on the `boundary` parameter of a multipart).
     #[error("{error} (at {at})")]

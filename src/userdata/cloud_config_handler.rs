@@ -48,6 +48,7 @@ impl PartText<'_> {
 
 /// Why a cloud-config part was not merged.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[non_exhaustive]
 pub enum PartRejection {
     /// The YAML did not load (cloud-init: "empty cloud config").
     #[error("YAML error: {0}")]

@@ -5,6 +5,7 @@ use std::io::Read;
 
 /// Why a gzip stream did not decompress.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
 pub enum GzipError {
     /// Not gzip, truncated, corrupt, or followed by garbage (Python raises).
     #[error("{0}")]

@@ -51,6 +51,7 @@ impl IncludeResolver for NoIncludes {
 /// Why cloud-init would abort user-data processing altogether (nothing is
 /// merged, no `cloud-config.txt` is written).
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
 pub enum ProcessError {
     /// The payload declares MIME but is not UTF-8 (`UnicodeDecodeError`).
     #[error(
@@ -111,6 +112,14 @@ pub enum ProcessError {
         "#include nesting deeper than the limit of {0} levels (an include loop?) (raise it with --max-include-depth)"
     )]
     IncludeDepth(usize),
+}
+
+impl ProcessError {
+    /// Whether this is one of cloudfold's own safety limits (raised with the flag its message
+    /// names), not something cloud-init would do.
+    pub fn is_limit(&self) -> bool {
+        matches!(self, ProcessError::Limit(_) | ProcessError::IncludeDepth(_))
+    }
 }
 
 /// A warning raised while processing (cloud-init logs it and goes on).

@@ -6,6 +6,7 @@ use crate::yaml::value::{Int, Value};
 /// How `int(x)` fails: `ValueError`/`TypeError` are caught by cloud-init,
 /// `OverflowError` (`int(float('inf'))`) is not.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum IntError {
     /// `ValueError` or `TypeError`: no launch index.
     Invalid,

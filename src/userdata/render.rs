@@ -148,18 +148,30 @@ pub struct Folded {
 }
 
 /// Why there is no fold at all.
-#[derive(Debug, Clone, thiserror::Error)]
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
 pub enum RenderError {
     /// cloud-init would abort user-data processing.
     #[error(transparent)]
     Process(#[from] ProcessError),
     /// The merged value cannot be written as YAML.
     #[error("cannot write the merged config: {0}")]
-    Dump(String),
+    Dump(crate::yaml::DumpError),
     /// `disabled_handlers` is not something `in` works on: the handler walk
     /// stops at the first part, before any handler has it.
     #[error("disabled_handlers: {0}")]
     Excluded(#[from] NotIterable),
+}
+
+impl RenderError {
+    /// Whether the fold stopped at one of cloudfold's own safety limits (see
+    /// [`ProcessError::is_limit`]) rather than where cloud-init would abort.
+    pub fn is_limit(&self) -> bool {
+        match self {
+            RenderError::Process(e) => e.is_limit(),
+            RenderError::Dump(_) | RenderError::Excluded(_) => false,
+        }
+    }
 }
 
 /// Fold a user-data payload exactly as cloud-init does at boot.
@@ -403,8 +415,7 @@ fn fold_processed(
     }
     // The helper, done loading, writes half of a large dump.
     preloader.settle();
-    let dumped =
-        |r: Result<String, crate::yaml::DumpError>| r.map_err(|e| RenderError::Dump(e.to_string()));
+    let dumped = |r: Result<String, crate::yaml::DumpError>| r.map_err(RenderError::Dump);
     let (cloud_config_txt, readable) = match text {
         FoldText::CloudConfigTxt => (
             dumped(handler.cloud_config_txt_aside(Some(&preloader)))?,

@@ -123,7 +123,7 @@ pub fn validate(payload: &[u8], opts: &ValidateOptions, includes: &dyn IncludeRe
         Err(e) => {
             let e = match e {
                 RenderError::Process(p) => p,
-                RenderError::Dump(m) => ProcessError::Limit(m),
+                RenderError::Dump(m) => ProcessError::Limit(m.to_string()),
                 // validate folds user-data, which has no disabled_handlers.
                 RenderError::Excluded(m) => ProcessError::Limit(m.to_string()),
             };

@@ -9,6 +9,7 @@ use std::fmt;
 /// `TypeError` are caught by its YAML loader (the part is reported as invalid),
 /// anything else escapes to the part handler (the part is skipped silently).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum PyErrorClass {
     /// `yaml.reader.ReaderError` (bad character or encoding).
     Reader,

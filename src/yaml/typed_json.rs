@@ -27,6 +27,7 @@ use serde_json::{Map as JMap, Number, Value as J};
 
 /// Why a value could not be converted.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
 pub enum TypedJsonError {
     /// The value refers to itself (a recursive alias); JSON cannot hold it.
     #[error("the value is recursive (an alias refers to its own ancestor)")]
@@ -42,6 +43,13 @@ pub enum TypedJsonError {
     /// A marker object or key that does not decode.
     #[error("invalid typed JSON: {0}")]
     Invalid(String),
+}
+
+impl TypedJsonError {
+    /// Whether this is cloudfold's alias-expansion budget (`--max-alias-expansion`).
+    pub fn is_limit(&self) -> bool {
+        matches!(self, TypedJsonError::Budget(_))
+    }
 }
 
 /// Limits for walking a value that may share nodes.
@@ -176,6 +184,7 @@ pub fn write_typed_json_pretty<W: std::io::Write + Send>(
 
 /// Why [`write_typed_json_pretty`] stopped.
 #[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
 pub enum TypedJsonWriteError {
     /// The value cannot be written (nothing was written).
     #[error(transparent)]

@@ -103,7 +103,7 @@ pub(crate) fn describe(text: &str) -> Value {
     }
     match parsed {
         Err(mime::ParseError::Python { error, .. }) => err(&error),
-        Err(e @ mime::ParseError::Internal { .. }) => json!({ "error": e.to_string() }),
+        Err(e) => json!({ "error": e.to_string() }),
         Ok(m) => json!({
             "parts": m.walk().with_depth().map(|(d, p)| part_json(d, p)).collect::<Vec<_>>()
         }),

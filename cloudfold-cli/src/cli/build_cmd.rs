@@ -2,7 +2,7 @@
 
 use super::args::{BuildArgs, BuildLayout, BuildStyle};
 use super::exit::Exit;
-use super::input::read_input;
+use super::input::{InputError, read_input};
 use super::manifest::Manifest;
 use super::output::{is_an_input, write_atomically};
 use cloudfold::build::{BuildOptions, PartSpec, Style, build};
@@ -31,7 +31,7 @@ pub(super) fn assemble(
     layout: &BuildLayout,
     force: bool,
     max: u64,
-) -> Result<(Vec<PartSpec>, Vec<PathBuf>, BuildOptions), String> {
+) -> Result<(Vec<PartSpec>, Vec<PathBuf>, BuildOptions), InputError> {
     let mut specs: Vec<PartSpec> = Vec::new();
     let mut inputs: Vec<PathBuf> = Vec::new();
     let mut merge_type = layout.merge_type.clone();

@@ -32,9 +32,15 @@ pub(super) fn explain_payload(
             eprintln!("error: {msg}");
             return Ok(code);
         }
-        Err(e @ ExplainError::TooManyNodes { .. }) => {
+        // TooManyNodes, and any failure a later cloudfold adds: a limit by its type, else
+        // cloud-init's abort.
+        Err(e) => {
             eprintln!("error: {e}");
-            return Ok(Exit::Limit);
+            return Ok(if e.is_limit() {
+                Exit::Limit
+            } else {
+                Exit::Aborted
+            });
         }
     };
     let warned = print_warnings(&folded);

@@ -1,9 +1,58 @@
 //! Reading the payload (path or stdin) and resolving `#include`s from local files only.
 
+use super::exit::Exit;
 use cloudfold::seed::{ImageKind, SNIFF_LEN, SeedError, SeedImage, USER_DATA};
 use cloudfold::userdata::{Fetched, IncludeResolver};
 use std::io::{Read, Seek};
 use std::path::{Path, PathBuf};
+
+/// Why an input could not be read: over `--max-input-size` (a limit, exit 4), or anything else
+/// (a missing file, an I/O error, a seed without user-data: exit 2). The message names the file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) enum InputError {
+    /// Larger than `--max-input-size` (the message names the flag).
+    TooLarge(String),
+    /// Not readable as an input.
+    Failed(String),
+}
+
+impl InputError {
+    /// The exit code this failure earns.
+    pub(super) fn exit(&self) -> Exit {
+        match self {
+            InputError::TooLarge(_) => Exit::Limit,
+            InputError::Failed(_) => Exit::Usage,
+        }
+    }
+
+    /// The same failure, its message prefixed (`manifest: part 2: …`).
+    pub(super) fn within(self, prefix: &str) -> InputError {
+        match self {
+            InputError::TooLarge(m) => InputError::TooLarge(format!("{prefix}: {m}")),
+            InputError::Failed(m) => InputError::Failed(format!("{prefix}: {m}")),
+        }
+    }
+}
+
+impl std::fmt::Display for InputError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            InputError::TooLarge(m) | InputError::Failed(m) => f.write_str(m),
+        }
+    }
+}
+
+impl From<String> for InputError {
+    fn from(message: String) -> Self {
+        InputError::Failed(message)
+    }
+}
+
+impl From<InputError> for String {
+    fn from(e: InputError) -> Self {
+        e.to_string()
+    }
+}
 
 fn is_stdin(path: Option<&Path>) -> bool {
     path.is_none_or(|p| p.as_os_str() == "-")
@@ -20,7 +69,7 @@ pub(super) fn size_hint(path: Option<&Path>) -> u64 {
 }
 
 /// Read INPUT (`-` or nothing: stdin), refusing more than `max` bytes.
-pub(super) fn read_input(path: Option<&Path>, max: u64) -> Result<Vec<u8>, String> {
+pub(super) fn read_input(path: Option<&Path>, max: u64) -> Result<Vec<u8>, InputError> {
     let name = path.map_or_else(|| "<stdin>".to_owned(), |p| p.display().to_string());
     let stdin = is_stdin(path);
     // Sized once: growing the buffer by doubling cost a tenth of a big render.
@@ -35,16 +84,16 @@ pub(super) fn read_input(path: Option<&Path>, max: u64) -> Result<Vec<u8>, Strin
         .read_to_end(&mut buf)
         .map_err(|e| format!("{name}: {e}"))?;
     if buf.len() as u64 > max {
-        return Err(format!(
+        return Err(InputError::TooLarge(format!(
             "{name}: input is larger than {max} bytes (raise it with --max-input-size)"
-        ));
+        )));
     }
     Ok(buf)
 }
 
 /// Read a payload INPUT: a file or stdin as [`read_input`] does; a NoCloud seed — a directory
 /// with `user-data`, or an ISO 9660 or FAT image (found by its signature) — for its `user-data`.
-pub(super) fn read_payload(path: Option<&Path>, max: u64) -> Result<Vec<u8>, String> {
+pub(super) fn read_payload(path: Option<&Path>, max: u64) -> Result<Vec<u8>, InputError> {
     let Some(p) = path.filter(|_| !is_stdin(path)) else {
         let bytes = read_input(path, max)?;
         return match ImageKind::sniff(&bytes) {
@@ -56,9 +105,9 @@ pub(super) fn read_payload(path: Option<&Path>, max: u64) -> Result<Vec<u8>, Str
     if p.is_dir() {
         let ud = p.join(USER_DATA);
         if !ud.is_file() {
-            return Err(format!(
+            return Err(InputError::Failed(format!(
                 "{name}: a directory without {USER_DATA} (a NoCloud seed directory holds user-data and meta-data)"
-            ));
+            )));
         }
         return read_input(Some(&ud), max);
     }
@@ -110,13 +159,13 @@ fn seed_user_data<R: Read + Seek>(
     kind: ImageKind,
     name: &str,
     max: u64,
-) -> Result<Vec<u8>, String> {
+) -> Result<Vec<u8>, InputError> {
     let mut image = SeedImage::open(reader, kind).map_err(|e| format!("{name}: {e}"))?;
     match image.read(USER_DATA, max) {
         Ok(Some(bytes)) => Ok(bytes),
         Ok(None) => {
             let files: Vec<&str> = image.files().iter().map(|f| f.name.as_str()).collect();
-            Err(format!(
+            Err(InputError::Failed(format!(
                 "{name}: a {} image (label {:?}) without {USER_DATA}; its files: {}",
                 kind.name(),
                 image.label(),
@@ -125,12 +174,12 @@ fn seed_user_data<R: Read + Seek>(
                 } else {
                     files.join(", ")
                 }
-            ))
+            )))
         }
-        Err(SeedError::Limit { size, limit, .. }) => Err(format!(
+        Err(SeedError::Limit { size, limit, .. }) => Err(InputError::TooLarge(format!(
             "{name}: its {USER_DATA} is {size} bytes, larger than {limit} bytes (raise it with --max-input-size)"
-        )),
-        Err(e) => Err(format!("{name}: {e}")),
+        ))),
+        Err(e) => Err(InputError::Failed(format!("{name}: {e}"))),
     }
 }
 

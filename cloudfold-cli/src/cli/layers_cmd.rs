@@ -103,7 +103,7 @@ fn walk_etc(
             Ok(m) if m.is_file() => {
                 let e = match read_input(Some(&path), max) {
                     Ok(b) => EtcEntry::File(b),
-                    Err(e) => EtcEntry::Unreadable(e),
+                    Err(e) => EtcEntry::Unreadable(e.into()),
                 };
                 etc.insert(&child, e);
             }
@@ -156,7 +156,7 @@ pub(super) fn layer_inputs(
         None => image,
     };
     let payload = |f: &Option<PathBuf>| -> Result<Option<Vec<u8>>, String> {
-        f.as_deref().map(|f| read_input(Some(f), max)).transpose()
+        Ok(f.as_deref().map(|f| read_input(Some(f), max)).transpose()?)
     };
     Ok(LayerInputs {
         etc,
@@ -193,8 +193,8 @@ pub(super) fn fold(p: &PayloadArgs, l: &LayerArgs) -> Result<Result<Layered, Exi
             );
             Ok(Err(Exit::Aborted))
         }
-        Err(LayersError::Payload { which, message }) if message.contains("--max") => {
-            eprintln!("error: {which}: {message}");
+        Err(e) if e.is_limit() => {
+            eprintln!("error: {e}");
             Ok(Err(Exit::Limit))
         }
         Err(e) => {

@@ -1,5 +1,6 @@
 //! `Manifest`: the YAML file listing the parts of a `cloudfold build` (paths or inline content, types, filenames, merge types, headers).
 
+use super::input::InputError;
 use cloudfold::build::PartSpec;
 use cloudfold::yaml::py_str;
 use cloudfold::yaml::{LoadOptions, Node, Value, load_bytes};
@@ -51,7 +52,7 @@ fn key_str(k: &Node) -> Result<&str, String> {
 
 impl Manifest {
     /// Read a manifest; `path:` entries are relative to its directory.
-    pub(super) fn read(file: &Path, max: u64) -> Result<Manifest, String> {
+    pub(super) fn read(file: &Path, max: u64) -> Result<Manifest, InputError> {
         let name = file.display().to_string();
         let bytes = super::input::read_input(Some(file), max)?;
         Self::parse(&bytes, &name, file.parent().unwrap_or(Path::new(".")), max)
@@ -64,7 +65,7 @@ impl Manifest {
         name: &str,
         base: &Path,
         max: u64,
-    ) -> Result<Manifest, String> {
+    ) -> Result<Manifest, InputError> {
         let root = load_bytes(bytes, &LoadOptions::default())
             .map_err(|e| format!("{name}: {e}"))?
             .ok_or_else(|| format!("{name}: empty manifest"))?;
@@ -80,23 +81,23 @@ impl Manifest {
                         .ok_or_else(|| format!("{name}: `parts` must be a list"))?;
                     for (i, item) in seq.iter().enumerate() {
                         let (spec, input) = Self::part(item, base, max)
-                            .map_err(|e| format!("{name}: part {}: {e}", i + 1))?;
+                            .map_err(|e| e.within(&format!("{name}: part {}", i + 1)))?;
                         out.parts.push(spec);
                         out.inputs.extend(input);
                     }
                 }
                 "merge_type" => out.merge_type = Some(string(v, "merge_type")?),
                 other => {
-                    return Err(format!(
+                    return Err(InputError::Failed(format!(
                         "{name}: unknown key `{other}` (known: parts, merge_type)"
-                    ));
+                    )));
                 }
             }
         }
         Ok(out)
     }
 
-    fn part(item: &Node, base: &Path, max: u64) -> Result<(PartSpec, Option<PathBuf>), String> {
+    fn part(item: &Node, base: &Path, max: u64) -> Result<(PartSpec, Option<PathBuf>), InputError> {
         let map = item
             .as_map()
             .ok_or_else(|| "each part must be a mapping".to_owned())?;
@@ -121,16 +122,18 @@ impl Manifest {
                     }
                 }
                 other => {
-                    return Err(format!(
+                    return Err(InputError::Failed(format!(
                         "unknown key `{other}` (known: {})",
                         PART_KEYS.join(", ")
-                    ));
+                    )));
                 }
             }
         }
         match (&path, content) {
-            (Some(_), Some(_)) => Err("give either `path` or `content`, not both".into()),
-            (None, None) => Err("give `path` or `content`".into()),
+            (Some(_), Some(_)) => Err(InputError::Failed(
+                "give either `path` or `content`, not both".into(),
+            )),
+            (None, None) => Err(InputError::Failed("give `path` or `content`".into())),
             (None, Some(c)) => {
                 spec.content = c.into_bytes();
                 Ok((spec, None))

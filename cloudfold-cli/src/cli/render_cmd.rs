@@ -2,16 +2,13 @@
 
 use super::args::{ExplainFormat, FoldArgs, PayloadArgs, RenderArgs, RenderFormat};
 use super::exit::Exit;
-use super::input::{LocalIncludes, read_payload, size_hint};
+use super::input::{InputError, LocalIncludes, read_payload, size_hint};
 use cloudfold::merge::PathQuery;
 use cloudfold::userdata::{
-    FoldText, Folded, Limits, PartOutcome, Preload, ProcessError, RenderError, Renderer,
-    UserDataOptions,
+    FoldText, Folded, Limits, PartOutcome, Preload, RenderError, Renderer, UserDataOptions,
 };
 use cloudfold::yaml::{DumpOptions, Node, dump};
-use cloudfold::yaml::{
-    TypedJsonError, TypedJsonWriteError, to_typed_json_pretty, write_typed_json_pretty,
-};
+use cloudfold::yaml::{TypedJsonWriteError, to_typed_json_pretty, write_typed_json_pretty};
 use std::io::Write;
 
 /// `--select`: the value at `q` in the merged config, written as `format`
@@ -43,7 +40,7 @@ pub(super) fn selected(
                     s.push('\n');
                     Ok(Ok(s))
                 }
-                Err(e @ TypedJsonError::Budget(_)) => {
+                Err(e) if e.is_limit() => {
                     Ok(Err((Exit::Limit, format!("the selected value: {e}"))))
                 }
                 Err(e) => Err(e.to_string()),
@@ -149,8 +146,8 @@ pub(super) fn fold(
         let input = match read_payload(p.input.as_deref(), max_input_size) {
             Ok(i) => i,
             // Over --max-input-size is a limit (exit 4), like the others.
-            Err(e) if e.contains("--max-input-size") => return Ok(Err((Exit::Limit, e))),
-            Err(e) => return Err(e),
+            Err(e @ InputError::TooLarge(_)) => return Ok(Err((e.exit(), e.to_string()))),
+            Err(e) => return Err(e.into()),
         };
         Ok(renderer
             .render_owned(input, &includes)
@@ -160,15 +157,15 @@ pub(super) fn fold(
 
 /// The exit code and message for a fold that failed.
 pub(super) fn render_failure(e: RenderError) -> (Exit, String) {
-    match e {
-        RenderError::Process(e @ ProcessError::Limit(_)) => (Exit::Limit, e.to_string()),
-        RenderError::Process(e @ ProcessError::IncludeDepth(_)) => (Exit::Limit, e.to_string()),
-        e => (
+    if e.is_limit() {
+        (Exit::Limit, e.to_string())
+    } else {
+        (
             Exit::Aborted,
             format!(
                 "{e}\ncloud-init would abort user-data processing here: nothing is merged and no cloud-config is written"
             ),
-        ),
+        )
     }
 }
 
@@ -301,11 +298,12 @@ pub(super) fn run(a: &RenderArgs) -> Result<Exit, String> {
             let r = match r {
                 Ok(()) => w.write_all(b"\n").and_then(|()| w.flush()),
                 Err(TypedJsonWriteError::Io(e)) => Err(e),
-                Err(TypedJsonWriteError::Json(e @ TypedJsonError::Budget(_))) => {
+                Err(TypedJsonWriteError::Json(e)) if e.is_limit() => {
                     eprintln!("error: the merged config: {e}");
                     return Ok(Exit::Limit);
                 }
-                Err(TypedJsonWriteError::Json(e)) => return Err(e.to_string()),
+                // Not a limit, and not the writer: a usage error (exit 2), as before.
+                Err(e) => return Err(e.to_string()),
             };
             super::stdout::written(r)?;
             None

@@ -4,7 +4,7 @@
 use super::args::{SeedArgs, SeedFormatArg};
 use super::build_cmd::{assemble, split_part_arg};
 use super::exit::Exit;
-use super::input::{LocalIncludes, read_input};
+use super::input::{InputError, LocalIncludes, read_input};
 use super::output::{is_an_input, temp_beside, write_atomically, write_new_private};
 use cloudfold::build::build;
 use cloudfold::diagnostic::{HumanRenderer, Severity};
@@ -36,8 +36,8 @@ fn epoch() -> Result<i64, String> {
 fn read_file(path: &Path, max: u64) -> Step<Vec<u8>> {
     match read_input(Some(path), max) {
         Ok(b) => Ok(Ok(b)),
-        Err(e) if e.contains("--max-input-size") => Ok(Err((Exit::Limit, e))),
-        Err(e) => Err(e),
+        Err(e @ InputError::TooLarge(_)) => Ok(Err((e.exit(), e.to_string()))),
+        Err(e) => Err(e.into()),
     }
 }
 
@@ -62,8 +62,8 @@ fn user_data(a: &SeedArgs, inputs: &mut Vec<PathBuf>) -> Step<Vec<u8>> {
         a.max_input_size,
     ) {
         Ok(x) => x,
-        Err(e) if e.contains("--max-input-size") => return Ok(Err((Exit::Limit, e))),
-        Err(e) => return Err(e),
+        Err(e @ InputError::TooLarge(_)) => return Ok(Err((e.exit(), e.to_string()))),
+        Err(e) => return Err(e.into()),
     };
     inputs.extend(read);
     match build(&specs, &opts) {

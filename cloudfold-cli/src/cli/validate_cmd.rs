@@ -153,7 +153,7 @@ fn run_payloads(a: &ValidateArgs) -> Result<Exit, String> {
         let bytes = match read_payload(input, a.payload.fold.max_input_size) {
             Ok(b) => b,
             // One unreadable file among several does not hide the others' problems.
-            Err(e) if a.more_inputs.is_empty() => return Err(e),
+            Err(e) if a.more_inputs.is_empty() => return Err(e.into()),
             Err(e) => {
                 eprintln!("error: {e}");
                 worst = Exit::Usage;

@@ -7,6 +7,7 @@ use crate::source::Span;
 
 /// A failed Compose merge.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
 pub enum ComposeError {
     /// A file's top level is not a mapping.
     #[error("Top-level object must be a mapping")]

@@ -5,6 +5,7 @@ use std::fmt;
 
 /// A merge input that is not a YAML document.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum LayerError {
     /// Not valid YAML, e.g. a tab where indentation is expected: `"a:\n\tb: 1\n"`.
     Yaml {

@@ -3,6 +3,7 @@
 /// Why [`super::dump`] failed. Every value the loader builds is representable;
 /// only the resource limits can fail.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
 pub enum DumpError {
     /// Collections nest deeper than `DumpOptions::max_depth`. (PyYAML itself
     /// recurses and raises `RecursionError` at a depth set by Python's
