@@ -80,7 +80,9 @@ internal! { use run_aside::{AsideJob, Offload, RunAside}; }
 pub use build::{BuildError, BuildOptions, Built, PartSpec, build};
 pub use diff::{DiffError, DiffOptions, PayloadDiff, diff};
 pub use explain::{ExplainError, ExplainLimits, Explanation, explain};
-pub use jinja::{InstanceData, JinjaContext, JinjaLimits, JinjaRender, query_text, render_part};
+pub use jinja::{
+    InstanceData, JinjaContext, JinjaLimits, JinjaRender, QueryError, query_text, render_part,
+};
 pub use layers::{LayerInputs, Layered, LayersError, fold_layers};
 pub use merge::dialect::{DialectOutcome, Layer};
 pub use plan::{BootPlan, PlanOptions, plan};

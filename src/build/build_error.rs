@@ -45,7 +45,7 @@ pub enum BuildError {
         /// The merge spec as given.
         spec: String,
         /// What is wrong with it.
-        reason: String,
+        reason: super::MergeTypeError,
     },
     /// A filename that cannot be written in a Content-Disposition header as is.
     #[error(

@@ -1,5 +1,6 @@
 //! Merge-type presets and the strict check of every merge spec `build` writes.
 
+use super::MergeTypeError;
 use crate::merge::cloud_init::{MergeSpec, MergerStack, SpecName, Version};
 
 /// Named presets and their exact expansion.
@@ -65,27 +66,29 @@ pub fn expand_merge_type(text: &str) -> &str {
 /// merger tests is an error (cloud-init would drop the part or silently
 /// ignore the option). Also refuses an empty spec and characters a header
 /// cannot carry.
-pub fn check_merge_type(spec: &str) -> Result<(), String> {
+pub fn check_merge_type(spec: &str) -> Result<(), MergeTypeError> {
     if spec.bytes().any(|b| !(0x20..0x7f).contains(&b)) {
-        return Err("only printable ASCII is allowed in a header".into());
+        return Err(MergeTypeError::NotPrintable);
     }
-    let parsed = MergeSpec::parse_str(spec, Version::V25_1).map_err(|e| e.to_string())?;
+    let parsed = MergeSpec::parse_str(spec, Version::V25_1)
+        .map_err(|e| MergeTypeError::Invalid(e.to_string()))?;
     if parsed.is_empty() {
-        return Err("no merger given (cloud-init would use its default)".into());
+        return Err(MergeTypeError::Empty);
     }
-    MergerStack::resolve(&parsed).map_err(|e| e.to_string())?;
+    MergerStack::resolve(&parsed).map_err(|e| MergeTypeError::Invalid(e.to_string()))?;
     for entry in &parsed.entries {
         let SpecName::Str(name) = &entry.name else {
-            return Err("merger names must be strings".into());
+            return Err(MergeTypeError::NameNotString);
         };
         let known = known_options(name);
         let opts = entry.options.to_string();
         for opt in opts.split(',').filter(|o| !o.is_empty()) {
             if !known.contains(&opt) {
-                return Err(format!(
-                    "{name}() has no option '{opt}' (known: {})",
-                    known.join(", ")
-                ));
+                return Err(MergeTypeError::UnknownOption {
+                    merger: name.clone(),
+                    option: opt.to_owned(),
+                    known: known.to_vec(),
+                });
             }
         }
     }

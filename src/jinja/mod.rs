@@ -33,6 +33,7 @@ mod py_format;
 mod py_object;
 mod py_ops;
 mod query;
+mod query_error;
 mod stateful;
 mod string_literal;
 mod striptags;
@@ -56,6 +57,7 @@ internal! { use line_map::LineMap; }
 internal! { use py_error::{PyExc, RenderFault}; }
 internal! { use py_format::{py_repr, py_str}; }
 pub use query::{find_var, list_keys, query_text};
+pub use query_error::QueryError;
 internal! { use tojson::json_dumps; }
 
 /// `MISSING_JINJA_PREFIX`.

@@ -2,13 +2,14 @@
 
 use super::instance_data::{InstanceData, jinja_alias};
 use super::py_object::PyDict;
+use super::query_error::QueryError;
 use minijinja::value::{Value, ValueKind};
 
 /// `_find_instance_data_leaf_by_varname_path`: the value at `varname`
 /// (`ds.meta_data.region`, aliases such as `v1_0` accepted) in `plain`
 /// (un-aliased), walking `aliased` to check each step; the error is
 /// cloud-init's message.
-pub fn find_var(plain: &Value, aliased: &Value, varname: &str) -> Result<Value, String> {
+pub fn find_var(plain: &Value, aliased: &Value, varname: &str) -> Result<Value, QueryError> {
     let mut walked = String::new();
     let mut response = plain.clone();
     let mut with = aliased.clone();
@@ -18,9 +19,14 @@ pub fn find_var(plain: &Value, aliased: &Value, varname: &str) -> Result<Value, 
             .and_then(|d| d.get_str(part));
         let Some(next) = next else {
             return Err(if walked.is_empty() {
-                format!("Undefined instance-data key '{varname}'")
+                QueryError::UndefinedKey {
+                    varname: varname.to_owned(),
+                }
             } else {
-                format!("instance-data '{walked}' has no '{part}'")
+                QueryError::NoKey {
+                    walked,
+                    key: part.to_owned(),
+                }
             });
         };
         with = next;
@@ -46,11 +52,11 @@ pub fn find_var(plain: &Value, aliased: &Value, varname: &str) -> Result<Value, 
 
 /// What `cloud-init query` prints for a value: a str as it is, anything
 /// else as `json_dumps` (indent 1, sorted keys).
-pub fn query_text(v: &Value) -> Result<String, String> {
+pub fn query_text(v: &Value) -> Result<String, QueryError> {
     if v.kind() == ValueKind::String {
         return Ok(v.as_str().unwrap_or_default().to_owned());
     }
-    super::tojson::json_dumps(v, Some(1)).map_err(|e| e.to_string())
+    super::tojson::json_dumps(v, Some(1)).map_err(|e| QueryError::NotJson(e.to_string()))
 }
 
 /// `--list-keys`: the sorted keys of a dict, one a line.

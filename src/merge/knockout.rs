@@ -1,6 +1,6 @@
 //! `Knockout`: the knockout prefix of a deep merge, matched as `deep_merge` matches it (`/^prefix/`, unescaped).
 
-use super::RubyRegexp;
+use super::{KnockoutError, RubyRegexp};
 use crate::yaml::value::{Node, PyStr, Value};
 
 /// A knockout prefix. `deep_merge` interpolates it unescaped into
@@ -15,12 +15,14 @@ pub struct Knockout {
 impl Knockout {
     /// A knockout prefix; an empty one is an error (as in `deep_merge`), and
     /// so is one that is not a regexp we can run.
-    pub fn new(prefix: &str) -> Result<Knockout, String> {
+    pub fn new(prefix: &str) -> Result<Knockout, KnockoutError> {
         if prefix.is_empty() {
-            return Err("knockout_prefix cannot be an empty string in deep_merge!".to_owned());
+            return Err(KnockoutError::Empty);
         }
-        let re = RubyRegexp::new(&format!("^{prefix}"))
-            .map_err(|e| format!("knockout prefix {prefix:?} as a regexp: {e}"))?;
+        let re = RubyRegexp::new(&format!("^{prefix}")).map_err(|error| KnockoutError::Regexp {
+            prefix: prefix.to_owned(),
+            error,
+        })?;
         Ok(Knockout {
             prefix: prefix.to_owned(),
             re,

@@ -27,6 +27,7 @@ mod decimal;
 mod engine;
 mod fingerprint;
 mod knockout;
+mod knockout_error;
 mod limits;
 mod merge_error;
 mod observer;
@@ -36,6 +37,7 @@ mod precedence;
 mod priority;
 mod priority_ledger;
 mod py_ops;
+mod regexp_error;
 mod ruby_regexp;
 mod rules;
 mod sort_order;
@@ -55,6 +57,7 @@ internal! { use decimal::Decimal; }
 internal! { use engine::{NewSide, merge_owned_with, merge_with}; }
 internal! { use fingerprint::fingerprint; }
 internal! { use knockout::Knockout; }
+internal! { use knockout_error::KnockoutError; }
 internal! { use limits::{Limits, MAX_LEVELS}; }
 internal! { use merge_error::{MergeError, PyException}; }
 internal! { use observer::{Decision, KeepReason, MergeEvent, MergeObserver, NoObserver, Trace, TraceEntry}; }
@@ -64,6 +67,7 @@ internal! { use path_query::{PathNotFound, PathSyntaxError}; }
 internal! { use precedence::Precedence; }
 internal! { use priority::Priority; }
 internal! { use priority_ledger::{Conflict, PriorityLedger}; }
+internal! { use regexp_error::RegexpError; }
 internal! { use ruby_regexp::RubyRegexp; }
 internal! { use rules::Rules; }
 internal! { use sort_order::{ruby_class, ruby_cmp, ruby_sort}; }

@@ -5,6 +5,7 @@
 //! crate's `(?s)`. Syntax the crate lacks (look-around, back-references)
 //! is an error rather than a silent difference.
 
+use super::RegexpError;
 use regex::Regex;
 
 /// A compiled Ruby regexp.
@@ -19,18 +20,20 @@ const MAX_PATTERN: usize = 4096;
 
 impl RubyRegexp {
     /// Compile `source` as Ruby's `Regexp.compile(source)` would.
-    pub fn new(source: &str) -> Result<RubyRegexp, String> {
+    pub fn new(source: &str) -> Result<RubyRegexp, RegexpError> {
         if source.len() > MAX_PATTERN {
-            return Err(format!("regexp longer than {MAX_PATTERN} bytes"));
+            return Err(RegexpError::TooLong { max: MAX_PATTERN });
         }
         let translated = translate(source);
         let re = regex::RegexBuilder::new(&translated)
             .multi_line(true)
             .size_limit(1 << 20)
             .build()
-            .map_err(|e| match e {
-                regex::Error::Syntax(m) => m,
-                other => other.to_string(),
+            .map_err(|e| {
+                RegexpError::Syntax(match e {
+                    regex::Error::Syntax(m) => m,
+                    other => other.to_string(),
+                })
             })?;
         Ok(RubyRegexp {
             source: source.to_owned(),

@@ -32,8 +32,7 @@ pub struct CloudFs {
     instance_id: String,
 }
 
-/// Why a write failed (Python's exception, as `util.logexc` would name it).
-pub(super) type FsError = String;
+use super::FsError;
 
 /// Whether `/` + `parts` joined by `/` is `text`.
 fn joined_is(parts: &[&str], text: &str) -> bool {
@@ -173,12 +172,10 @@ impl CloudFs {
             match self.entries.get(&cur) {
                 Some(FsEntry::Dir) => {}
                 Some(FsEntry::File { .. }) if cur == resolved => {
-                    return Err(format!("FileExistsError: [Errno 17] File exists: '{path}'"));
+                    return Err(FsError::FileExists(path.to_owned()));
                 }
                 Some(FsEntry::File { .. }) => {
-                    return Err(format!(
-                        "NotADirectoryError: [Errno 20] Not a directory: '{path}'"
-                    ));
+                    return Err(FsError::NotADirectory(path.to_owned()));
                 }
                 None => {
                     self.entries.insert(cur.clone(), FsEntry::Dir);
@@ -212,9 +209,7 @@ impl CloudFs {
     ) -> Result<(), FsError> {
         let resolved = self.resolve(path);
         if path.ends_with('/') || matches!(self.entries.get(&resolved), Some(FsEntry::Dir)) {
-            return Err(format!(
-                "IsADirectoryError: [Errno 21] Is a directory: '{path}'"
-            ));
+            return Err(FsError::IsADirectory(path.to_owned()));
         }
         let old = self.entries.remove(&resolved);
         // util.chmod skips a false mode (0): the file keeps the mode it has,
@@ -339,16 +334,19 @@ mod tests {
         assert!(
             fs.write_file("/var/lib/cloud/instance/scripts/", b"", 0o700, false)
                 .unwrap_err()
+                .to_string()
                 .starts_with("IsADirectoryError")
         );
         assert!(
             fs.write_file("/var/lib/cloud/instance/scripts/b/c", b"", 0o700, false)
                 .unwrap_err()
+                .to_string()
                 .starts_with("FileExistsError")
         );
         assert!(
             fs.write_file("/var/lib/cloud/instance/scripts/b/c/d", b"", 0o700, false)
                 .unwrap_err()
+                .to_string()
                 .starts_with("NotADirectoryError")
         );
         fs.write_file("/var/lib/cloud/instance/scripts/b", b"z", 0o644, true)

@@ -174,9 +174,10 @@ fn write_named(
 
 /// `util.write_file(path, text, 0o700)`.
 fn write(fs: &mut CloudFs, path: &str, text: &PyStr) -> Result<(), String> {
-    fs.ensure_dir(&dirname(path))?;
+    fs.ensure_dir(&dirname(path)).map_err(|e| e.to_string())?;
     let bytes = encode_text(text)?;
     fs.open_write(path, &bytes, 0o700, false)
+        .map_err(|e| e.to_string())
 }
 
 /// `BootHookPartHandler.handle_part`: written without its `#cloud-boothook`

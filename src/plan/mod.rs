@@ -17,13 +17,16 @@ mod cloud_fs;
 mod cloud_util;
 mod consume;
 mod frequency;
+mod fs_error;
 mod module_actions;
+mod module_config_error;
 mod module_list;
 mod module_meta;
 mod plan_json;
 mod plan_text;
 mod planner;
 mod shellify;
+mod shellify_error;
 mod users;
 mod write_files;
 
@@ -31,6 +34,7 @@ internal! { use action::{Action, FileWrite, RunPart, UserPlan}; }
 pub use boot_plan::{Boot, BootPlan};
 internal! { use boot_plan::{ConsumeData, ModuleStep, PartEffect, PartStep, SectionPlan, Skip, Stage, StagePlan}; }
 internal! { use cloud_fs::{CloudFs, FsEntry}; }
+internal! { use fs_error::FsError; }
 pub(crate) use cloud_util::clean_filename;
 internal! { use frequency::Frequency; }
 internal! { use module_list::{ListedModule, Resolved, form_module_name, read_section}; }
@@ -40,4 +44,6 @@ pub use plan_text::{selects, to_text};
 pub use planner::{PlanOptions, plan};
 internal! { use planner::UNKNOWN_INSTANCE_ID; }
 internal! { use shellify::shellify; }
+internal! { use shellify_error::ShellifyError; }
+internal! { use module_config_error::ModuleConfigError; }
 internal! { use users::{UsersGroups, normalize_users_groups}; }

@@ -41,7 +41,10 @@ pub(super) fn module_actions(
             let Some(v) = get("bootcmd") else {
                 return ModuleRun::default();
             };
-            match shellify(v).and_then(|s| encode_text(&s).map(|_| s)) {
+            match shellify(v)
+                .map_err(|e| e.to_string())
+                .and_then(|s| encode_text(&s).map(|_| s))
+            {
                 Ok(s) => ModuleRun {
                     actions: vec![Action::RunShell {
                         script: s.to_string_lossy().into_owned(),
@@ -68,7 +71,7 @@ pub(super) fn module_actions(
                 Err(e) => return failed(format!("TypeError: {e}")),
             };
             if let Err(e) = fs.ensure_dir(&dirname(&path)) {
-                return failed(e);
+                return failed(e.to_string());
             }
             let bytes = match encode_text(&script) {
                 Ok(b) => b,
@@ -80,7 +83,7 @@ pub(super) fn module_actions(
                 }
             };
             if let Err(e) = fs.open_write(&path, &bytes, 0o700, false) {
-                return failed(e);
+                return failed(e.to_string());
             }
             ModuleRun {
                 actions: vec![Action::WriteScript {
@@ -123,7 +126,7 @@ pub(super) fn module_actions(
                         error: None,
                     }
                 }
-                Err(e) => ModuleRun::fail(e),
+                Err(e) => ModuleRun::fail(e.to_string()),
             }
         }
         "power_state_change" => power_state(get("power_state")),

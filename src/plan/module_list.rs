@@ -2,6 +2,7 @@
 
 use super::cloud_util::py_iter;
 use super::frequency::Frequency;
+use super::module_config_error::ModuleConfigError;
 use super::module_meta::{ModuleMeta, ModuleTable};
 use crate::python::py_strip;
 use crate::userdata::Release;
@@ -50,7 +51,12 @@ pub fn read_section(
     cfg: &Node,
     key: &str,
     table: &ModuleTable,
-) -> Result<Vec<ListedModule>, String> {
+) -> Result<Vec<ListedModule>, ModuleConfigError> {
+    section(cfg, key, table).map_err(ModuleConfigError::new)
+}
+
+/// [`read_section`], the exception as its Python text.
+fn section(cfg: &Node, key: &str, table: &ModuleTable) -> Result<Vec<ListedModule>, String> {
     let Some(list) = cfg.as_map().and_then(|m| m.get_str(key)) else {
         return Ok(Vec::new());
     };
@@ -236,7 +242,7 @@ mod tests {
         assert_eq!(l[2].warnings.len(), 1);
         assert!(matches!(l[3].resolved, Resolved::Blank));
         assert!(matches!(l[4].resolved, Resolved::NotFound { .. }));
-        let err = |s: &str| read_section(&load(s), "k", t).unwrap_err();
+        let err = |s: &str| read_section(&load(s), "k", t).unwrap_err().to_string();
         assert_eq!(
             err("k: [[5]]"),
             "AttributeError: 'int' object has no attribute 'strip'"

@@ -270,7 +270,7 @@ impl<'a> Simulator<'a> {
         let listed = match read_section(cfg, key, self.table) {
             Ok(l) => l,
             Err(e) => {
-                plan.error = Some(e);
+                plan.error = Some(e.to_string());
                 return plan;
             }
         };
@@ -397,7 +397,10 @@ impl<'a> Simulator<'a> {
     fn lock(&mut self, name: &str, freq: Frequency) -> Result<(), String> {
         let canon = format!("config-{name}").replace('-', "_");
         match self.sem_path(&canon, freq) {
-            Some(p) => self.fs.write_file(&p, b"", 0o644, false),
+            Some(p) => self
+                .fs
+                .write_file(&p, b"", 0o644, false)
+                .map_err(|e| e.to_string()),
             None => Ok(()),
         }
     }

@@ -1,5 +1,6 @@
 //! `shellify`: `util.shellify`, the shell text `bootcmd` and `runcmd` become.
 
+use super::ShellifyError;
 use crate::yaml::value::{Node, PyStr, PyStrBuilder, Value, py_str};
 
 /// `util.shellify(cmdlist)`: `#!/bin/sh`, then one line per item — a list
@@ -16,12 +17,11 @@ use crate::yaml::value::{Node, PyStr, PyStrBuilder, Value, py_str};
 /// assert_eq!(shellify(&v).unwrap().to_string(),
 ///     "#!/bin/sh\n'echo' 'True' '1.0' 'it'\\''s'\nls -l\n");
 /// ```
-pub fn shellify(cmdlist: &Node) -> Result<PyStr, String> {
+pub fn shellify(cmdlist: &Node) -> Result<PyStr, ShellifyError> {
     let Some(items) = list_items(cmdlist) else {
-        return Err(format!(
-            "Input to shellify was type '{}'. Expected list or tuple.",
-            cmdlist.type_name()
-        ));
+        return Err(ShellifyError::NotAList {
+            type_name: cmdlist.type_name(),
+        });
     };
     let mut out = PyStrBuilder::new();
     out.push_str("#!/bin/sh\n");
@@ -50,11 +50,10 @@ pub fn shellify(cmdlist: &Node) -> Result<PyStr, String> {
             }
             Value::Null => {}
             _ => {
-                return Err(format!(
-                    "Unable to shellify type '{}'. Expected list, string, tuple. Got: {}",
-                    item.type_name(),
-                    py_str(item)
-                ));
+                return Err(ShellifyError::BadItem {
+                    type_name: item.type_name(),
+                    value: py_str(item).to_string(),
+                });
             }
         }
     }
@@ -88,19 +87,19 @@ mod tests {
     #[test]
     fn type_errors() {
         assert_eq!(
-            shellify(&load("{a: 1}")).unwrap_err(),
+            shellify(&load("{a: 1}")).unwrap_err().to_string(),
             "Input to shellify was type 'dict'. Expected list or tuple."
         );
         assert_eq!(
-            shellify(&load("~")).unwrap_err(),
+            shellify(&load("~")).unwrap_err().to_string(),
             "Input to shellify was type 'NoneType'. Expected list or tuple."
         );
         assert_eq!(
-            shellify(&load("[ok, 5]")).unwrap_err(),
+            shellify(&load("[ok, 5]")).unwrap_err().to_string(),
             "Unable to shellify type 'int'. Expected list, string, tuple. Got: 5"
         );
         assert_eq!(
-            shellify(&load("[{a: [1]}]")).unwrap_err(),
+            shellify(&load("[{a: [1]}]")).unwrap_err().to_string(),
             "Unable to shellify type 'dict'. Expected list, string, tuple. Got: {'a': [1]}"
         );
         assert_eq!(shellify(&load("[]")).unwrap().to_string(), "#!/bin/sh\n");

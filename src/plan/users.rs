@@ -2,6 +2,7 @@
 
 use super::action::UserPlan;
 use super::cloud_util::is_true;
+use super::module_config_error::ModuleConfigError;
 use crate::merge::cloud_init::{Version, merge_many};
 use crate::python::py_strip;
 use crate::userdata::Release;
@@ -42,6 +43,15 @@ fn merge(sources: &[Node], release: Release) -> Result<Node, String> {
 /// `ug_util.normalize_users_groups(cfg, distro)` (`default_user`: the
 /// distro's `system_info.default_user`).
 pub fn normalize_users_groups(
+    cfg: &Node,
+    default_user: Option<&Node>,
+    release: Release,
+) -> Result<UsersGroups, ModuleConfigError> {
+    users_groups(cfg, default_user, release).map_err(ModuleConfigError::new)
+}
+
+/// [`normalize_users_groups`], the exception as its Python text.
+fn users_groups(
     cfg: &Node,
     default_user: Option<&Node>,
     release: Release,

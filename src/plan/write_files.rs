@@ -127,7 +127,7 @@ fn write_all(
         let permissions = decode_perms(m.get_str("permissions"))?;
         let append = get_cfg_option_bool(f, "append", false)?;
         // util.write_file: the parent first, then the encoding, then open.
-        fs.ensure_dir(&dirname(&path))?;
+        fs.ensure_dir(&dirname(&path)).map_err(|e| e.to_string())?;
         let bytes = match content {
             Content::Bytes(b) => b,
             Content::Text(t) => encode_text(&t)?,
@@ -137,7 +137,8 @@ fn write_all(
                 ));
             }
         };
-        fs.open_write(&path, &bytes, permissions, append)?;
+        fs.open_write(&path, &bytes, permissions, append)
+            .map_err(|e| e.to_string())?;
         out.push(Action::WriteFile(FileWrite {
             entry,
             path,

@@ -52,7 +52,7 @@ pub use platform::Platform;
 internal! { use platform::Measure; }
 pub use report::Report;
 pub use rules::RULES;
-pub use schema::JsonSchema;
+pub use schema::{JsonSchema, SchemaError};
 internal! { use schema::{MiniRegex, SchemaFacts, SchemaIssue, SchemaKind}; }
 pub use size_check::SizeLimit;
 internal! { use size_kind::SizeKind; }

@@ -284,7 +284,7 @@ pub(super) fn run_query(a: &QueryArgs) -> Result<Exit, String> {
         match find_var(&response, &aliased, v) {
             Ok(r) => response = r,
             Err(e) => {
-                log("ERROR", &e);
+                log("ERROR", &e.to_string());
                 return Ok(Exit::Aborted);
             }
         }
@@ -304,7 +304,7 @@ pub(super) fn run_query(a: &QueryArgs) -> Result<Exit, String> {
             }
         }
     } else {
-        query_text(&response)?
+        query_text(&response).map_err(|e| e.to_string())?
     };
     super::stdout::write_stdout(format!("{text}\n").as_bytes())?;
     Ok(Exit::Ok)

@@ -233,7 +233,7 @@ fn ports(items: &[Node], span: crate::source::Span) -> Result<Node, ComposeError
             }
         };
         let sp = item.span();
-        for p in parse_ports(&spec).map_err(|m| invalid(item, m))? {
+        for p in parse_ports(&spec).map_err(|m| invalid(item, m.to_string()))? {
             let mut e = vec![("mode", text("ingress", sp))];
             if !p.host_ip.is_empty() {
                 e.push(("host_ip", text(&p.host_ip, sp)));
@@ -257,7 +257,7 @@ fn volume(item: &Node) -> Result<Node, ComposeError> {
         return Ok(item.clone());
     };
     let sp = item.span();
-    let v = parse_volume(s).map_err(|m| invalid(item, m))?;
+    let v = parse_volume(s).map_err(|m| invalid(item, m.to_string()))?;
     let mut e = vec![("type", text(if v.bind { "bind" } else { "volume" }, sp))];
     if !v.source.is_empty() {
         e.push(("source", text(&v.source, sp)));

@@ -21,9 +21,11 @@ mod layer_tags;
 mod model_checks;
 mod node_build;
 mod port_spec;
+mod port_spec_error;
 mod reset;
 mod unicity;
 mod volume_spec;
+mod volume_spec_error;
 
 internal! { use canonical::canonicalize; }
 internal! { use compose_error::ComposeError; }
@@ -32,8 +34,10 @@ internal! { use compose_rules::{ComposeRules, Conflict}; }
 internal! { use layer_tags::{LayerTags, resolve_tags}; }
 internal! { use model_checks::check_model; }
 internal! { use port_spec::{PortSpec, parse_ports}; }
+internal! { use port_spec_error::PortSpecError; }
 internal! { use reset::apply_resets; }
 internal! { use volume_spec::{VolumeSpec, parse_volume}; }
+internal! { use volume_spec_error::VolumeSpecError; }
 
 use super::dialect::{DialectOutcome, Layer};
 use crate::diagnostic::Diagnostic;

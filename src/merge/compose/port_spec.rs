@@ -1,5 +1,7 @@
 //! `PortSpec`: the short port syntax (`[ip:][published:]target[/proto]`, ranges) as compose-go expands it into long-syntax ports.
 
+use super::PortSpecError;
+
 /// One long-syntax port from a short spec.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PortSpec {
@@ -16,7 +18,7 @@ pub struct PortSpec {
 
 /// Expand a short port spec into its ports, in compose-go's order (by
 /// `port/proto` text, as Go sorts the keys of docker's port map).
-pub fn parse_ports(raw: &str) -> Result<Vec<PortSpec>, String> {
+pub fn parse_ports(raw: &str) -> Result<Vec<PortSpec>, PortSpecError> {
     let parts: Vec<&str> = raw.split(':').collect();
     let n = parts.len();
     let container = parts.last().copied().unwrap_or_default();
@@ -36,15 +38,15 @@ pub fn parse_ports(raw: &str) -> Result<Vec<PortSpec>, String> {
     let ip = match ip.strip_prefix('[') {
         Some(rest) => match rest.strip_suffix(']') {
             Some(inner) => inner.to_string(),
-            None => return Err(format!("invalid IP address {ip}")),
+            None => return Err(PortSpecError::UnclosedBracket(ip)),
         },
         None => ip,
     };
     if !ip.is_empty() && ip.parse::<std::net::IpAddr>().is_err() {
-        return Err(format!("invalid IP address: {ip}"));
+        return Err(PortSpecError::BadIp(ip));
     }
     if container.is_empty() {
-        return Err(format!("no port specified: {raw}<empty>"));
+        return Err(PortSpecError::NoPort(raw.to_owned()));
     }
     let (start, end) = port_range(container)?;
     let (hstart, hend) = if host.is_empty() {
@@ -53,13 +55,14 @@ pub fn parse_ports(raw: &str) -> Result<Vec<PortSpec>, String> {
         port_range(host)?
     };
     if !host.is_empty() && end - start != hend.wrapping_sub(hstart) && end != start {
-        return Err(format!(
-            "invalid ranges specified for container and host Ports: {container} and {host}"
-        ));
+        return Err(PortSpecError::RangeMismatch {
+            container: container.to_owned(),
+            host: host.to_owned(),
+        });
     }
     let proto = proto.to_ascii_lowercase();
     if !matches!(proto.as_str(), "tcp" | "udp" | "sctp") {
-        return Err(format!("invalid proto: {proto}"));
+        return Err(PortSpecError::BadProto(proto));
     }
     let mut out = Vec::new();
     for i in 0..=(end - start) {
@@ -92,8 +95,8 @@ fn split_proto(raw: &str) -> (&str, &str) {
     }
 }
 
-fn port_range(s: &str) -> Result<(u64, u64), String> {
-    let bad = || format!("invalid port range: {s}");
+fn port_range(s: &str) -> Result<(u64, u64), PortSpecError> {
+    let bad = || PortSpecError::BadRange(s.to_owned());
     let num = |t: &str| t.parse::<u16>().map(u64::from).map_err(|_| bad());
     match s.split_once('-') {
         None => {

@@ -96,9 +96,9 @@ impl Indexer {
                     Some(t) => Ok(Some(t.to_string())),
                     None => Err(format!("service volume {at} is missing a mount target")),
                 },
-                Value::Str(_) => {
-                    parse_volume(item.as_str().unwrap_or_default()).map(|v| Some(v.target))
-                }
+                Value::Str(_) => parse_volume(item.as_str().unwrap_or_default())
+                    .map(|v| Some(v.target))
+                    .map_err(|e| e.to_string()),
                 _ => Ok(Some(String::new())),
             },
             Indexer::Device => match item.value() {

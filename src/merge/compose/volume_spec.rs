@@ -1,5 +1,7 @@
 //! `VolumeSpec`: the short service-volume syntax (`src:dst:opts`) as compose-go's `ParseVolume` reads it.
 
+use super::VolumeSpecError;
+
 /// A parsed short volume.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct VolumeSpec {
@@ -24,10 +26,10 @@ pub struct VolumeSpec {
 /// Parse a short volume. One- and two-character specs are an anonymous
 /// volume's target; a one-letter section before `:` is a Windows drive
 /// (so `v:/c:ro` is the bind of `v:/c` onto `ro`, as in compose-go).
-pub fn parse_volume(spec: &str) -> Result<VolumeSpec, String> {
+pub fn parse_volume(spec: &str) -> Result<VolumeSpec, VolumeSpecError> {
     let mut v = VolumeSpec::default();
     match spec.chars().count() {
-        0 => return Err("invalid empty volume spec".into()),
+        0 => return Err(VolumeSpecError::Empty),
         1 | 2 => {
             v.target = spec.to_string();
             v.bare = true;
@@ -45,9 +47,7 @@ pub fn parse_volume(spec: &str) -> Result<VolumeSpec, String> {
         }
         if end || c == Some(':') {
             if buffer.is_empty() {
-                return Err(format!(
-                    "invalid spec: {spec}: empty section between colons"
-                ));
+                return Err(VolumeSpecError::EmptySection(spec.to_owned()));
             }
             if v.source.is_empty() && end {
                 v.target = std::mem::take(&mut buffer);
@@ -56,7 +56,7 @@ pub fn parse_volume(spec: &str) -> Result<VolumeSpec, String> {
             } else if v.target.is_empty() {
                 v.target = std::mem::take(&mut buffer);
             } else if !end {
-                return Err(format!("invalid spec: {spec}: too many colons"));
+                return Err(VolumeSpecError::TooManyColons(spec.to_owned()));
             } else {
                 options = Some(std::mem::take(&mut buffer));
             }

@@ -426,9 +426,10 @@ impl Hierarchy {
             }));
         }
         let knockout = match &behavior.knockout_prefix {
-            Some(p) => {
-                Some(Knockout::new(p).map_err(|m| HieraError::new("hiera-knockout-prefix", m))?)
-            }
+            Some(p) => Some(
+                Knockout::new(p)
+                    .map_err(|m| HieraError::new("hiera-knockout-prefix", m.to_string()))?,
+            ),
             None => None,
         };
         let rules = KeyRules {

@@ -1,6 +1,6 @@
 //! `JsonSchema` and `SchemaIssue`: cloud-init's JSON schema checked against a merged config the way its own validator does, value by value, spans kept.
 
-use super::{MiniRegex, SchemaFacts};
+use super::{MiniRegex, SchemaError, SchemaFacts};
 use crate::merge::PathSeg;
 use crate::userdata::Release;
 use crate::yaml::Node;
@@ -308,21 +308,22 @@ fn deepest_matches<'s>(errors: Vec<Fault<'s>>, instance: &Node, base: usize) -> 
 
 impl JsonSchema {
     /// Parse the schema's JSON text.
-    pub fn parse(text: &str) -> Result<JsonSchema, String> {
-        let root: J = serde_json::from_str(text).map_err(|e| format!("not a JSON schema: {e}"))?;
+    pub fn parse(text: &str) -> Result<JsonSchema, SchemaError> {
+        let root: J =
+            serde_json::from_str(text).map_err(|e| SchemaError::NotJson(e.to_string()))?;
         JsonSchema::from_value(root)
     }
 
     /// cloud-init's schema of `release`, from cloudfold's own copy of its facts
     /// (`SchemaFacts`): no installed cloud-init needed.
-    pub fn builtin(release: Release) -> Result<JsonSchema, String> {
+    pub fn builtin(release: Release) -> Result<JsonSchema, SchemaError> {
         Ok(JsonSchema::from_value(SchemaFacts::of(release).to_json()?)?.for_release(release))
     }
 
     /// A schema already read as JSON (checked as 25.1 checks; see [`Self::for_release`]).
-    pub fn from_value(root: J) -> Result<JsonSchema, String> {
+    pub fn from_value(root: J) -> Result<JsonSchema, SchemaError> {
         if !root.is_object() {
-            return Err("not a JSON schema: the document is not an object".into());
+            return Err(SchemaError::NotAnObject);
         }
         let mut regexes = HashMap::new();
         collect_patterns(&root, &mut regexes);

@@ -6,6 +6,7 @@
 //! equal to the real files. `validate --schema` uses them, so it needs no installed
 //! cloud-init.
 
+use super::SchemaError;
 use crate::userdata::Release;
 use serde_json::{Map, Value as J};
 
@@ -43,8 +44,8 @@ impl SchemaFacts {
 
     /// The JSON schema the facts describe (what `schema-cloud-config-v1.json` holds,
     /// without its documentation).
-    pub fn to_json(self) -> Result<J, String> {
-        parse(self.text)
+    pub fn to_json(self) -> Result<J, SchemaError> {
+        parse(self.text).map_err(SchemaError::Facts)
     }
 }
 
