@@ -28,6 +28,9 @@ impl fmt::Display for AbortKind {
     }
 }
 
+/// The code of a fold stopped at one of cloudfold's own limits ([`ProcessError::is_limit`]).
+pub(super) const LIMIT_CODE: &str = "userdata-limit";
+
 impl DiagnosticKind for AbortKind {
     fn code(&self) -> &'static str {
         match &self.0 {
@@ -37,7 +40,7 @@ impl DiagnosticKind for AbortKind {
             ProcessError::LaunchIndexOverflow { .. } => "userdata-launch-index-overflow",
             ProcessError::Mime(_) => "userdata-mime-raises",
             ProcessError::Include { .. } => "include-not-fetched",
-            ProcessError::Limit(_) | ProcessError::IncludeDepth(_) => "userdata-limit",
+            ProcessError::Limit(_) | ProcessError::IncludeDepth(_) => LIMIT_CODE,
         }
     }
 

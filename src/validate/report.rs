@@ -23,6 +23,14 @@ impl Report {
             .count()
     }
 
+    /// Whether the fold stopped at one of cloudfold's own safety limits (raised with the flag
+    /// the diagnostic names) rather than where cloud-init would.
+    pub fn hit_limit(&self) -> bool {
+        self.diagnostics
+            .iter()
+            .any(|d| d.code == super::abort_kind::LIMIT_CODE)
+    }
+
     /// Whether cloud-init would abort all user-data processing.
     pub fn aborted(&self) -> bool {
         self.folded.is_none()

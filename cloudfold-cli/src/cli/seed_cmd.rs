@@ -127,11 +127,11 @@ fn check_user_data(a: &SeedArgs, bytes: &[u8]) -> Step<()> {
         eprintln!("warning: {what}; writing the seed anyway (--force)");
         return Ok(Ok(()));
     }
-    let limit = report
-        .diagnostics
-        .iter()
-        .any(|d| d.code == "userdata-limit");
-    let code = if limit { Exit::Limit } else { Exit::Invalid };
+    let code = if report.hit_limit() {
+        Exit::Limit
+    } else {
+        Exit::Invalid
+    };
     Ok(Err((
         code,
         format!("{what}: no seed written (see `cloudfold validate`; --force writes it anyway)"),

@@ -26,11 +26,11 @@ fn platform(p: PlatformArg) -> Platform {
 /// The exit code a report earns.
 fn decide(report: &Report, strict: bool) -> Exit {
     if report.aborted() {
-        let limit = report
-            .diagnostics
-            .iter()
-            .any(|d| d.code == "userdata-limit");
-        return if limit { Exit::Limit } else { Exit::Aborted };
+        return if report.hit_limit() {
+            Exit::Limit
+        } else {
+            Exit::Aborted
+        };
     }
     if report.count(Severity::Error) > 0 {
         Exit::Invalid
