@@ -30,6 +30,9 @@ pub struct FoldedSide {
 #[derive(Debug, Default)]
 struct MergersSeen {
     by_source: Vec<Option<String>>,
+    /// The last stack seen and its text: parts mostly share their mergers,
+    /// and writing a stack costs more than comparing it.
+    last: Option<(MergerStack, String)>,
 }
 
 impl MergeObserver for MergersSeen {
@@ -46,8 +49,16 @@ impl FoldObserver for MergersSeen {
         if self.by_source.len() <= i {
             self.by_source.resize(i + 1, None);
         }
+        let text = match &self.last {
+            Some((m, t)) if m == mergers => t.clone(),
+            _ => {
+                let t = mergers.to_string();
+                self.last = Some((mergers.clone(), t.clone()));
+                t
+            }
+        };
         if let Some(slot) = self.by_source.get_mut(i) {
-            *slot = Some(mergers.to_string());
+            *slot = Some(text);
         }
     }
 }

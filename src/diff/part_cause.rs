@@ -145,7 +145,9 @@ pub(crate) fn diff_parts(
     let ka: Vec<PartKey<'_>> = old.reports.iter().map(key).collect();
     let kb: Vec<PartKey<'_>> = new.reports.iter().map(key).collect();
     let fixed = foldhash::fast::FixedState::with_seed(3);
-    let mut ids: HashMap<&PartKey<'_>, u32> = HashMap::new();
+    // foldhash: the keys hold whole part bodies (SipHash over them cost ~2 %
+    // of a 1000-part diff); the ids follow first appearance, not the hash.
+    let mut ids: HashMap<&PartKey<'_>, u32, _> = HashMap::with_hasher(fixed.clone());
     let mut id_of = |k| {
         let next = ids.len() as u32;
         *ids.entry(k).or_insert(next)

@@ -9,8 +9,7 @@ use super::part_cause::{PartCause, SideParts, diff_parts};
 use super::value_change::{ChangeKind, Place, ValueChange};
 use crate::layers::Layered;
 use crate::merge::Path;
-use crate::userdata::{FoldText, IncludeResolver, UserDataOptions};
-use std::collections::HashMap;
+use crate::userdata::{FoldText, IncludeResolver, Preload, UserDataOptions};
 
 /// Payloads from this size on (both together) are folded on two threads.
 const PARALLEL_FROM: usize = 256 << 10;
@@ -57,16 +56,19 @@ impl PayloadDiff {
     /// read from, and of the parts the containers holding them were read from
     /// (a list that a moved or added part now replaces).
     pub fn causes(&self) -> Vec<Vec<usize>> {
-        let mut by_old: HashMap<usize, usize> = HashMap::new();
-        let mut by_new: HashMap<usize, usize> = HashMap::new();
-        for (i, p) in self.parts.iter().enumerate() {
-            if let Some(s) = &p.old {
-                by_old.insert(s.number, i);
+        // By part number (a lookup per change side: thousands of them).
+        let table = |of: fn(&PartCause) -> Option<usize>| {
+            let most = self.parts.iter().filter_map(of).max().unwrap_or(0);
+            let mut t: Vec<Option<usize>> = vec![None; most.saturating_add(1)];
+            for (i, p) in self.parts.iter().enumerate() {
+                if let Some(slot) = of(p).and_then(|n| t.get_mut(n)) {
+                    *slot = Some(i);
+                }
             }
-            if let Some(s) = &p.new {
-                by_new.insert(s.number, i);
-            }
-        }
+            t
+        };
+        let by_old = table(|p| p.old.as_ref().map(|s| s.number));
+        let by_new = table(|p| p.new.as_ref().map(|s| s.number));
         let part_of = |side: &FoldedSide, n: &Option<crate::yaml::Node>| {
             n.as_ref()
                 .and_then(|n| side.locator.origin(n.span()))
@@ -86,8 +88,12 @@ impl PayloadDiff {
                 let mut v: Vec<usize> = olds
                     .iter()
                     .flatten()
-                    .filter_map(|p| by_old.get(p).copied())
-                    .chain(news.iter().flatten().filter_map(|p| by_new.get(p).copied()))
+                    .filter_map(|&p| by_old.get(p).copied().flatten())
+                    .chain(
+                        news.iter()
+                            .flatten()
+                            .filter_map(|&p| by_new.get(p).copied().flatten()),
+                    )
                     .collect();
                 v.sort_unstable();
                 v.dedup();
@@ -123,6 +129,20 @@ pub fn diff(
     text: FoldText,
 ) -> Result<PayloadDiff, DiffError> {
     let identical = old == new;
+    // Folded side by side, the two folds keep both cores busy: their
+    // preload helpers would only add threads, hand-offs and fresh heaps
+    // (benches/README.md). The result does not depend on the helper.
+    let parallel = !identical && old.len().saturating_add(new.len()) >= PARALLEL_FROM;
+    let unhelped;
+    let opts = if parallel && opts.preload == Preload::Auto {
+        unhelped = UserDataOptions {
+            preload: Preload::Off,
+            ..opts.clone()
+        };
+        &unhelped
+    } else {
+        opts
+    };
     let (old, new) = std::thread::scope(|scope| {
         let (lo, ln) = (old.len(), new.len());
         if identical {
@@ -130,7 +150,7 @@ pub fn diff(
             let side = FoldedSide::fold(Side::Old, old, r, opts, includes)?;
             return Ok((side.clone(), side));
         }
-        if lo.saturating_add(ln) >= PARALLEL_FROM {
+        if parallel {
             // The old side on a thread of its own, with the stack the fold's
             // own helper gets (deep YAML recurses).
             let other = std::thread::Builder::new()
@@ -225,8 +245,9 @@ pub(crate) fn origin_with<T>(
     locate: impl Fn(crate::source::Span) -> Option<T>,
 ) -> Option<T> {
     let value = if old { c.old.as_ref() } else { c.new.as_ref() };
-    let on_side = if old { c.old_path() } else { c.new_path() };
-    on_side?;
+    if !c.on_side(old) {
+        return None;
+    }
     let from_value = value.and_then(|v| locate(v.span()));
     // A key node is the side's own only where the other side lacks it.
     let own_key = if old {

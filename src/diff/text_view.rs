@@ -167,11 +167,16 @@ fn write_place(out: &mut String, parts: &[PartSummary], o: Option<Origin>) {
                 .checked_sub(1)
                 .and_then(|i| parts.get(i))
                 .map_or("?", |p| p.filename.as_str());
-            let _ = write!(
-                out,
-                "part {} ({name}):{}:{}",
-                o.part, o.start.line, o.start.column
-            );
+            // Pieces pushed (no `write!`): a diff writes thousands of these.
+            let mut num = itoa::Buffer::new();
+            out.push_str("part ");
+            out.push_str(num.format(o.part));
+            out.push_str(" (");
+            out.push_str(name);
+            out.push_str("):");
+            out.push_str(num.format(o.start.line));
+            out.push(':');
+            out.push_str(num.format(o.start.column));
         }
         None => out.push_str("built by the merge"),
     }
@@ -211,6 +216,9 @@ fn cause_words(c: &PartCause) -> String {
 
 /// Characters shown of `s` (ANSI colour sequences take no room).
 fn visible_width(s: &str) -> usize {
+    if !s.contains('\x1b') {
+        return s.chars().count();
+    }
     let mut n = 0;
     let mut in_escape = false;
     for c in s.chars() {
@@ -307,7 +315,12 @@ impl Writer<'_> {
                 let added = ch.kind == ChangeKind::Added;
                 let start = self.out.len();
                 let (colour, sign) = if added { (p.green, "+") } else { (p.red, "-") };
-                let _ = write!(self.out, "  {colour}{sign} {}: ", ch.path());
+                self.out.push_str("  ");
+                self.out.push_str(colour);
+                self.out.push_str(sign);
+                self.out.push(' ');
+                ch.write_path(&mut self.out);
+                self.out.push_str(": ");
                 if ch.in_set {
                     let element = match ch.path().segments().last() {
                         Some(PathSeg::Key(k)) => flow(k),
@@ -325,7 +338,12 @@ impl Writer<'_> {
                 self.comment(start, i, !added, true);
             }
             ChangeKind::Changed => {
-                let _ = writeln!(self.out, "  {}~ {}{}", p.yellow, ch.path(), p.reset);
+                self.out.push_str("  ");
+                self.out.push_str(p.yellow);
+                self.out.push_str("~ ");
+                ch.write_path(&mut self.out);
+                self.out.push_str(p.reset);
+                self.out.push('\n');
                 for (old_side, colour, sign, n) in [
                     (true, p.red, "-", ch.old.as_ref()),
                     (false, p.green, "+", ch.new.as_ref()),

@@ -151,7 +151,14 @@ impl ValueChange {
         self.not_at_boot.is_none()
     }
 
-    fn path_on(&self, parent: &[PathSeg], old_side: bool) -> Option<Path> {
+    /// The path on one side as its parent's segments and its last one
+    /// (`None`: that side does not have it).
+    fn path_parts(&self, old_side: bool) -> Option<(&[PathSeg], Option<PathSeg>)> {
+        let parent = if old_side {
+            &self.old_parent
+        } else {
+            &self.new_parent
+        };
         let seg = match &self.place {
             Place::Root => {
                 let present = if old_side {
@@ -159,7 +166,7 @@ impl ValueChange {
                 } else {
                     self.new.is_some()
                 };
-                return present.then(Path::root);
+                return present.then_some((&[][..], None));
             }
             Place::Container => None,
             Place::Key(k) => {
@@ -175,19 +182,39 @@ impl ValueChange {
             }
             Place::Index { old, new } => Some(PathSeg::Index(if old_side { *old } else { *new }?)),
         };
+        Some((parent, seg))
+    }
+
+    fn path_on(&self, old_side: bool) -> Option<Path> {
+        let (parent, seg) = self.path_parts(old_side)?;
         let mut segs = parent.to_vec();
         segs.extend(seg);
         Some(Path::from_segments(segs))
     }
 
+    /// Whether the old (or new) side has this place (its path is `Some`).
+    pub(crate) fn on_side(&self, old_side: bool) -> bool {
+        self.path_parts(old_side).is_some()
+    }
+
+    /// Append [`ValueChange::path`] as it displays, without building it.
+    pub(crate) fn write_path(&self, out: &mut String) {
+        out.push('$');
+        if let Some((parent, seg)) = self.path_parts(false).or_else(|| self.path_parts(true)) {
+            for s in parent.iter().chain(seg.as_ref()) {
+                s.write_to(out);
+            }
+        }
+    }
+
     /// The path on the old side (`None`: the old config does not have it).
     pub fn old_path(&self) -> Option<Path> {
-        self.path_on(&self.old_parent, true)
+        self.path_on(true)
     }
 
     /// The path on the new side (`None`: the new config does not have it).
     pub fn new_path(&self) -> Option<Path> {
-        self.path_on(&self.new_parent, false)
+        self.path_on(false)
     }
 
     /// The path to show: the new side's, or the old side's for a removal.
@@ -195,5 +222,87 @@ impl ValueChange {
         self.new_path()
             .or_else(|| self.old_path())
             .unwrap_or_default()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::yaml::value::Value;
+
+    fn change(kind: ChangeKind, place: Place, parent: Vec<PathSeg>) -> ValueChange {
+        ValueChange {
+            kind,
+            place,
+            old_parent: parent.clone(),
+            new_parent: parent,
+            old: Some(Node::str("a")),
+            new: Some(Node::str("b")),
+            in_set: false,
+            not_at_boot: None,
+            old_keys: Vec::new(),
+            new_keys: Vec::new(),
+            old_container: None,
+            new_container: None,
+            old_origin: None,
+            new_origin: None,
+            old_layer: None,
+            new_layer: None,
+        }
+    }
+
+    #[test]
+    fn write_path_writes_what_path_displays() {
+        let keys = [
+            Node::str("runcmd"),
+            Node::str("odd key"),
+            Node::str("_x-1"),
+            Node::str("1a"),
+            Node::str(""),
+            Node::synthetic(Value::Int(7.into())),
+            Node::synthetic(Value::Bool(true)),
+        ];
+        let parent: Vec<PathSeg> = keys
+            .iter()
+            .cloned()
+            .map(PathSeg::Key)
+            .chain([PathSeg::Index(0), PathSeg::Index(12_345)])
+            .collect();
+        let places = || {
+            keys.iter().cloned().map(Place::Key).chain([
+                Place::Root,
+                Place::Container,
+                Place::Index {
+                    old: Some(3),
+                    new: None,
+                },
+                Place::Index {
+                    old: None,
+                    new: Some(40),
+                },
+                Place::Index {
+                    old: Some(1),
+                    new: Some(2),
+                },
+            ])
+        };
+        let kinds = [
+            ChangeKind::Added,
+            ChangeKind::Removed,
+            ChangeKind::Changed,
+            ChangeKind::Reordered,
+        ];
+        for kind in kinds {
+            for place in places() {
+                for p in [Vec::new(), parent.clone()] {
+                    let c = change(kind, place.clone(), p);
+                    let mut out = String::new();
+                    c.write_path(&mut out);
+                    assert_eq!(out, c.path().to_string());
+                    assert_eq!(c.on_side(true), c.old_path().is_some());
+                    assert_eq!(c.on_side(false), c.new_path().is_some());
+                }
+            }
+        }
     }
 }

@@ -61,6 +61,31 @@ fn is_plain_name(s: &str) -> bool {
         && chars.all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
 }
 
+impl PathSeg {
+    /// Append this segment as [`fmt::Display`] writes it, without the
+    /// formatting machinery (`diff` writes thousands of paths).
+    pub(crate) fn write_to(&self, out: &mut String) {
+        match self {
+            PathSeg::Index(i) => {
+                out.push('[');
+                out.push_str(itoa::Buffer::new().format(*i));
+                out.push(']');
+            }
+            PathSeg::Key(k) => match k.value() {
+                Value::Str(s) if s.as_str().is_some_and(is_plain_name) => {
+                    out.push('.');
+                    out.push_str(s.as_str().unwrap_or_default());
+                }
+                _ => {
+                    out.push('[');
+                    out.push_str(&py_repr(k));
+                    out.push(']');
+                }
+            },
+        }
+    }
+}
+
 impl fmt::Display for PathSeg {
     /// `.name`, `['odd key']`, `[1]`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
