@@ -21,7 +21,7 @@ pub struct FoldedSide {
     /// Spans of the fold's values as part and line:column.
     pub locator: Locator,
     /// The payload is a `cloud-config.txt` as cloud-init writes it
-    /// ([`is_cloud_config_txt`]).
+    /// (`is_cloud_config_txt`).
     pub is_cloud_config_txt: bool,
 }
 

@@ -44,15 +44,19 @@ pub use alignment::Budget;
 internal! { use alignment::{Run, align, align_symmetric}; }
 pub use diff_error::{DiffError, Side};
 pub use diff_options::{DEFAULT_MAX_ALIGN_WORK, DiffOptions};
-internal! { use folded_side::{FoldedSide, is_cloud_config_txt}; }
+internal! { use folded_side::is_cloud_config_txt; }
+pub use folded_side::FoldedSide;
 pub use json_view::{JsonView, to_json};
 pub use layered_diff::diff_layered;
 internal! { use line_hunk::{LineHunk, line_hunks, split_lines}; }
-internal! { use part_cause::{PartCause, PartDelta}; }
+internal! { use part_cause::PartDelta; }
+pub use part_cause::PartCause;
 pub use payload_diff::{PayloadDiff, diff};
 pub use plan_diff::diff_plans;
 internal! { use plan_diff::{LineChange, ModuleChange, ModuleCommands, ModuleOp, ModuleState, PlanDiff, StageDiff, Step, StepChange, StepOp}; }
 pub use plan_diff_view::{plan_diff_json, plan_diff_text};
 pub use text_view::{Palette, to_text};
-internal! { use value_change::{ChangeKind, NotAtBoot, Place, ValueChange}; }
+internal! { use value_change::{NotAtBoot, Place}; }
+pub use value_change::ChangeKind;
+pub use value_change::ValueChange;
 pub use yaml_diff::yaml_diff;

@@ -111,8 +111,8 @@ pub struct ValueChange {
     pub kind: ChangeKind,
     /// Where, in the container edited.
     pub place: Place,
-    /// The container edited, on the old side (for [`Place::Container`],
-    /// the container itself; for [`Place::Root`], empty).
+    /// The container edited, on the old side (for `Place::Container`,
+    /// the container itself; for `Place::Root`, empty).
     pub old_parent: Vec<PathSeg>,
     /// The container edited, on the new side.
     pub new_parent: Vec<PathSeg>,

@@ -17,7 +17,12 @@ mod text_view;
 
 internal! { use change::{Change, Step, keep_words}; }
 pub use explanation::{ExplainError, ExplainLimits, Explanation, explain};
-internal! { use explanation::{Entry, Origin, OriginKind, PartChange, PartStatus, PartSummary, Position, jsonp_shift, part_text}; }
+internal! { use explanation::{PartChange, PartStatus, jsonp_shift, part_text}; }
+pub use explanation::Entry;
+pub use explanation::Origin;
+pub use explanation::OriginKind;
+pub use explanation::PartSummary;
+pub use explanation::Position;
 pub use json_view::JsonView;
 internal! { use json_view::to_json; }
 internal! { use locator::Locator; }

@@ -43,10 +43,12 @@ pub(crate) mod tojson;
 mod urlize;
 
 pub use engine::{Engine, JinjaLimits};
-internal! { use engine::{GLOBALS, RenderError}; }
+internal! { use engine::GLOBALS; }
+pub use engine::RenderError;
 internal! { use filters::FILTERS; }
 pub use instance_data::InstanceData;
-internal! { use instance_data::{InstanceDataError, is_version_key, jinja_alias}; }
+internal! { use instance_data::{is_version_key, jinja_alias}; }
+pub use instance_data::InstanceDataError;
 pub use jinja_part::{
     JinjaContext, JinjaDrop, JinjaRender, cloud_init_logs, detect_template, render_part,
     template_body,
@@ -54,7 +56,8 @@ pub use jinja_part::{
 internal! { use jinja_part::{CloudInitLog, INSTANCE_DATA_PATH, decode_escaped, encode_escaped, missing_vars}; }
 internal! { use jtests::TESTS; }
 internal! { use line_map::LineMap; }
-internal! { use py_error::{PyExc, RenderFault}; }
+pub use py_error::PyExc;
+pub use py_error::RenderFault;
 internal! { use py_format::{py_repr, py_str}; }
 pub use query::{find_var, list_keys, query_text};
 pub use query_error::QueryError;

@@ -47,7 +47,7 @@ pub enum NoteKind {
     /// higher layers') and vendor-data2 setting `system_info: {paths:
     /// {cloud_dir: /var/lib/cloud/}}`: the modules read `/var/lib/cloud/var/lib/cloud`.
     PathsRelocated,
-    /// A trap: see [`Trap`].
+    /// A trap: see `Trap`.
     Trap(Trap),
 }
 

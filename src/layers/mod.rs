@@ -36,8 +36,12 @@ pub use layer_explanation::{LayerExplanation, LayerOrigin, explain_layers};
 internal! { use layer_explanation::{LayerEntry, TooManyNodes, origin_of}; }
 pub use layer_inputs::LayerInputs;
 pub use layer_note::{LayerNote, LayersError};
-internal! { use layer_note::{NoteKind, Trap}; }
+internal! { use layer_note::Trap; }
+pub use layer_note::NoteKind;
 pub use layered::Layered;
-internal! { use layered::{FlatSource, MODULE_LIST_KEYS, ModuleListOrigin, VendorOutcome}; }
+internal! { use layered::{MODULE_LIST_KEYS, ModuleListOrigin}; }
+pub use layered::FlatSource;
+pub use layered::VendorOutcome;
 pub use read_conf::ConfigFile;
-internal! { use source_registry::{LayerKind, SourceInfo, SourceText, Sources}; }
+internal! { use source_registry::{SourceInfo, SourceText, Sources}; }
+pub use source_registry::LayerKind;

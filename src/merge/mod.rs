@@ -59,7 +59,8 @@ internal! { use fingerprint::fingerprint; }
 internal! { use knockout::Knockout; }
 internal! { use knockout_error::KnockoutError; }
 internal! { use limits::{Limits, MAX_LEVELS}; }
-internal! { use merge_error::{MergeError, PyException}; }
+pub use merge_error::MergeError;
+pub use merge_error::PyException;
 internal! { use observer::{Decision, KeepReason, MergeEvent, MergeObserver, NoObserver, Trace, TraceEntry}; }
 internal! { use path::{Path, PathSeg}; }
 pub use path_query::PathQuery;

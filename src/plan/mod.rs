@@ -32,7 +32,11 @@ mod write_files;
 
 internal! { use action::{Action, FileWrite, RunPart, UserPlan}; }
 pub use boot_plan::{Boot, BootPlan};
-internal! { use boot_plan::{ConsumeData, ModuleStep, PartEffect, PartStep, SectionPlan, Skip, Stage, StagePlan}; }
+internal! { use boot_plan::{ConsumeData, PartEffect, SectionPlan, Skip}; }
+pub use boot_plan::ModuleStep;
+pub use boot_plan::PartStep;
+pub use boot_plan::Stage;
+pub use boot_plan::StagePlan;
 internal! { use cloud_fs::{CloudFs, FsEntry}; }
 internal! { use fs_error::FsError; }
 pub(crate) use cloud_util::clean_filename;

@@ -7,7 +7,7 @@ mod shared_text;
 mod source_id;
 
 internal! { use line_index::LineIndex; }
-internal! { use mark::{Mark, Span}; }
+pub use mark::{Mark, Span};
 internal! { use shared_bytes::SharedBytes; }
 internal! { use shared_text::{SharedText, TextSource}; }
 pub use source_id::SourceId;

@@ -26,24 +26,33 @@ mod yaml_text;
 
 internal! { mod json_patch; }
 internal! { mod py_json; }
+pub use json_patch::PatchError;
+pub use py_json::JsonSyntaxError;
 
 internal! { use crate::python::{py_is_space, py_splitlines, raw_unicode_escape}; }
 internal! { use accumulated_message::{AccumulatedMessage, HandledPart, HandlerWalk, MessageNode}; }
-internal! { use cloud_config_handler::{CloudConfigHandler, PartRejection}; }
-internal! { use excluded_types::{ExcludedTypes, NotIterable}; }
+internal! { use cloud_config_handler::CloudConfigHandler; }
+pub use cloud_config_handler::PartRejection;
+pub use excluded_types::ExcludedTypes;
+pub use excluded_types::NotIterable;
 internal! { use fold_observer::FoldObserver; }
 pub use fold_text::FoldText;
 pub use gzip::{GzipError, gunzip};
 internal! { use include::{IncludeLine, include_urls}; }
 internal! { use launch_index::{filter_launch_index, selects}; }
 pub use leaf::Payload;
-internal! { use leaf::{Body, HeaderValue, Leaf, Origin}; }
+internal! { use leaf::{Body, HeaderValue}; }
+pub use leaf::Leaf;
+pub use leaf::Origin;
 internal! { use mime_leaves::format_attachment; }
 internal! { use other_agent::{OTHER_AGENTS, OtherAgent, other_agent}; }
-internal! { use part_type::{PartType, known_types, type_from_starts_with}; }
+internal! { use part_type::{known_types, type_from_starts_with}; }
+pub use part_type::PartType;
 pub use preloader::Preload;
 pub use processor::{Fetched, IncludeResolver, NoIncludes, ProcessError};
-internal! { use processor::{ProcessWarning, Processed, WarningKind, process, process_owned}; }
+internal! { use processor::{Processed, process, process_owned}; }
+pub use processor::ProcessWarning;
+pub use processor::WarningKind;
 internal! { use py_int::{IntError, int_from_str, py_int}; }
 pub use render::{Folded, PartOutcome, PartReport, RenderError, Renderer, render};
 internal! { use render::{render_observed, render_owned}; }

@@ -27,8 +27,8 @@ internal! { mod value; }
 
 pub use emitter::{DumpError, DumpOptions, dump, dump_after};
 internal! { use emitter::{AsideJob, RunAside, dump_after_aside, dump_after_split, dump_via_graph}; }
+pub use error::PyErrorClass;
 pub use error::YamlError;
-internal! { use error::PyErrorClass; }
 internal! { use event::{Event, EventKind, Props, ScalarStyle, ScalarText}; }
 pub use load::{load, load_bytes};
 internal! { use load::{load_events, load_fast, load_tagged, load_via_graph}; }
