@@ -5,10 +5,35 @@
 //! operators, and a closing bracket that does not match raises "unexpected
 //! '}', expected ')'" (or "unexpected ')'" with nothing open). The parser pulls
 //! tokens lazily, so this error wins over a parse error later in the text.
-//! MiniJinja reports such templates in its parser's words instead.
+//! MiniJinja reports such templates in its parser's words instead. The same
+//! walk gives the print tags' expressions ([`print_spans`]).
 
 /// The first such error in `content`: its byte offset and Jinja2's message.
 pub(crate) fn bracket_error(content: &str) -> Option<(usize, String)> {
+    walk(content, &mut |_| {})
+}
+
+/// What the walk finds in a print tag (`{{ ... }}`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum InPrint {
+    /// The tag's expression: from after `{{` (and its `-`/`+`) to the
+    /// closing `}}` (or `-}}`).
+    Span(usize, usize),
+    /// A `,` outside brackets and strings: Jinja2 reads the expression as a tuple.
+    Comma(usize),
+}
+
+/// The print tags' expressions and top-level commas, in order, up to the
+/// first lexer error (a comma in a tag left unclosed is given too).
+pub(crate) fn in_prints(content: &str) -> Vec<InPrint> {
+    let mut found = Vec::new();
+    walk(content, &mut |x| found.push(x));
+    found
+}
+
+/// The tags of `content` in order, what is in print tags given to `print`,
+/// up to the first bracket error (returned).
+fn walk(content: &str, print: &mut dyn FnMut(InPrint)) -> Option<(usize, String)> {
     let b = content.as_bytes();
     let at = |i: usize, s: &str| content.get(i..).is_some_and(|t| t.starts_with(s));
     let mut i = 0;
@@ -41,6 +66,7 @@ pub(crate) fn bracket_error(content: &str) -> Option<(usize, String)> {
         if matches!(b.get(i), Some(b'-' | b'+')) {
             i += 1;
         }
+        let start = i;
         let mut stack: Vec<u8> = Vec::new();
         loop {
             let c = *b.get(i)?;
@@ -51,6 +77,9 @@ pub(crate) fn bracket_error(content: &str) -> Option<(usize, String)> {
                     at(i, "%}") || at(i, "-%}") || at(i, "+%}")
                 };
                 if end {
+                    if var {
+                        print(InPrint::Span(start, i));
+                    }
                     i += content.get(i..)?.find('}')? + 1;
                     if var {
                         i += 1;
@@ -72,6 +101,7 @@ pub(crate) fn bracket_error(content: &str) -> Option<(usize, String)> {
                     i = j + 1;
                     continue;
                 }
+                b',' if var && stack.is_empty() => print(InPrint::Comma(i)),
                 b'(' => stack.push(b')'),
                 b'[' => stack.push(b']'),
                 b'{' => stack.push(b'}'),

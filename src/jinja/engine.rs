@@ -226,33 +226,130 @@ fn lipsum(args: &[Value]) -> Result<Value, Error> {
 static DO_RE: std::sync::LazyLock<Option<regex::Regex>> =
     std::sync::LazyLock::new(|| regex::Regex::new(r"(\{%[-+]?\s*)do\b").ok());
 
+/// Whether `e` is MiniJinja's parser stopping at a `,` in a print tag, where
+/// Jinja2's `parse_tuple` reads on (`{{ a, b }}` prints the tuple `(a, b)`).
+fn print_comma(e: &Error, src: &str) -> bool {
+    e.detail() == Some("unexpected `,`, expected end of variable block")
+        && e.range().and_then(|r| src.get(r)) == Some(",")
+}
+
+/// `src` with each print tag's top-level `,` written `~` (a space before the
+/// tag's end: Jinja2 allows a trailing `,`) and the item's leading `not`s
+/// written as unary `-`s (`a ~ not b` does not parse): the same syntax at the
+/// same offsets, one expression for MiniJinja. With the spans of the tags
+/// holding such a comma.
+fn tuples_joined(src: &str) -> (String, Vec<(usize, usize)>) {
+    let found = super::bracket_balance::in_prints(src);
+    let mut out = src.to_owned();
+    let mut commas = Vec::new();
+    for x in &found {
+        let super::bracket_balance::InPrint::Comma(at) = *x else {
+            continue;
+        };
+        commas.push(at);
+        let rest = out.get(at + 1..).unwrap_or_default().trim_start();
+        let trailing = ["}}", "-}}", "+}}"].iter().any(|end| rest.starts_with(end));
+        out.replace_range(at..=at, if trailing { " " } else { "~" });
+        let mut n = at + 1;
+        loop {
+            let tail = out.get(n..).unwrap_or_default();
+            let rest = tail.trim_start();
+            let not = rest
+                .strip_prefix("not")
+                .is_some_and(|r| !r.starts_with(|c: char| c.is_alphanumeric() || c == '_'));
+            if !not {
+                break;
+            }
+            n += tail.len() - rest.len();
+            out.replace_range(n..n + 3, "-  ");
+            n += 3;
+        }
+    }
+    let spans = found
+        .iter()
+        .filter_map(|x| match *x {
+            super::bracket_balance::InPrint::Span(s, e)
+                if commas.iter().any(|c| s <= *c && *c < e) =>
+            {
+                Some((s, e))
+            }
+            _ => None,
+        })
+        .collect();
+    (out, spans)
+}
+
 impl Engine {
     /// Compile `content`. MiniJinja's `{% do %}` takes only a call; Jinja2's any
     /// expression (evaluated, the value dropped). When MiniJinja refuses one, the
     /// template is compiled again with every `do` written as a `set` of an unused
-    /// name (the same evaluation; lines unchanged), kept in `slot`; the source
-    /// compiled is returned with the result.
+    /// name (the same evaluation; lines unchanged). A print tag holding a tuple
+    /// (`{{ a, b }}`: MiniJinja's parser ends the tag at the `,`) is compiled
+    /// with its expression in parentheses, once the template compiles with
+    /// the tuples' commas joined (`tuples_joined`); else that error is
+    /// returned: the one Jinja2, reading on, meets. The rewritten source is
+    /// kept in `slot` and returned with the result.
     fn compile<'a>(
         &'a self,
         content: &'a str,
         slot: &'a mut Option<String>,
     ) -> (&'a str, Result<minijinja::Template<'a, 'a>, Error>) {
-        match self.env.template_from_str(content) {
-            Err(e)
-                if e.detail()
-                    .is_some_and(|d| d.starts_with("expected call expression")) =>
+        let mut e = match self.env.template_from_str(content) {
+            Ok(t) => return (content, Ok(t)),
+            Err(e) => e,
+        };
+        let wants_do = |e: &Error| {
+            e.detail()
+                .is_some_and(|d| d.starts_with("expected call expression"))
+        };
+        let mut base = content.to_owned();
+        let mut do_done = false;
+        // The `do`s rewritten at most once, the tuples joined at most twice.
+        for _ in 0..3 {
+            if wants_do(&e)
+                && !do_done
+                && let Some(re) = DO_RE.as_ref()
             {
-                let Some(re) = DO_RE.as_ref() else {
-                    return (content, Err(e));
-                };
-                let src: &'a str = slot.insert(
-                    re.replace_all(content, "${1}set __cloudfold_do =")
-                        .into_owned(),
-                );
-                (src, self.env.template_from_str(src))
+                do_done = true;
+                base = re
+                    .replace_all(content, "${1}set __cloudfold_do =")
+                    .into_owned();
+                match self.env.template_from_str(&base) {
+                    Ok(_) => break,
+                    Err(again) => e = again,
+                }
+                continue;
             }
-            r => (content, r),
+            if !print_comma(&e, &base) {
+                break;
+            }
+            let (joined, spans) = tuples_joined(&base);
+            match self.env.template_from_str(&joined) {
+                Ok(_) => {
+                    // Jinja2 reads each such tag as a tuple: parenthesise its expression.
+                    let mut wrapped = String::with_capacity(base.len() + 2 * spans.len());
+                    let mut from = 0;
+                    for &(s, end) in &spans {
+                        wrapped.push_str(base.get(from..s).unwrap_or_default());
+                        wrapped.push('(');
+                        wrapped.push_str(base.get(s..end).unwrap_or_default());
+                        wrapped.push(')');
+                        from = end;
+                    }
+                    wrapped.push_str(base.get(from..).unwrap_or_default());
+                    base = wrapped;
+                    break;
+                }
+                Err(again) if wants_do(&again) && !do_done => e = again,
+                Err(again) => {
+                    // Jinja2's error, at the offsets of `base` (the commas back).
+                    let src: &'a str = slot.insert(base);
+                    return (src, Err(again));
+                }
+            }
         }
+        let src: &'a str = slot.insert(base);
+        (src, self.env.template_from_str(src))
     }
 
     /// The environment for `version`, bounded by `limits`.
@@ -616,6 +713,21 @@ fn syntax_error_in(e: &Error, content: &str) -> RenderError {
     {
         // A punctuation token the parser required (`,` in `f(a.1x)`).
         return syntax(format!("expected token '{want}', got '{token}'"));
+    }
+    if let Some(t) = detail
+        .strip_prefix("unexpected `")
+        .and_then(|t| t.strip_suffix('`'))
+        .filter(|t| !t.contains('`'))
+    {
+        // `parse_primary`'s error for a token that starts no expression
+        // (`{{ a,, b }}`; the token read from `content`, where a tuple's
+        // joined `,` is itself again).
+        let t = if token.is_empty() {
+            describe_token(t)
+        } else {
+            token
+        };
+        return syntax(format!("unexpected '{t}'"));
     }
     if detail.ends_with(", expected identifier") {
         return syntax(format!("expected token 'name', got '{token}'"));
