@@ -632,7 +632,8 @@ fn syntax_error_in(e: &Error, content: &str) -> RenderError {
     let syntax = |message: String| RenderError::Syntax { message, line };
     // Errors Jinja2 meets before MiniJinja's (its parser pulls tokens in
     // order): an unbalanced bracket its lexer rejects, an empty `{% set %}`
-    // (MiniJinja takes it for a set block). The first up to MiniJinja's error.
+    // (MiniJinja takes it for a set block), a string left open. The first up
+    // to MiniJinja's error.
     let empty_set = EMPTY_SET_RE
         .as_ref()
         .and_then(|re| re.find(content))
@@ -642,11 +643,34 @@ fn syntax_error_in(e: &Error, content: &str) -> RenderError {
                 "Expected an expression, got 'end of statement block'".to_owned(),
             )
         });
-    let first = [super::bracket_balance::bracket_error(content), empty_set]
-        .into_iter()
+    // The string MiniJinja's lexer found open at the end: Jinja2's lexer
+    // fails at its quote ("unexpected char"), before the tags inside it.
+    let open_string = (detail == "unexpected end of string")
+        .then(|| unterminated_string_at(content))
         .flatten()
-        .filter(|(pos, _)| e.range().is_none_or(|r| *pos < r.end))
-        .min_by_key(|(pos, _)| *pos);
+        .map(|open| {
+            let q = content
+                .get(open..)
+                .and_then(|t| t.chars().next())
+                .unwrap_or('\'');
+            let pos = content.get(..open).map_or(0, |b| b.chars().count());
+            (
+                open,
+                format!(
+                    "unexpected char {} at {pos}",
+                    super::py_format::py_repr_text(&q.to_string())
+                ),
+            )
+        });
+    let first = [
+        super::bracket_balance::bracket_error(content),
+        empty_set,
+        open_string,
+    ]
+    .into_iter()
+    .flatten()
+    .filter(|(pos, _)| e.range().is_none_or(|r| *pos < r.end))
+    .min_by_key(|(pos, _)| *pos);
     if let Some((pos, message)) = first {
         let line = content.get(..pos).map_or(0, |b| b.matches('\n').count()) + 1;
         return RenderError::Syntax { message, line };
@@ -689,22 +713,6 @@ fn syntax_error_in(e: &Error, content: &str) -> RenderError {
             "unexpected char {} at {pos}",
             super::py_format::py_repr_text(&ch.to_string())
         ));
-    }
-    if detail == "unexpected end of string"
-        && let Some(open) = unterminated_string_at(content)
-    {
-        let q = content
-            .get(open..)
-            .and_then(|t| t.chars().next())
-            .unwrap_or('\'');
-        let pos = content.get(..open).map_or(0, |b| b.chars().count());
-        return RenderError::Syntax {
-            message: format!(
-                "unexpected char {} at {pos}",
-                super::py_format::py_repr_text(&q.to_string())
-            ),
-            line: content.get(..open).map_or(0, |b| b.matches('\n').count()) + 1,
-        };
     }
     if detail.starts_with("unexpected")
         && let Some((_, want)) = detail.rsplit_once(", expected `")
