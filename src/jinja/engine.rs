@@ -226,6 +226,21 @@ fn lipsum(args: &[Value]) -> Result<Value, Error> {
 static DO_RE: std::sync::LazyLock<Option<regex::Regex>> =
     std::sync::LazyLock::new(|| regex::Regex::new(r"(\{%[-+]?\s*)do\b").ok());
 
+/// What `compile` writes for a `do` (after the tag's opening).
+const DO_AS_SET: &str = "${1}set __cloudfold_do =";
+
+/// The character position Jinja2's lexer gives the byte offset `at` of the
+/// compiled source: the characters `compile`'s `do` rewrite added before it
+/// are not in Jinja2's text.
+fn jinja2_char_pos(src: &str, at: usize) -> usize {
+    let before = src.get(..at).unwrap_or_default();
+    let added = "set __cloudfold_do =".len() - "do".len();
+    before
+        .chars()
+        .count()
+        .saturating_sub(added * before.matches("set __cloudfold_do =").count())
+}
+
 /// Whether `e` is MiniJinja's parser stopping at a `,` in a print tag, where
 /// Jinja2's `parse_tuple` reads on (`{{ a, b }}` prints the tuple `(a, b)`).
 fn print_comma(e: &Error, src: &str) -> bool {
@@ -311,9 +326,7 @@ impl Engine {
                 && let Some(re) = DO_RE.as_ref()
             {
                 do_done = true;
-                base = re
-                    .replace_all(content, "${1}set __cloudfold_do =")
-                    .into_owned();
+                base = re.replace_all(content, DO_AS_SET).into_owned();
                 match self.env.template_from_str(&base) {
                     Ok(_) => break,
                     Err(again) => e = again,
@@ -653,7 +666,7 @@ fn syntax_error_in(e: &Error, content: &str) -> RenderError {
                 .get(open..)
                 .and_then(|t| t.chars().next())
                 .unwrap_or('\'');
-            let pos = content.get(..open).map_or(0, |b| b.chars().count());
+            let pos = jinja2_char_pos(content, open);
             (
                 open,
                 format!(
@@ -708,7 +721,7 @@ fn syntax_error_in(e: &Error, content: &str) -> RenderError {
         && let Some(ch) = content.get(at..).and_then(|t| t.chars().next())
     {
         // The lexer's "unexpected char 'X' at POS", POS counted in characters.
-        let pos = content.get(..at).map_or(0, |b| b.chars().count());
+        let pos = jinja2_char_pos(content, at);
         return syntax(format!(
             "unexpected char {} at {pos}",
             super::py_format::py_repr_text(&ch.to_string())
