@@ -226,6 +226,11 @@ fn lipsum(args: &[Value]) -> Result<Value, Error> {
 static DO_RE: std::sync::LazyLock<Option<regex::Regex>> =
     std::sync::LazyLock::new(|| regex::Regex::new(r"(\{%[-+]?\s*)do\b").ok());
 
+/// The most items of a print tag's tuple `compile` joins: the joined
+/// expression nests one level per item (MiniJinja's compiler and its drop
+/// recurse on it). A longer one keeps MiniJinja's error at its first `,`.
+const MAX_PRINT_TUPLE: usize = 100;
+
 /// What `compile` writes for a `do` (after the tag's opening).
 const DO_AS_SET: &str = "${1}set __cloudfold_do =";
 
@@ -253,21 +258,36 @@ fn print_comma(e: &Error, src: &str) -> bool {
 /// written as unary `-`s (`a ~ not b` does not parse): the same syntax at the
 /// same offsets, one expression for MiniJinja. With the spans of the tags
 /// holding such a comma.
-fn tuples_joined(src: &str) -> (String, Vec<(usize, usize)>) {
-    let found = super::bracket_balance::in_prints(src);
-    let mut out = src.to_owned();
-    let mut commas = Vec::new();
-    for x in &found {
-        let super::bracket_balance::InPrint::Comma(at) = *x else {
-            continue;
+/// None for a tag of more than [`MAX_PRINT_TUPLE`] items.
+fn tuples_joined(src: &str) -> Option<(String, Vec<(usize, usize)>)> {
+    use super::bracket_balance::InPrint;
+    // Only ASCII is written over ASCII: the bytes stay UTF-8.
+    let mut out = src.as_bytes().to_vec();
+    let mut spans = Vec::new();
+    let mut in_tag = 0;
+    for x in super::bracket_balance::in_prints(src) {
+        let at = match x {
+            InPrint::Span(s, e) => {
+                if in_tag > 0 {
+                    spans.push((s, e));
+                }
+                in_tag = 0;
+                continue;
+            }
+            InPrint::Comma(at) => at,
         };
-        commas.push(at);
-        let rest = out.get(at + 1..).unwrap_or_default().trim_start();
+        in_tag += 1;
+        if in_tag >= MAX_PRINT_TUPLE {
+            return None;
+        }
+        let rest = src.get(at + 1..).unwrap_or_default().trim_start();
         let trailing = ["}}", "-}}", "+}}"].iter().any(|end| rest.starts_with(end));
-        out.replace_range(at..=at, if trailing { " " } else { "~" });
+        if let Some(c) = out.get_mut(at) {
+            *c = if trailing { b' ' } else { b'~' };
+        }
         let mut n = at + 1;
         loop {
-            let tail = out.get(n..).unwrap_or_default();
+            let tail = src.get(n..).unwrap_or_default();
             let rest = tail.trim_start();
             let not = rest
                 .strip_prefix("not")
@@ -276,22 +296,13 @@ fn tuples_joined(src: &str) -> (String, Vec<(usize, usize)>) {
                 break;
             }
             n += tail.len() - rest.len();
-            out.replace_range(n..n + 3, "-  ");
+            if let Some(w) = out.get_mut(n..n + 3) {
+                w.copy_from_slice(b"-  ");
+            }
             n += 3;
         }
     }
-    let spans = found
-        .iter()
-        .filter_map(|x| match *x {
-            super::bracket_balance::InPrint::Span(s, e)
-                if commas.iter().any(|c| s <= *c && *c < e) =>
-            {
-                Some((s, e))
-            }
-            _ => None,
-        })
-        .collect();
-    (out, spans)
+    Some((String::from_utf8(out).ok()?, spans))
 }
 
 impl Engine {
@@ -336,7 +347,9 @@ impl Engine {
             if !print_comma(&e, &base) {
                 break;
             }
-            let (joined, spans) = tuples_joined(&base);
+            let Some((joined, spans)) = tuples_joined(&base) else {
+                break;
+            };
             match self.env.template_from_str(&joined) {
                 Ok(_) => {
                     // Jinja2 reads each such tag as a tuple: parenthesise its expression.

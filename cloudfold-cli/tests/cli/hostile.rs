@@ -482,6 +482,28 @@ fn cases() -> Vec<Case> {
         ),
         Expect::Limit("nests expressions deeper"),
     ));
+    // Print tags holding tuples (`{{ a, b }}`, MiniJinja's parser stops at the `,`):
+    // one linear rewrite, whatever the number of tags (one a line: MiniJinja's column
+    // counter is 16 bits); a tag of more than 100 items keeps MiniJinja's error (its
+    // joined form would nest as deep).
+    v.push(jinja(
+        "jinja-print-tuple-many-commas",
+        &format!(
+            "{{{{ 1{} }}}} {}",
+            ", 1".repeat(100_000),
+            "{{ a, b }}\n".repeat(50_000)
+        ),
+        Expect::Clean,
+    ));
+    v.push(jinja(
+        "jinja-print-tuple-then-open-string",
+        &format!(
+            "{} {{{{ 1{}, 'x }}}}",
+            "{{ a, b }}\n".repeat(50_000),
+            ", 1".repeat(90)
+        ),
+        Expect::Clean,
+    ));
     // Text filters on large inputs: each linear (Python's own copies are quadratic).
     v.push(jinja(
         "jinja-wordwrap-long-hyphenated-word",
