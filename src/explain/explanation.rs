@@ -1,7 +1,7 @@
 //! `Explanation` and `explain`: where every key and item of the merged config came from, and what each part did.
 
 use super::change::{Change, Step};
-use super::history::{Slot, part_of};
+use super::history::{Run, Slot, part_of};
 use super::locator::Locator;
 use super::recorder::{PartRecord, Recorder};
 use crate::merge::{Decision, PathSeg};
@@ -550,7 +550,7 @@ fn merge_changes(ctx: &Ctx<'_>, number: usize, r: &PartRecord) -> Vec<PartChange
     out
 }
 
-/// One pending node of the walk.
+/// One key or item of the walk, about to become an [`Entry`].
 struct Visit<'h> {
     node: Node,
     path: String,
@@ -562,17 +562,146 @@ struct Visit<'h> {
     element: bool,
 }
 
+/// A map or list whose keys or items the walk is taking, in order, one at a
+/// time: a frame per open container rather than a pending visit per child
+/// (a list of a million items queued a million visits, ~140 MB).
+struct Frame<'h> {
+    /// Its keys (`None` for items) and values.
+    children: std::vec::IntoIter<(Option<Node>, Node)>,
+    /// The index of the next child.
+    next: usize,
+    path: String,
+    /// The children's depth.
+    depth: usize,
+    slot: Option<&'h Slot>,
+    /// What the children inherit of the step that placed the container.
+    inherit: Option<Step>,
+    /// For a list: the run each item belongs to.
+    runs: Vec<Option<&'h Run>>,
+}
+
+impl<'h> Frame<'h> {
+    /// The frame of `node`'s keys or items (`None`: it has none).
+    fn of(
+        node: &Node,
+        path: &str,
+        depth: usize,
+        slot: Option<&'h Slot>,
+        placed: Option<Step>,
+    ) -> Option<Frame<'h>> {
+        let (children, runs): (Vec<_>, _) = match node.value() {
+            Value::Map(m) if !m.is_empty() => (
+                m.iter()
+                    .map(|(k, v)| (Some(k.clone()), v.clone()))
+                    .collect(),
+                Vec::new(),
+            ),
+            Value::Seq(s) | Value::Tuple(s) if !s.is_empty() => (
+                s.iter().map(|i| (None, i.clone())).collect(),
+                slot.map(|sl| sl.runs_by_item(s.len())).unwrap_or_default(),
+            ),
+            _ => return None,
+        };
+        Some(Frame {
+            children: children.into_iter(),
+            next: 0,
+            path: path.to_owned(),
+            depth,
+            slot,
+            inherit: placed.map(|p| Step {
+                inherited: true,
+                ..p
+            }),
+            runs,
+        })
+    }
+
+    /// The next key or item.
+    fn next_visit(&mut self) -> Option<Visit<'h>> {
+        let (key, node) = self.children.next()?;
+        let i = self.next;
+        self.next += 1;
+        let path = &self.path;
+        Some(match key {
+            Some(k) => {
+                let seg = PathSeg::Key(k.clone());
+                Visit {
+                    node,
+                    path: format!("{path}{seg}"),
+                    depth: self.depth,
+                    slot: self.slot.and_then(|s| s.key(&k)),
+                    key: Some(k),
+                    index: None,
+                    inherited: self.inherit.clone(),
+                    element: false,
+                }
+            }
+            None => {
+                let run = self.runs.get(i).copied().flatten();
+                let child = self.slot.and_then(|s| s.items.get(&i));
+                Visit {
+                    node,
+                    path: format!("{path}[{i}]"),
+                    depth: self.depth,
+                    key: None,
+                    index: Some(i),
+                    slot: child,
+                    inherited: match run {
+                        Some(r) => Some(Step {
+                            part: r.part,
+                            change: r.change,
+                            replaced_part: None,
+                            inherited: false,
+                        }),
+                        None => self.inherit.clone(),
+                    },
+                    element: run.is_some_and(|r| r.element) || child.is_some_and(|c| c.element),
+                }
+            }
+        })
+    }
+}
+
+/// How many entries the walk makes (0 past `cap`, where the walk stops with
+/// an error): the entries are then allocated once (grown by doubling, the
+/// vector and its copy held up to 1.5 times their final size at once).
+fn count_entries(root: &Node, cap: usize) -> usize {
+    let mut n = 0usize;
+    let mut stack = vec![root];
+    while let Some(node) = stack.pop() {
+        match node.value() {
+            Value::Map(m) => {
+                n += m.len();
+                stack.extend(m.iter().map(|(_, v)| v));
+            }
+            Value::Seq(s) | Value::Tuple(s) => {
+                n += s.len();
+                stack.extend(s.iter());
+            }
+            _ => {}
+        }
+        if n > cap {
+            return 0;
+        }
+    }
+    n
+}
+
 fn walk(
     ctx: &Ctx<'_>,
     root: &Node,
     history: &Slot,
     limits: ExplainLimits,
 ) -> Result<Vec<Entry>, ExplainError> {
-    let mut out = Vec::new();
+    let mut out = Vec::with_capacity(count_entries(root, limits.max_nodes));
     let mut visited = 0usize;
-    let mut stack: Vec<Visit<'_>> = Vec::new();
-    push_children(ctx, root, "$", 0, Some(history), None, &mut stack);
-    while let Some(v) = stack.pop() {
+    let mut stack: Vec<Frame<'_>> = Vec::new();
+    stack.extend(Frame::of(root, "$", 0, Some(history), None));
+    while let Some(top) = stack.last_mut() {
+        let Some(v) = top.next_visit() else {
+            stack.pop();
+            continue;
+        };
         visited += 1;
         if visited > limits.max_nodes {
             return Err(ExplainError::TooManyNodes {
@@ -624,15 +753,8 @@ fn walk(
                 inherited: false,
             });
         }
-        push_children(
-            ctx,
-            &v.node,
-            &v.path,
-            v.depth + 1,
-            v.slot,
-            placed.clone(),
-            &mut stack,
-        );
+        // Its keys or items come next, before its siblings (document order).
+        let children = Frame::of(&v.node, &v.path, v.depth + 1, v.slot, placed.clone());
         out.push(Entry {
             path: v.path,
             depth: v.depth,
@@ -646,66 +768,7 @@ fn walk(
             placed,
             later,
         });
+        stack.extend(children);
     }
     Ok(out)
-}
-
-/// Queue a node's keys or items (reversed, so they pop in order).
-fn push_children<'h>(
-    ctx: &Ctx<'_>,
-    node: &Node,
-    path: &str,
-    depth: usize,
-    slot: Option<&'h Slot>,
-    placed: Option<Step>,
-    stack: &mut Vec<Visit<'h>>,
-) {
-    let _ = ctx;
-    let inherit = placed.map(|p| Step {
-        inherited: true,
-        ..p
-    });
-    match node.value() {
-        Value::Map(m) => {
-            for (k, v) in m.iter().rev() {
-                let seg = PathSeg::Key(k.clone());
-                stack.push(Visit {
-                    node: v.clone(),
-                    path: format!("{path}{seg}"),
-                    depth,
-                    key: Some(k.clone()),
-                    index: None,
-                    slot: slot.and_then(|s| s.key(k)),
-                    inherited: inherit.clone(),
-                    element: false,
-                });
-            }
-        }
-        Value::Seq(s) | Value::Tuple(s) => {
-            let runs = slot.map(|sl| sl.runs_by_item(s.len())).unwrap_or_default();
-            for (i, item) in s.iter().enumerate().rev() {
-                let run = runs.get(i).copied().flatten();
-                let child = slot.and_then(|s| s.items.get(&i));
-                stack.push(Visit {
-                    node: item.clone(),
-                    path: format!("{path}[{i}]"),
-                    depth,
-                    key: None,
-                    index: Some(i),
-                    slot: child,
-                    inherited: match run {
-                        Some(r) => Some(Step {
-                            part: r.part,
-                            change: r.change,
-                            replaced_part: None,
-                            inherited: false,
-                        }),
-                        None => inherit.clone(),
-                    },
-                    element: run.is_some_and(|r| r.element) || child.is_some_and(|c| c.element),
-                });
-            }
-        }
-        _ => {}
-    }
 }

@@ -26,5 +26,5 @@ pub use explanation::Position;
 pub use json_view::JsonView;
 internal! { use json_view::to_json; }
 internal! { use locator::Locator; }
-pub use text_view::to_text;
+pub use text_view::{to_text, write_text};
 internal! { use text_view::{inline, status_words}; }

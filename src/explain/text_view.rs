@@ -203,39 +203,47 @@ fn left(e: &Entry) -> String {
 /// followed by `# part N (FILENAME):LINE:COL decision`), then per part what
 /// it did, then the parts left out.
 pub fn to_text(ex: &Explanation) -> String {
-    let mut out = String::from("#cloud-config\n");
+    let mut out = String::new();
+    // Writing into a `String` cannot fail.
+    let _ = write_text(ex, &mut out);
+    out
+}
+
+/// [`to_text`] written to `out` as it is made (a large payload's text is
+/// not held whole).
+pub fn write_text<W: Write>(ex: &Explanation, out: &mut W) -> std::fmt::Result {
+    out.write_str("#cloud-config\n")?;
     if !ex.has_config {
-        out.push_str("# (no cloud-config part: nothing is merged)\n");
+        out.write_str("# (no cloud-config part: nothing is merged)\n")?;
     } else if ex.entries.is_empty() {
-        out.push_str("{}\n");
+        out.write_str("{}\n")?;
     }
     // Items of a list under a key sit at the key's indentation, as the
     // dumper writes them; nested lists indent.
-    let lines: Vec<(String, String)> = ex
-        .entries
+    // The comments are made as they are written, not held beside the left
+    // sides: a million-item list's comments were ~100 MB.
+    let lefts: Vec<String> = ex.entries.iter().map(left).collect();
+    let width = lefts
         .iter()
-        .map(|e| (left(e), comment(ex, e)))
-        .collect();
-    let width = lines
-        .iter()
-        .map(|(l, _)| l.chars().count())
+        .map(|l| l.chars().count())
         .filter(|w| *w <= COMMENT_COLUMN)
         .max()
         .unwrap_or(0);
-    for (l, c) in &lines {
+    for (l, e) in lefts.iter().zip(&ex.entries) {
         let n = l.chars().count();
-        let _ = writeln!(out, "{l}{}  # {c}", " ".repeat(width.saturating_sub(n)));
+        let pad = width.saturating_sub(n);
+        writeln!(out, "{l}{:pad$}  # {}", "", comment(ex, e))?;
     }
-    out.push_str("\n# Parts\n");
+    out.write_str("\n# Parts\n")?;
     for p in &ex.parts {
-        let _ = write!(
+        write!(
             out,
             "# part {} ({}) {}",
             p.number, p.filename, p.content_type
-        );
-        let _ = writeln!(out, "{}", status_words(p));
+        )?;
+        writeln!(out, "{}", status_words(p))?;
         if p.status == PartStatus::Merged && p.changes.is_empty() {
-            out.push_str("#   (changed nothing)\n");
+            out.write_str("#   (changed nothing)\n")?;
         }
         for c in &p.changes {
             let mut line = format!("#   {:<12} {}", c.change.code(), c.path);
@@ -263,14 +271,14 @@ pub fn to_text(ex: &Explanation) -> String {
             if let Some(a) = c.at {
                 let _ = write!(line, " at {}:{}", a.line, a.column);
             }
-            out.push_str(&line);
-            out.push('\n');
+            out.write_str(&line)?;
+            out.write_char('\n')?;
         }
     }
     for f in &ex.filtered_out {
-        let _ = writeln!(out, "# {f}: left out by the launch-index filter");
+        writeln!(out, "# {f}: left out by the launch-index filter")?;
     }
-    out
+    Ok(())
 }
 
 /// What cloud-init does with a part, in words, after its name and type

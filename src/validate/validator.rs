@@ -70,7 +70,7 @@ pub fn validate(payload: &[u8], opts: &ValidateOptions, includes: &dyn IncludeRe
         None => Placement::File,
         Some(_) => Placement::NotInFile("the payload file is gzip-compressed".into()),
     };
-    let data = gunzipped.unwrap_or_else(|| payload.to_vec());
+    let data: std::borrow::Cow<'_, [u8]> = gunzipped.map_or(payload.into(), Into::into);
     let doc_text = String::from_utf8_lossy(&data).into_owned();
     let name = if opts.input_name.is_empty() {
         "user-data".to_owned()
@@ -154,10 +154,6 @@ pub fn validate(payload: &[u8], opts: &ValidateOptions, includes: &dyn IncludeRe
             };
         }
     };
-    sources.insert(
-        DOCUMENT,
-        SourceFile::new(name, doc_text.clone()).placed(doc_placement.clone()),
-    );
     for w in &folded.warnings {
         let message = format!("{}: {}", w.location(), w.message);
         let d = match w.kind {
@@ -230,6 +226,12 @@ pub fn validate(payload: &[u8], opts: &ValidateOptions, includes: &dyn IncludeRe
         });
     }
 
+    // The document's text moves in once the parts are placed in it (a copy
+    // of a large payload was ~10 % of validate's peak).
+    sources.insert(
+        DOCUMENT,
+        SourceFile::new(name, doc_text).placed(doc_placement),
+    );
     let mut per_part: Vec<Vec<Diagnostic>> = vec![Vec::new(); parts.len()];
     for ((report, ps), out) in folded.parts.iter().zip(&parts).zip(per_part.iter_mut()) {
         out.extend(part_encoding(report, ps));

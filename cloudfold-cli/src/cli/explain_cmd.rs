@@ -4,7 +4,8 @@ use super::args::{ExplainArgs, ExplainFormat, PayloadArgs};
 use super::exit::Exit;
 use super::input::{LocalIncludes, read_payload};
 use super::render_cmd::{options, print_warnings, render_failure};
-use cloudfold::explain::{ExplainError, ExplainLimits, JsonView, explain, to_text};
+use cloudfold::explain::{ExplainError, ExplainLimits, JsonView, explain, write_text};
+use std::io::Write;
 
 pub(super) fn run(a: &ExplainArgs) -> Result<Exit, String> {
     if a.layers.any() {
@@ -44,17 +45,51 @@ pub(super) fn explain_payload(
         }
     };
     let warned = print_warnings(&folded);
-    let out = match format {
-        ExplainFormat::Text => to_text(&ex),
-        ExplainFormat::Json => {
-            let mut s = serde_json::to_string_pretty(&JsonView(&ex)).map_err(|e| e.to_string())?;
-            s.push('\n');
-            s
+    match format {
+        ExplainFormat::Text => {
+            // Written as it is made, as the JSON is.
+            let mut w = FmtToIo {
+                inner: super::stdout::stdout_writer(),
+                error: None,
+            };
+            let r = match write_text(&ex, &mut w) {
+                Ok(()) => w.inner.flush(),
+                Err(std::fmt::Error) => Err(w
+                    .error
+                    .unwrap_or_else(|| std::io::Error::other("formatting failed"))),
+            };
+            super::stdout::written(r)?;
         }
-    };
-    super::stdout::write_stdout(out.as_bytes())?;
+        ExplainFormat::Json => {
+            // Written as it is serialized: a large payload's explanation is
+            // hundreds of MB of JSON, which held whole doubled the peak.
+            let mut w = super::stdout::stdout_writer();
+            let r = match serde_json::to_writer_pretty(&mut w, &JsonView(&ex)) {
+                Ok(()) => w.write_all(b"\n").and_then(|()| w.flush()),
+                Err(e) if e.is_io() => Err(e.into()),
+                Err(e) => return Err(e.to_string()),
+            };
+            super::stdout::written(r)?;
+        }
+    }
     if strict && warned > 0 {
         return Ok(Exit::Strict);
     }
     Ok(Exit::Ok)
+}
+
+/// An `io::Write` as a `fmt::Write` (the text view writes `fmt`), keeping
+/// the I/O error a write met.
+struct FmtToIo<W> {
+    inner: W,
+    error: Option<std::io::Error>,
+}
+
+impl<W: Write> std::fmt::Write for FmtToIo<W> {
+    fn write_str(&mut self, s: &str) -> std::fmt::Result {
+        self.inner.write_all(s.as_bytes()).map_err(|e| {
+            self.error = Some(e);
+            std::fmt::Error
+        })
+    }
 }

@@ -18,11 +18,12 @@ pub struct PyStr(Repr);
 
 /// Longest UTF-8 text kept inline: keys and most values of a cloud-config
 /// (package names, short commands, paths) are this short, and then cost no
-/// allocation of their own. A `PyStr` is then 56 bytes, and so is a `Value`
-/// (a `Map` is 32): with its span and counts a node is one 112-byte
-/// allocation (at 70 bytes inline it was 128: a 20 MB list's tree took
-/// 107 MB, over the memory bound; benches/README.md).
-const INLINE: usize = 54;
+/// allocation of their own. A `PyStr` is then 32 bytes, and so is a `Value`
+/// (a `Map` or `Seq` is 24): with its span and counts a node is one 80-byte
+/// allocation. At 54 bytes inline a node was 112 bytes, at 70 it was 128;
+/// every command's tree of a long list is that many bytes per item
+/// (benches/README.md, 2026-11-28 (morning)).
+const INLINE: usize = 30;
 
 #[derive(Clone)]
 enum Repr {
@@ -474,8 +475,9 @@ mod tests {
         }
         let (s, l) = (PyStr::from(short), PyStr::from(long));
         assert!(s < l);
-        assert_eq!(std::mem::size_of::<PyStr>(), 56);
-        // A string is the largest value: a node's allocation is 112 bytes.
-        assert_eq!(std::mem::size_of::<crate::yaml::Value>(), 56);
+        assert_eq!(std::mem::size_of::<PyStr>(), 32);
+        // A string is the largest value: a node's allocation is 80 bytes.
+        assert_eq!(std::mem::size_of::<crate::yaml::Value>(), 32);
+        assert_eq!(crate::yaml::Node::allocation_size(), 80);
     }
 }

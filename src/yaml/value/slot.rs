@@ -10,18 +10,20 @@ use std::sync::OnceLock;
 /// recursive aliases (`&a [*a]`) need a node that exists before what it
 /// holds. Keeping the two apart spares the common case the `OnceLock`'s
 /// atomic set: a loaded tree has a collection every few nodes, and those
-/// sets were ~2 % of a large render.
+/// sets were ~2 % of a large render. The rare form is boxed: a slot is then
+/// as small as its contents (24 bytes for a list, not 32), which keeps a
+/// node within 80 bytes (see `Node`).
 pub(super) enum Slot<T> {
     /// Built with its contents; never filled again.
     Ready(T),
     /// Empty until filled, once.
-    Later(OnceLock<T>),
+    Later(Box<OnceLock<T>>),
 }
 
 impl<T> Slot<T> {
     /// An empty slot, to be filled once with [`Slot::fill`].
     pub(super) fn pending() -> Self {
-        Slot::Later(OnceLock::new())
+        Slot::Later(Box::new(OnceLock::new()))
     }
 
     /// The contents (`None` while pending).
@@ -52,7 +54,7 @@ impl<T> Slot<T> {
     pub(super) fn into_inner(self) -> Option<T> {
         match self {
             Slot::Ready(t) => Some(t),
-            Slot::Later(cell) => cell.into_inner(),
+            Slot::Later(cell) => (*cell).into_inner(),
         }
     }
 }
