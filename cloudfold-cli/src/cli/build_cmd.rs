@@ -1,7 +1,7 @@
 //! `cloudfold build`: assemble a payload from files and/or a manifest, write it atomically, report its size.
 
 use super::args::{BuildArgs, BuildLayout, BuildStyle};
-use super::exit::Exit;
+use super::exit::{Exit, Failure};
 use super::input::{InputError, read_input};
 use super::manifest::Manifest;
 use super::output::{is_an_input, write_atomically};
@@ -76,7 +76,7 @@ pub(super) fn assemble(
     Ok((specs, inputs, opts))
 }
 
-pub(super) fn run(a: &BuildArgs) -> Result<Exit, String> {
+pub(super) fn run(a: &BuildArgs) -> Result<Exit, Failure> {
     let (specs, inputs, opts) = assemble(
         &a.parts,
         a.manifest.as_deref(),

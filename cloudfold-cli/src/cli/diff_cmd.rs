@@ -2,7 +2,7 @@
 
 use super::args::BootArg;
 use super::args::{ColorWhen, DiffArgs, DiffFormat};
-use super::exit::Exit;
+use super::exit::{Exit, Failure};
 use super::input::{LocalIncludes, read_payload};
 use super::layers_cmd::{layer_inputs, note_line, release_of};
 use super::plan_cmd::instance_id_of;
@@ -122,9 +122,11 @@ fn layer_warnings(
     }
 }
 
-pub(super) fn run(a: &DiffArgs) -> Result<Exit, String> {
+pub(super) fn run(a: &DiffArgs) -> Result<Exit, Failure> {
     if is_stdin(&a.old) && is_stdin(&a.new) {
-        return Err("only one of OLD and NEW can be `-` (standard input)".to_owned());
+        return Err("only one of OLD and NEW can be `-` (standard input)"
+            .to_owned()
+            .into());
     }
     if a.plan {
         return plan_diff(a);
@@ -239,7 +241,7 @@ pub(super) fn run(a: &DiffArgs) -> Result<Exit, String> {
 /// `diff --plan`: each payload as the user-data under the same layers (an
 /// image's `/etc/cloud` when none is given, as `plan` does), each boot
 /// planned, the two plans compared.
-fn plan_diff(a: &DiffArgs) -> Result<Exit, String> {
+fn plan_diff(a: &DiffArgs) -> Result<Exit, Failure> {
     if a.format == DiffFormat::YamlDiff {
         eprintln!("error: diff --plan writes text or json, not yaml-diff");
         return Ok(Exit::Usage);

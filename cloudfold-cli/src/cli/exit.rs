@@ -100,3 +100,35 @@ Exit codes (as diff(1)):
   1  the payloads differ at boot
   2  trouble: usage or I/O error, a payload cloud-init would abort on, a safety limit
  70  internal error (a bug in cloudfold: please report it)";
+
+/// Why a command stopped: its message and the exit code it earns. A bare message is a usage or
+/// I/O error (exit 2); a typed input error keeps its own code (over `--max-input-size`: exit 4).
+#[derive(Debug)]
+pub(super) struct Failure {
+    pub(super) exit: Exit,
+    pub(super) message: String,
+}
+
+impl From<String> for Failure {
+    fn from(message: String) -> Self {
+        Failure {
+            exit: Exit::Usage,
+            message,
+        }
+    }
+}
+
+impl From<super::input::InputError> for Failure {
+    fn from(e: super::input::InputError) -> Self {
+        Failure {
+            exit: e.exit(),
+            message: e.to_string(),
+        }
+    }
+}
+
+impl From<&str> for Failure {
+    fn from(message: &str) -> Self {
+        Failure::from(message.to_owned())
+    }
+}

@@ -1,13 +1,13 @@
 //! `cloudfold explain` (and `render --explain`): the merged config annotated with each value's origin, then each part's changes.
 
 use super::args::{ExplainArgs, ExplainFormat, PayloadArgs};
-use super::exit::Exit;
+use super::exit::{Exit, Failure};
 use super::input::{LocalIncludes, read_payload};
 use super::render_cmd::{options, print_warnings, render_failure};
 use cloudfold::explain::{ExplainError, ExplainLimits, JsonView, explain, write_text};
 use std::io::Write;
 
-pub(super) fn run(a: &ExplainArgs) -> Result<Exit, String> {
+pub(super) fn run(a: &ExplainArgs) -> Result<Exit, Failure> {
     if a.layers.any() {
         return super::layers_cmd::explain(&a.payload, &a.layers, a.format, a.max_nodes, a.strict);
     }
@@ -20,7 +20,7 @@ pub(super) fn explain_payload(
     format: ExplainFormat,
     max_nodes: usize,
     strict: bool,
-) -> Result<Exit, String> {
+) -> Result<Exit, Failure> {
     let opts = options(&p.fold)?;
     let input = read_payload(p.input.as_deref(), p.fold.max_input_size)?;
     let includes = LocalIncludes {

@@ -1,7 +1,7 @@
 //! `render`, `explain` and `validate` with layers (`--etc-cloud`, `--image`, `--vendor-data`, …): read every layer, fold them as cloud-init does, print.
 
 use super::args::{ExplainFormat, FoldArgs, LayerArgs, PayloadArgs, RenderFormat};
-use super::exit::Exit;
+use super::exit::{Exit, Failure};
 use super::input::{LocalIncludes, read_input, read_payload};
 use super::render_cmd::options;
 use cloudfold::layers::{
@@ -123,14 +123,14 @@ fn file(
     path: &Option<PathBuf>,
     as_path: impl Fn(&Path) -> String,
     max: u64,
-) -> Result<Option<ConfigFile>, String> {
+) -> Result<Option<ConfigFile>, Failure> {
     let Some(p) = path else { return Ok(None) };
     let bytes = read_input(Some(p), max)?;
     Ok(Some(ConfigFile::new(as_path(p), bytes)))
 }
 
 /// Read every layer, and the user-data (none without INPUT).
-fn inputs(p: &PayloadArgs, l: &LayerArgs, release: Release) -> Result<LayerInputs, String> {
+fn inputs(p: &PayloadArgs, l: &LayerArgs, release: Release) -> Result<LayerInputs, Failure> {
     Ok(LayerInputs {
         user_data: match &p.input {
             Some(i) => Some(read_payload(Some(i), p.fold.max_input_size)?),
@@ -145,7 +145,7 @@ pub(super) fn layer_inputs(
     fold: &FoldArgs,
     l: &LayerArgs,
     release: Release,
-) -> Result<LayerInputs, String> {
+) -> Result<LayerInputs, Failure> {
     let max = fold.max_input_size;
     let image = match &l.image {
         Some(name) => Some(name.parse::<ImageProfile>()?.etc_cloud(release)),
@@ -155,7 +155,7 @@ pub(super) fn layer_inputs(
         Some(dir) => Some(read_etc(dir, max, image)?),
         None => image,
     };
-    let payload = |f: &Option<PathBuf>| -> Result<Option<Vec<u8>>, String> {
+    let payload = |f: &Option<PathBuf>| -> Result<Option<Vec<u8>>, Failure> {
         Ok(f.as_deref().map(|f| read_input(Some(f), max)).transpose()?)
     };
     Ok(LayerInputs {
@@ -175,7 +175,7 @@ pub(super) fn layer_inputs(
 }
 
 /// Fold the layers; a crash or limit is printed and gives the exit code.
-pub(super) fn fold(p: &PayloadArgs, l: &LayerArgs) -> Result<Result<Layered, Exit>, String> {
+pub(super) fn fold(p: &PayloadArgs, l: &LayerArgs) -> Result<Result<Layered, Exit>, Failure> {
     let release = release_for(p, l)?;
     let opts = UserDataOptions {
         release,
@@ -234,7 +234,7 @@ pub(super) fn render(
     format: RenderFormat,
     strict: bool,
     select: Option<&PathQuery>,
-) -> Result<Exit, String> {
+) -> Result<Exit, Failure> {
     let layered = match fold(p, l)? {
         Ok(x) => x,
         Err(code) => return Ok(code),
@@ -396,7 +396,7 @@ pub(super) fn explain(
     format: ExplainFormat,
     max_nodes: usize,
     strict: bool,
-) -> Result<Exit, String> {
+) -> Result<Exit, Failure> {
     let layered = match fold(p, l)? {
         Ok(x) => x,
         Err(code) => return Ok(code),
@@ -429,7 +429,7 @@ pub(super) fn explain(
 /// `validate`'s check of every layer: what cloud-init logs reading them (a
 /// file that is not YAML, not a mapping, a template that fails) and the
 /// traps, one line each; a crash is an error.
-pub(super) fn validate(p: &PayloadArgs, l: &LayerArgs) -> Result<Exit, String> {
+pub(super) fn validate(p: &PayloadArgs, l: &LayerArgs) -> Result<Exit, Failure> {
     let layered = match fold(p, l)? {
         Ok(x) => x,
         Err(_) => return Ok(Exit::Invalid),

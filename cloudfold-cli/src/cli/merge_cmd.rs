@@ -1,7 +1,7 @@
 //! `cloudfold merge`: load the files as layers, merge them in the chosen dialect, print the result and the diagnostics.
 
 use super::args::{Dialect, HieraStrategyArg, MergeArgs, MergeFormat, MessageFormat};
-use super::exit::Exit;
+use super::exit::{Exit, Failure};
 use super::input::read_input;
 use super::stdout::write_stdout;
 use cloudfold::diagnostic::{Diagnostic, HumanRenderer, JsonRenderer, SourceFile, SourceMap};
@@ -12,7 +12,7 @@ use cloudfold::source::SourceId;
 use cloudfold::yaml::{DumpOptions, dump};
 use cloudfold::yaml::{WalkLimits, to_typed_json};
 
-pub(super) fn run(a: &MergeArgs) -> Result<Exit, String> {
+pub(super) fn run(a: &MergeArgs) -> Result<Exit, Failure> {
     let mut sources = SourceMap::new();
     let mut layers = Vec::with_capacity(a.files.len());
     let mut failed = Vec::new();

@@ -21,7 +21,7 @@ mod validate_cmd;
 
 use args::{Cli, Command};
 use clap::{CommandFactory, Parser};
-use exit::Exit;
+use exit::{Exit, Failure};
 
 /// Parse arguments, run, map the outcome to an exit code.
 ///
@@ -70,17 +70,20 @@ fn run() -> std::process::ExitCode {
             let mut cmd = Cli::command();
             let mut script = Vec::new();
             clap_complete::generate(shell, &mut cmd, "cloudfold", &mut script);
-            stdout::write_stdout(&script).map(|()| Exit::Ok)
+            stdout::write_stdout(&script)
+                .map(|()| Exit::Ok)
+                .map_err(Failure::from)
         }
         Command::Man => man_page()
             .and_then(|page| stdout::write_stdout(&page))
-            .map(|()| Exit::Ok),
+            .map(|()| Exit::Ok)
+            .map_err(Failure::from),
     };
     match result {
         Ok(code) => code.into(),
-        Err(msg) => {
-            eprintln!("error: {msg}");
-            Exit::Usage.into()
+        Err(failure) => {
+            eprintln!("error: {}", failure.message);
+            failure.exit.into()
         }
     }
 }

@@ -1,7 +1,7 @@
 //! `cloudfold parts`: list (and extract) the parts of a payload and what cloud-init does with each.
 
 use super::args::{PartsArgs, PartsFormat};
-use super::exit::Exit;
+use super::exit::{Exit, Failure};
 use super::render_cmd::fold;
 use cloudfold::userdata::{FoldText, PartOutcome, PartReport, Payload};
 use serde_json::json;
@@ -43,7 +43,7 @@ fn safe_name(name: &str) -> String {
     }
 }
 
-pub(super) fn run(a: &PartsArgs) -> Result<Exit, String> {
+pub(super) fn run(a: &PartsArgs) -> Result<Exit, Failure> {
     // Parts are listed, not the config: no text written.
     let folded = match fold(&a.payload, FoldText::Nothing)? {
         Ok(f) => f,

@@ -1,14 +1,14 @@
 //! `cloudfold plan`: fold the layers, simulate the boot, print its timeline (text or JSON).
 
 use super::args::{BootArg, PlanArgs, PlanFormat};
-use super::exit::Exit;
+use super::exit::{Exit, Failure};
 use super::layers_cmd::{fold, release_for};
 use super::render_cmd::load_instance_data;
 use cloudfold::plan::{Boot, PlanOptions, plan, selects, to_json, to_text};
 use cloudfold::userdata::Release;
 use cloudfold::yaml::Node;
 
-pub(super) fn run(a: &PlanArgs) -> Result<Exit, String> {
+pub(super) fn run(a: &PlanArgs) -> Result<Exit, Failure> {
     let mut layers = a.layers.clone();
     if layers.etc_cloud.is_none() && layers.image.is_none() {
         // Modules run only from the lists in /etc/cloud: without one, an image's.

@@ -1,7 +1,7 @@
 //! `cloudfold render`: print the merged cloud-config; warnings name the part and the reason.
 
 use super::args::{ExplainFormat, FoldArgs, PayloadArgs, RenderArgs, RenderFormat};
-use super::exit::Exit;
+use super::exit::{Exit, Failure};
 use super::input::{InputError, LocalIncludes, read_payload, size_hint};
 use cloudfold::merge::PathQuery;
 use cloudfold::userdata::{
@@ -217,13 +217,15 @@ pub(super) fn print_warnings(f: &Folded) -> usize {
     lines.len()
 }
 
-pub(super) fn run(a: &RenderArgs) -> Result<Exit, String> {
+pub(super) fn run(a: &RenderArgs) -> Result<Exit, Failure> {
     if a.explain {
         let format = match a.format {
             RenderFormat::Yaml => ExplainFormat::Text,
             RenderFormat::Json => ExplainFormat::Json,
             RenderFormat::CloudInit | RenderFormat::CombinedJson => {
-                return Err("--explain writes text or json (--format yaml or json)".to_owned());
+                return Err("--explain writes text or json (--format yaml or json)"
+                    .to_owned()
+                    .into());
             }
         };
         if a.layers.any() {
@@ -239,7 +241,7 @@ pub(super) fn run(a: &RenderArgs) -> Result<Exit, String> {
     }
     let select = match &a.select {
         Some(_) if a.format == RenderFormat::CombinedJson => {
-            return Err("--select prints yaml, json or cloud-init (--format combined-json is cloud-init's whole file)".to_owned());
+            return Err("--select prints yaml, json or cloud-init (--format combined-json is cloud-init's whole file)".to_owned().into());
         }
         Some(s) => Some(
             s.parse::<PathQuery>()
@@ -257,7 +259,7 @@ pub(super) fn run(a: &RenderArgs) -> Result<Exit, String> {
         );
     }
     if a.format == RenderFormat::CombinedJson {
-        return Err("--format combined-json needs layers (--image, --etc-cloud, …): it is the config the modules see".to_owned());
+        return Err("--format combined-json needs layers (--image, --etc-cloud, …): it is the config the modules see".to_owned().into());
     }
     let limits = options(&a.payload.fold)?.limits;
     let text = match a.format {
@@ -303,7 +305,7 @@ pub(super) fn run(a: &RenderArgs) -> Result<Exit, String> {
                     return Ok(Exit::Limit);
                 }
                 // Not a limit, and not the writer: a usage error (exit 2), as before.
-                Err(e) => return Err(e.to_string()),
+                Err(e) => return Err(e.to_string().into()),
             };
             super::stdout::written(r)?;
             None

@@ -3,7 +3,7 @@
 
 use super::args::{SeedArgs, SeedFormatArg};
 use super::build_cmd::{assemble, split_part_arg};
-use super::exit::Exit;
+use super::exit::{Exit, Failure};
 use super::input::{InputError, LocalIncludes, read_input};
 use super::output::{is_an_input, temp_beside, write_atomically, write_new_private};
 use cloudfold::build::build;
@@ -198,7 +198,7 @@ fn write_dir(out: &Path, files: &[(&'static str, Vec<u8>)]) -> Step<()> {
     Ok(Ok(()))
 }
 
-pub(super) fn run(a: &SeedArgs) -> Result<Exit, String> {
+pub(super) fn run(a: &SeedArgs) -> Result<Exit, Failure> {
     match seed(a)? {
         Ok(()) => Ok(Exit::Ok),
         Err((code, msg)) => {

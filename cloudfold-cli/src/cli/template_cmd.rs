@@ -1,7 +1,7 @@
 //! `cloudfold template` (= `cloud-init devel render`) and `cloudfold query` (= `cloud-init query`): messages and exit codes as cloud-init's.
 
 use super::args::{QueryArgs, TemplateArgs};
-use super::exit::Exit;
+use super::exit::{Exit, Failure};
 use cloudfold::jinja::{
     Engine, InstanceData, JinjaContext, JinjaDrop, JinjaLimits, JinjaRender, cloud_init_logs,
     find_var, list_keys, query_text, render_part,
@@ -14,7 +14,7 @@ fn log(level: &str, msg: &str) {
 }
 
 /// `cloud-init devel render USER_DATA -i INSTANCE_DATA`.
-pub(super) fn run_template(a: &TemplateArgs) -> Result<Exit, String> {
+pub(super) fn run_template(a: &TemplateArgs) -> Result<Exit, Failure> {
     let release: Release = a.cloud_init.parse()?;
     let data = match std::fs::read(&a.instance_data) {
         Err(_) => {
@@ -87,7 +87,7 @@ fn render_result(
     name: &str,
     release: Release,
     devel: bool,
-) -> Result<Exit, String> {
+) -> Result<Exit, Failure> {
     let v25 = release == Release::V25_1;
     match r {
         JinjaRender::Rendered { text, missing, .. } => {
@@ -178,7 +178,7 @@ fn warn_missing(missing: &[String], name: &str) {
     }
 }
 
-fn emit(text: &str, devel: bool) -> Result<Exit, String> {
+fn emit(text: &str, devel: bool) -> Result<Exit, Failure> {
     let out = if devel {
         text.to_owned()
     } else {
@@ -203,7 +203,7 @@ fn read_userdata(p: Option<&std::path::Path>) -> Option<String> {
 }
 
 /// `cloud-init query -i INSTANCE_DATA [VARNAME | --format | --list-keys | --all]`.
-pub(super) fn run_query(a: &QueryArgs) -> Result<Exit, String> {
+pub(super) fn run_query(a: &QueryArgs) -> Result<Exit, Failure> {
     let release: Release = a.cloud_init.parse()?;
     if !(a.list_keys || a.varname.is_some() || a.format.is_some() || a.dump_all) {
         log(

@@ -1,6 +1,6 @@
 //! `cloudfold build --terraform-external`: Terraform's `external` data source protocol — a JSON object of strings in, the built payload and its sizes out, invalid user-data as an error.
 
-use super::exit::Exit;
+use super::exit::{Exit, Failure};
 use super::manifest::Manifest;
 use base64::Engine;
 use base64::engine::general_purpose::STANDARD as B64;
@@ -87,14 +87,14 @@ fn plural(n: usize, word: &str) -> String {
 }
 
 /// Read the query from stdin, build, validate, print the result object.
-pub(super) fn run() -> Result<Exit, String> {
+pub(super) fn run() -> Result<Exit, Failure> {
     let mut stdin = Vec::new();
     std::io::stdin()
         .take(MAX_QUERY + 1)
         .read_to_end(&mut stdin)
         .map_err(|e| format!("reading the query from stdin: {e}"))?;
     if stdin.len() as u64 > MAX_QUERY {
-        return Err(format!("the query is larger than {MAX_QUERY} bytes"));
+        return Err(format!("the query is larger than {MAX_QUERY} bytes").into());
     }
     let q = Query::parse(&stdin)?;
     let manifest_text = q
@@ -110,7 +110,8 @@ pub(super) fn run() -> Result<Exit, String> {
         other => {
             return Err(format!(
                 "query key `style` must be \"terraform\" or \"cloud-init\", not {other:?}"
-            ));
+            )
+            .into());
         }
     };
     let gzip = q.flag("gzip", true)?;
@@ -142,7 +143,8 @@ pub(super) fn run() -> Result<Exit, String> {
         Some(other) => {
             return Err(format!(
                 "query key `platform` must be ec2, azure, openstack or gce, not {other:?}"
-            ));
+            )
+            .into());
         }
     };
     let built = build(&manifest.parts, &opts).map_err(|e| e.to_string())?;

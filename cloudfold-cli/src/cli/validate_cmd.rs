@@ -1,7 +1,7 @@
 //! `cloudfold validate`: every problem cloud-init would have with one or more payloads, for people, as JSON, as GitHub annotations or as SARIF.
 
 use super::args::{ColorChoice, Platform as PlatformArg, ValidateArgs, ValidateFormat};
-use super::exit::Exit;
+use super::exit::{Exit, Failure};
 use super::input::{LocalIncludes, PayloadFile, payload_file, read_payload};
 use super::render_cmd::options;
 use cloudfold::diagnostic::{
@@ -90,7 +90,7 @@ struct Checked {
     code: Exit,
 }
 
-pub(super) fn run(a: &ValidateArgs) -> Result<Exit, String> {
+pub(super) fn run(a: &ValidateArgs) -> Result<Exit, Failure> {
     if a.layers.any() {
         // Every layer first, then the user-data payload as always (if one is given).
         let layers = super::layers_cmd::validate(&a.payload, &a.layers)?;
@@ -107,7 +107,7 @@ pub(super) fn run(a: &ValidateArgs) -> Result<Exit, String> {
     run_payloads(a)
 }
 
-fn run_payloads(a: &ValidateArgs) -> Result<Exit, String> {
+fn run_payloads(a: &ValidateArgs) -> Result<Exit, Failure> {
     let userdata = options(&a.payload.fold)?;
     let size_limit = match (a.platform, a.max_size) {
         (Some(p), _) => Some(SizeLimit::platform(platform(p))),
@@ -156,7 +156,9 @@ fn run_payloads(a: &ValidateArgs) -> Result<Exit, String> {
             Err(e) if a.more_inputs.is_empty() => return Err(e.into()),
             Err(e) => {
                 eprintln!("error: {e}");
-                worst = Exit::Usage;
+                if rank(e.exit()) > rank(worst) {
+                    worst = e.exit();
+                }
                 continue;
             }
         };
