@@ -67,7 +67,7 @@ pub(super) fn explain_payload(
             let r = match serde_json::to_writer_pretty(&mut w, &JsonView(&ex)) {
                 Ok(()) => w.write_all(b"\n").and_then(|()| w.flush()),
                 Err(e) if e.is_io() => Err(e.into()),
-                Err(e) => return Err(e.to_string()),
+                Err(e) => return Err(e.to_string().into()),
             };
             super::stdout::written(r)?;
         }
