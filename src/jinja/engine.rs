@@ -549,8 +549,16 @@ impl Engine {
                 Err(e) => return Err(syntax_error_in(&e, content)),
             };
         // cloud-init loads the instance data afresh for each part: what one
-        // template changes in it (`v1.update(...)`) the next does not see.
-        let ctx = Value::from_object(Root(super::py_object::deep_copy(vars)));
+        // template changes in it (`v1.update(...)`) the next does not see. A
+        // template that calls no method cannot change it, and shares it.
+        let fresh = |vars: &Value| {
+            if program.may_mutate() {
+                super::py_object::deep_copy(vars)
+            } else {
+                vars.clone()
+            }
+        };
+        let ctx = Value::from_object(Root(fresh(vars)));
         let result = program.render(&self.env, ctx);
         let fault = scope.take();
         // MiniJinja records output spans only in its own render of the
@@ -559,9 +567,7 @@ impl Engine {
             (Some(h), Ok(s)) if fault.is_none() => {
                 let _spans_scope = FaultScope::begin();
                 super::py_error::set_growth_budget(self.limits.max_steps);
-                match tmpl
-                    .render_with_spans(Value::from_object(Root(super::py_object::deep_copy(vars))))
-                {
+                match tmpl.render_with_spans(Value::from_object(Root(fresh(vars)))) {
                     Ok((t, spans)) if t == *s => Some(super::LineMap::new(s, &spans, h)),
                     _ => None,
                 }

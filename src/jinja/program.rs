@@ -91,6 +91,24 @@ impl<'s> Program<'s> {
     }
 
     /// Render with `root` as the context.
+    /// Whether running it can change a value it was given: only a call of a method or of an
+    /// object (`x.append(1)`, `(x|attr('update'))(d)`, `x[k](…)`) can, and an attribute set;
+    /// filters, tests and globals never change their arguments.
+    pub(crate) fn may_mutate(&self) -> bool {
+        std::iter::once(&self.main)
+            .chain(self.blocks.values())
+            .any(|ins| {
+                (0u32..).map_while(|i| ins.get(i)).any(|instr| {
+                    matches!(
+                        instr,
+                        Instruction::CallMethod(..)
+                            | Instruction::CallObject(_)
+                            | Instruction::SetAttr(_)
+                    )
+                })
+            })
+    }
+
     pub(crate) fn render(&self, env: &Environment<'_>, root: Value) -> Result<String, Error> {
         let mut out = String::new();
         let mut output = minijinja::machinery::make_string_output(&mut out);
