@@ -40,7 +40,7 @@ packages: [pkg-{i}, {{{{ ds.meta_data['instance-type'] }}}}]
 {{% endif %}}
 write_files:
 - path: /etc/part-{i}
-  content: {{{{ ds.meta_data.tags|tojson }}}} {{% for k in ds.meta_data.tags %}}{{{{ k }}}},{{% endfor %}}
+  content: '{{{{ ds.meta_data.tags|tojson }}}} {{% for k in ds.meta_data.tags %}}{{{{ k }}}},{{% endfor %}}'
 """
 
 
