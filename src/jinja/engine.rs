@@ -551,8 +551,9 @@ impl Engine {
         // cloud-init loads the instance data afresh for each part: what one
         // template changes in it (`v1.update(...)`) the next does not see. A
         // template that calls no method cannot change it, and shares it.
+        let mutates = program.may_mutate();
         let fresh = |vars: &Value| {
-            if program.may_mutate() {
+            if mutates {
                 super::py_object::deep_copy(vars)
             } else {
                 vars.clone()
