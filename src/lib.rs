@@ -67,7 +67,7 @@ pub mod layers;
 pub mod merge;
 internal! { mod mime; }
 pub mod plan;
-mod python;
+internal! { mod python; }
 mod run_aside;
 pub mod seed;
 pub mod source;

@@ -207,7 +207,7 @@ fn lipsum(args: &[Value]) -> Result<Value, Error> {
         .copied()
         .collect::<Vec<_>>()
         .join(" ");
-    text = super::methods::py_capitalize(&text) + ".";
+    text = crate::python::py_capitalize(&text) + ".";
     let paragraphs = vec![text; usize::try_from(n.max(0)).unwrap_or(0)];
     Ok(if html {
         Value::from_safe_string(

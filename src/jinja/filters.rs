@@ -8,12 +8,13 @@
 
 use super::JinjaVersion;
 use super::args::Args;
-use super::methods::{py_capitalize, py_pad, py_replace, text_of};
+use super::methods::{py_pad, py_replace, text_of};
 use super::py_error::{PyExc, py_err, unsupported};
 use super::py_format::{float_text, py_repr, py_str};
 use super::py_object::{Missing, PyDict, PyList, PyRange, PySeq, SeqKind, py_tuple};
 use super::py_ops::{as_f64, as_int, py_cmp, py_eq, type_name};
 use crate::python::py_splitlines;
+use crate::python::{py_capitalize, py_lower, py_upper};
 use minijinja::value::{Value, ValueKind};
 use minijinja::{Error, State};
 
@@ -139,7 +140,7 @@ pub(crate) fn py_len(v: &Value) -> Result<usize, Error> {
 /// `ignore_case`.
 fn ignore_case(v: Value) -> Value {
     match v.as_str() {
-        Some(s) if v.kind() == ValueKind::String => Value::from(s.to_lowercase()),
+        Some(s) if v.kind() == ValueKind::String => Value::from(py_lower(s)),
         _ => v,
     }
 }
@@ -643,11 +644,11 @@ pub(crate) fn filter(
         }
         "lower" => {
             a.none()?;
-            Ok(Value::from(soft(&value)?.to_lowercase()))
+            Ok(Value::from(py_lower(&soft(&value)?)))
         }
         "upper" => {
             a.none()?;
-            Ok(Value::from(soft(&value)?.to_uppercase()))
+            Ok(Value::from(py_upper(&soft(&value)?)))
         }
         "map" => {
             if Missing::is_undefined(&value) || !truthy(&value) {
@@ -1642,21 +1643,28 @@ fn filesizeformat(bytes: f64, binary: bool) -> String {
     format!("{:.1} {prefix}", base * bytes / unit)
 }
 
-/// Jinja2's `do_title`: words begin after `-`, whitespace, `(`, `{`, `[`, `<`.
+/// Jinja2's `do_title`: `item[0].upper() + item[1:].lower()` of each item of
+/// the string split around runs of `-`, whitespace, `(`, `{`, `[`, `<` (the
+/// runs are items too; each item is lowered on its own, final sigma included).
 fn jinja_title(s: &str) -> String {
-    let sep = |c: char| matches!(c, '-' | '(' | '{' | '[' | '<') || crate::userdata::py_is_space(c);
+    let sep = |c: char| matches!(c, '-' | '(' | '{' | '[' | '<') || crate::python::py_is_space(c);
     let mut out = String::with_capacity(s.len());
-    let mut at_start = true;
-    for c in s.chars() {
-        if sep(c) {
-            out.push(c);
-            at_start = true;
-        } else if at_start {
-            out.extend(c.to_uppercase());
-            at_start = false;
+    let mut rest = s;
+    while let Some(first) = rest.chars().next() {
+        let end = if sep(first) {
+            rest.find(|c| !sep(c))
         } else {
-            out.extend(c.to_lowercase());
-        }
+            rest.find(sep)
+        };
+        let (item, tail) = rest
+            .split_at_checked(end.unwrap_or(rest.len()))
+            .unwrap_or((rest, ""));
+        let (head, body) = item
+            .split_at_checked(first.len_utf8())
+            .unwrap_or((item, ""));
+        out.push_str(&py_upper(head));
+        out.push_str(&py_lower(body));
+        rest = tail;
     }
     out
 }
@@ -1726,7 +1734,7 @@ fn xmlattr(value: &Value, a: &Args<'_>, version: JinjaVersion) -> Result<Value, 
 fn nonfinite(f: f64, upper: bool) -> String {
     let s = if f.is_nan() { "nan" } else { "inf" };
     if upper {
-        s.to_uppercase()
+        s.to_ascii_uppercase()
     } else {
         s.to_owned()
     }

@@ -118,8 +118,7 @@ pub fn detect_template(text: &str) -> (Option<String>, &str) {
     }
     let kind = after
         .get(9..)
-        .unwrap_or("")
-        .to_lowercase()
+        .map_or_else(String::new, crate::python::py_lower)
         .trim_matches(is_py_space)
         .to_owned();
     (Some(kind), rest)

@@ -6,6 +6,10 @@ use super::py_format::py_str;
 use super::py_object::{DictKey, LIST_METHODS, Missing, PyDict, PyList, PySeq, SeqKind};
 use super::py_ops::{py_eq, type_name};
 use crate::python::py_is_space as is_py_space;
+use crate::python::{
+    py_capitalize, py_casefold, py_islower, py_istitle, py_isupper, py_lower, py_swapcase,
+    py_title, py_upper,
+};
 use minijinja::value::{Value, ValueKind};
 use minijinja::{Error, State};
 use std::sync::Arc;
@@ -489,77 +493,6 @@ pub(crate) fn py_split(text: &str, sep: Option<&str>, maxsplit: i64, right: bool
     }
 }
 
-/// Python's `str.title()`.
-pub(crate) fn py_title(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    let mut prev_cased = false;
-    for c in text.chars() {
-        if prev_cased {
-            out.extend(c.to_lowercase());
-        } else {
-            push_titlecase(&mut out, c);
-        }
-        prev_cased = c.is_lowercase() || c.is_uppercase();
-    }
-    out
-}
-
-/// Python's `str.capitalize()`.
-pub(crate) fn py_capitalize(text: &str) -> String {
-    let mut chars = text.chars();
-    match chars.next() {
-        Some(first) => {
-            let mut out = String::with_capacity(text.len());
-            push_titlecase(&mut out, first);
-            out.push_str(&chars.as_str().to_lowercase());
-            out
-        }
-        None => String::new(),
-    }
-}
-
-/// Python's title case of one character (`str.title`, `str.capitalize`):
-/// its upper case, except where Unicode gives a distinct title case.
-fn push_titlecase(out: &mut String, c: char) {
-    let special: Option<&str> = match c {
-        '\u{01C4}'..='\u{01C6}' => Some("\u{01C5}"),
-        '\u{01C7}'..='\u{01C9}' => Some("\u{01C8}"),
-        '\u{01CA}'..='\u{01CC}' => Some("\u{01CB}"),
-        '\u{01F1}'..='\u{01F3}' => Some("\u{01F2}"),
-        '\u{00DF}' => Some("Ss"),
-        '\u{0149}' => Some("\u{02BC}N"),
-        '\u{0587}' => Some("\u{0535}\u{0582}"),
-        '\u{FB00}' => Some("Ff"),
-        '\u{FB01}' => Some("Fi"),
-        '\u{FB02}' => Some("Fl"),
-        '\u{FB03}' => Some("Ffi"),
-        '\u{FB04}' => Some("Ffl"),
-        '\u{FB05}' | '\u{FB06}' => Some("St"),
-        '\u{FB13}' => Some("\u{0544}\u{0576}"),
-        '\u{FB14}' => Some("\u{0544}\u{0565}"),
-        '\u{FB15}' => Some("\u{0544}\u{056B}"),
-        '\u{FB16}' => Some("\u{054E}\u{0576}"),
-        '\u{FB17}' => Some("\u{0544}\u{056D}"),
-        _ => None,
-    };
-    if let Some(t) = special {
-        out.push_str(t);
-        return;
-    }
-    // Greek with ypogegrammeni: the title case keeps the iota subscript.
-    let greek = match u32::from(c) {
-        0x1F80..=0x1F87 | 0x1F90..=0x1F97 | 0x1FA0..=0x1FA7 => char::from_u32(u32::from(c) + 8),
-        0x1F88..=0x1F8F | 0x1F98..=0x1F9F | 0x1FA8..=0x1FAF => Some(c),
-        0x1FB3 | 0x1FC3 | 0x1FF3 => char::from_u32(u32::from(c) + 9),
-        0x1FBC | 0x1FCC | 0x1FFC => Some(c),
-        _ => None,
-    };
-    match greek {
-        Some(g) => out.push(g),
-        None => out.extend(c.to_uppercase()),
-    }
-}
-
 fn strip_chars<'a>(text: &'a str, chars: Option<&str>, left: bool, right: bool) -> &'a str {
     let pat = |c: char| match chars {
         Some(set) => set.contains(c),
@@ -661,15 +594,15 @@ pub(crate) fn str_method(text: &str, method: &str, args: &[Value]) -> Result<Val
     match method {
         "upper" => {
             a.none()?;
-            Ok(s(text.to_uppercase()))
+            Ok(s(py_upper(text)))
         }
         "lower" => {
             a.none()?;
-            Ok(s(text.to_lowercase()))
+            Ok(s(py_lower(text)))
         }
         "casefold" => {
             a.none()?;
-            Ok(s(text.to_lowercase()))
+            Ok(s(py_casefold(text)))
         }
         "title" => {
             a.none()?;
@@ -681,16 +614,7 @@ pub(crate) fn str_method(text: &str, method: &str, args: &[Value]) -> Result<Val
         }
         "swapcase" => {
             a.none()?;
-            Ok(s(text
-                .chars()
-                .flat_map(|c| {
-                    if c.is_uppercase() {
-                        c.to_lowercase().collect::<Vec<_>>()
-                    } else {
-                        c.to_uppercase().collect()
-                    }
-                })
-                .collect::<String>()))
+            Ok(s(py_swapcase(text)))
         }
         "strip" | "lstrip" | "rstrip" => {
             let chars = a.opt_one()?;
@@ -884,21 +808,17 @@ pub(crate) fn str_method(text: &str, method: &str, args: &[Value]) -> Result<Val
                 !text.is_empty() && text.chars().all(is_py_space),
             ))
         }
-        "islower" | "isupper" => {
+        "islower" => {
             a.none()?;
-            let cased: Vec<char> = text
-                .chars()
-                .filter(|c| c.is_lowercase() || c.is_uppercase())
-                .collect();
-            let ok = !cased.is_empty()
-                && cased.iter().all(|c| {
-                    if method == "islower" {
-                        c.is_lowercase()
-                    } else {
-                        c.is_uppercase()
-                    }
-                });
-            Ok(Value::from(ok))
+            Ok(Value::from(py_islower(text)))
+        }
+        "isupper" => {
+            a.none()?;
+            Ok(Value::from(py_isupper(text)))
+        }
+        "istitle" => {
+            a.none()?;
+            Ok(Value::from(py_istitle(text)))
         }
         "partition" | "rpartition" => {
             let sep = need_str(&a.one()?, method, "must be str")?;
@@ -928,7 +848,7 @@ pub(crate) fn str_method(text: &str, method: &str, args: &[Value]) -> Result<Val
             Ok(s(text.strip_suffix(p.as_str()).unwrap_or(text)))
         }
         "format" | "format_map" | "encode" | "translate" | "maketrans" | "expandtabs"
-        | "istitle" | "isidentifier" | "isprintable" | "isascii" => {
+        | "isidentifier" | "isprintable" | "isascii" => {
             unsupported(format!("the str method `{method}()`"))
         }
         _ => py_err(

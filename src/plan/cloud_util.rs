@@ -108,7 +108,7 @@ pub(super) fn is_true(v: &Node) -> bool {
     match v.value() {
         Value::Bool(b) => *b,
         _ => matches!(
-            py_strip(&py_str(v).to_string_lossy().to_lowercase()),
+            py_strip(&crate::python::py_lower(&py_str(v).to_string_lossy())),
             "true" | "1" | "on" | "yes"
         ),
     }

@@ -166,7 +166,7 @@ pub fn form_module_name(name: &str) -> Option<String> {
     let canon = name.replace('-', "_");
     let chars: Vec<char> = canon.chars().collect();
     let cut = match chars.len().checked_sub(3).and_then(|i| chars.get(i..)) {
-        Some(tail) if tail.iter().collect::<String>().to_lowercase() == ".py" => {
+        Some(tail) if crate::python::py_lower(&tail.iter().collect::<String>()) == ".py" => {
             chars.get(..chars.len() - 3).unwrap_or(&[]).iter().collect()
         }
         _ => canon,

@@ -230,7 +230,7 @@ fn canonicalize(encoding: Option<&Node>) -> Result<Vec<Step>, String> {
         None => String::new(),
         Some(e) if !e.is_truthy() => String::new(),
         Some(e) => match e.as_py_str() {
-            Some(s) => py_strip(&s.to_string_lossy().to_lowercase()).to_owned(),
+            Some(s) => py_strip(&crate::python::py_lower(&s.to_string_lossy())).to_owned(),
             None => {
                 return Err(format!(
                     "AttributeError: '{}' object has no attribute 'lower'",
@@ -263,8 +263,9 @@ fn extract_usergroup(owner: &Node) -> Result<(Option<String>, Option<String>), S
         Some((u, g)) => (py_strip(u), Some(py_strip(g))),
         None => (py_strip(&s), None),
     };
-    let keep =
-        |x: &str| (!x.is_empty() && x != "-1" && x.to_lowercase() != "none").then(|| x.to_owned());
+    let keep = |x: &str| {
+        (!x.is_empty() && x != "-1" && crate::python::py_lower(x) != "none").then(|| x.to_owned())
+    };
     Ok((keep(u), g.and_then(keep)))
 }
 

@@ -1,13 +1,14 @@
-//! Python emulation, each helper defined once: CPython 3.11's `str` predicates, `re` classes, `repr`, `int()` and `json` text.
+//! Python emulation, each helper defined once: CPython 3.11's `str` predicates and case methods, `re` classes, `repr`, `int()` and `json` text.
 //!
 //! cloud-init runs on CPython 3.11 (Debian bookworm's, and the oracle's); the
 //! tables here are that interpreter's (`tests/oracle/python_tables.rs` compares
 //! them with it). A leaf stage like `source`: every other stage may use it.
 
+mod case;
+mod case_table;
 mod float_repr;
 mod int_text;
 mod json_text;
-mod lower;
 mod printable;
 mod printable_table;
 mod raw_unicode_escape;
@@ -17,10 +18,13 @@ mod space;
 mod splitlines;
 mod word_table;
 
+pub use case::{
+    py_capitalize, py_casefold, py_eq_lower, py_istitle, py_islower, py_isupper, py_lower,
+    py_swapcase, py_title, py_upper,
+};
 pub use float_repr::py_float_repr;
 pub(crate) use int_text::{IntTextError, py_int_text};
 pub(crate) use json_text::{py_json_float, py_json_str_unit};
-pub(crate) use lower::{py_eq_lower, py_lower};
 pub use raw_unicode_escape::raw_unicode_escape;
 pub(crate) use re_class::{PyReClass, py_re_class, py_re_ignorecase};
 pub(crate) use repr::{py_repr_char, py_repr_code_points, py_repr_str};

@@ -192,7 +192,7 @@ impl Leaf {
     pub fn get(&self, name: &str) -> Option<&HeaderValue> {
         self.headers
             .iter()
-            .find(|(n, _)| n.eq_ignore_ascii_case(name))
+            .find(|(n, _)| crate::python::py_eq_lower(n, name))
             .map(|(_, v)| v)
     }
 
@@ -200,7 +200,7 @@ impl Leaf {
     pub fn get_all(&self, name: &str) -> impl Iterator<Item = &HeaderValue> {
         self.headers
             .iter()
-            .filter(move |(n, _)| n.eq_ignore_ascii_case(name))
+            .filter(move |(n, _)| crate::python::py_eq_lower(n, name))
             .map(|(_, v)| v)
     }
 
@@ -211,7 +211,8 @@ impl Leaf {
 
     /// `del msg[name]; msg[name] = value`.
     pub fn replace_header(&mut self, name: &str, value: HeaderValue) {
-        self.headers.retain(|(n, _)| !n.eq_ignore_ascii_case(name));
+        self.headers
+            .retain(|(n, _)| !crate::python::py_eq_lower(n, name));
         self.headers.push((header_name(name), value));
     }
 
@@ -227,7 +228,7 @@ impl Leaf {
             && self
                 .headers
                 .iter()
-                .filter(|(n, _)| n.eq_ignore_ascii_case("Content-Type"))
+                .filter(|(n, _)| crate::python::py_eq_lower(n, "Content-Type"))
                 .count()
                 == 1;
         if !in_place {

@@ -77,11 +77,8 @@ pub fn type_from_starts_with(payload: &[u8]) -> Option<&'static str> {
     let start = text.trim_start_matches(py_is_space);
     // Only the first characters matter; lower-casing can change lengths, so
     // compare on a lower-cased prefix of generous length.
-    let head: String = start
-        .chars()
-        .take(40)
-        .flat_map(char::to_lowercase)
-        .collect();
+    let head: String = start.chars().take(40).collect();
+    let head = crate::python::py_lower(&head);
     STARTS_WITH
         .iter()
         .find(|(p, _)| head.starts_with(p))

@@ -648,7 +648,7 @@ impl Processor<'_> {
                             k.type_name()
                         )));
                     };
-                    let lower = name.to_lowercase();
+                    let lower = crate::python::py_lower(name);
                     if matches!(
                         lower.as_str(),
                         "content"
@@ -826,7 +826,7 @@ fn clone_scalar(v: &Value) -> Value {
 /// `_set_filename`: replace Content-Disposition with an attachment filename.
 fn set_filename(part: &mut Leaf, filename: &str) {
     part.headers
-        .retain(|(n, _)| !n.eq_ignore_ascii_case("Content-Disposition"));
+        .retain(|(n, _)| !crate::python::py_eq_lower(n, "Content-Disposition"));
     part.headers.push((
         "Content-Disposition".into(),
         HeaderValue::Text(super::mime_leaves::format_attachment(filename)),

@@ -9,7 +9,7 @@
 use super::error::{PyErrorClass, YamlError};
 use super::timestamp_fields::{Tz, parse_timestamp};
 use super::value::{CANONICAL_NAN, Date, DateTime, Int, OTHER_NAN, Value};
-use crate::python::{IntTextError, py_int_text, py_repr_str, py_strip};
+use crate::python::{IntTextError, py_int_text, py_lower, py_repr_str, py_strip};
 use num_bigint::BigInt;
 use std::borrow::Cow;
 
@@ -183,14 +183,10 @@ fn other_nan(f: f64) -> f64 {
 /// `construct_yaml_float`.
 pub(crate) fn construct_float(value: &str) -> Result<f64, YamlError> {
     let v = without_underscores(value);
-    let v: Cow<'_, str> = if v.is_ascii() {
-        if v.bytes().any(|b| b.is_ascii_uppercase()) {
-            Cow::Owned(v.to_ascii_lowercase())
-        } else {
-            v
-        }
+    let v: Cow<'_, str> = if v.bytes().any(|b| b.is_ascii_uppercase() || !b.is_ascii()) {
+        Cow::Owned(py_lower(&v))
     } else {
-        Cow::Owned(v.to_lowercase())
+        v
     };
     let first = *v.as_bytes().first().ok_or_else(index_error)?;
     let neg = first == b'-';
@@ -244,12 +240,7 @@ pub(crate) fn construct_bool(value: &str) -> Result<bool, YamlError> {
             return Ok(b);
         }
     }
-    let lower: Cow<'_, str> = if value.is_ascii() {
-        Cow::Owned(value.to_ascii_lowercase())
-    } else {
-        Cow::Owned(value.to_lowercase())
-    };
-    match lower.as_ref() {
+    match py_lower(value).as_str() {
         "yes" | "true" | "on" => Ok(true),
         "no" | "false" | "off" => Ok(false),
         other => Err(py_err(PyErrorClass::Key, py_repr_str(other))),

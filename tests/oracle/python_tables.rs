@@ -1,6 +1,8 @@
 //! `src/python`'s Unicode tables against the interpreter cloud-init runs on (python3 3.11):
 //! `str.isprintable()` (the generated table, so `repr` escapes what CPython escapes, U+0378
-//! included), `str.isspace()`, and `str.isalnum()`/`str.isdecimal()` (`re`'s `\w`/`\d`).
+//! included), `str.isspace()`, `str.isalnum()`/`str.isdecimal()` (`re`'s `\w`/`\d`), and the case
+//! methods (`lower`, `upper`, `title`, `capitalize`, `swapcase`, `casefold`, `islower`, `isupper`,
+//! `istitle`, the final-sigma context).
 
 use std::process::Command;
 
@@ -46,6 +48,133 @@ fn word_table_is_pythons() {
         generated == ours,
         "src/python/word_table.rs is stale: regenerate it with scripts/gen_word_table.py"
     );
+}
+
+#[test]
+#[ignore = "needs python3 (the CPython whose tables src/python mirrors): scripts/conformance.sh runs it"]
+fn case_table_is_pythons() {
+    let root = env!("CARGO_MANIFEST_DIR");
+    let generated = python(
+        "import runpy,sys; runpy.run_path(sys.argv[1], run_name='__main__')",
+        &[&format!("{root}/scripts/gen_case_table.py")],
+    );
+    let ours = std::fs::read_to_string(format!("{root}/src/python/case_table.rs")).unwrap();
+    assert!(
+        generated == ours,
+        "src/python/case_table.rs is stale: regenerate it with scripts/gen_case_table.py"
+    );
+}
+
+/// Each code point's case results as python3 gives them, in the order `case_results` lists;
+/// only code points whose results are not those of an uncased, non-ignorable one
+/// (`uncased_results`) are printed, as `hex\tjson`.
+const CASE_SCRIPT: &str = r#"
+import json, sys
+sys.stdout.reconfigure(encoding="utf-8")
+S = "\u03a3"
+for cp in range(0x110000):
+    if 0xD800 <= cp <= 0xDFFF:
+        continue
+    c = chr(cp)
+    r = [
+        c.lower(), c.upper(), c.title(), c.capitalize(), c.swapcase(), c.casefold(),
+        ("A" + c + S).lower(), ("A" + S + c + "A").lower(), (" " + c + S).lower(),
+        ("a" + c + "b").title(), (S + c).swapcase(), ("x" + c + S + "y").capitalize(),
+        str(int(c.islower())) + str(int(c.isupper())) + str(int(c.istitle()))
+        + str(int(("A" + c + "b").istitle())) + str(int(("a" + c).islower()))
+        + str(int(("A" + c).isupper())),
+    ]
+    if r != [c, c, c, c, c, c, "a" + c + "\u03c3", "a\u03c2" + c + "a", " " + c + "\u03c3",
+             "A" + c + "B", "\u03c3" + c, "X" + c + "\u03c3y", "000011"]:
+        print("%X\t%s" % (cp, json.dumps(r, ensure_ascii=False)))
+"#;
+
+/// The results of `CASE_SCRIPT` for a code point that is neither cased nor case-ignorable.
+fn uncased_results(c: char) -> Vec<String> {
+    [
+        c.to_string(),
+        c.to_string(),
+        c.to_string(),
+        c.to_string(),
+        c.to_string(),
+        c.to_string(),
+        format!("a{c}\u{3c3}"),
+        format!("a\u{3c2}{c}a"),
+        format!(" {c}\u{3c3}"),
+        format!("A{c}B"),
+        format!("\u{3c3}{c}"),
+        format!("X{c}\u{3c3}y"),
+        "000011".to_owned(),
+    ]
+    .into()
+}
+
+/// Ours, in `CASE_SCRIPT`'s order.
+fn case_results(c: char) -> Vec<String> {
+    use cloudfold::python::{
+        py_capitalize, py_casefold, py_islower, py_istitle, py_isupper, py_lower, py_swapcase,
+        py_title, py_upper,
+    };
+    const S: char = '\u{03a3}';
+    let c1 = c.to_string();
+    let bit = |b: bool| if b { '1' } else { '0' };
+    let bits: String = [
+        py_islower(&c1),
+        py_isupper(&c1),
+        py_istitle(&c1),
+        py_istitle(&format!("A{c}b")),
+        py_islower(&format!("a{c}")),
+        py_isupper(&format!("A{c}")),
+    ]
+    .into_iter()
+    .map(bit)
+    .collect();
+    vec![
+        py_lower(&c1),
+        py_upper(&c1),
+        py_title(&c1),
+        py_capitalize(&c1),
+        py_swapcase(&c1),
+        py_casefold(&c1),
+        py_lower(&format!("A{c}{S}")),
+        py_lower(&format!("A{S}{c}A")),
+        py_lower(&format!(" {c}{S}")),
+        py_title(&format!("a{c}b")),
+        py_swapcase(&format!("{S}{c}")),
+        py_capitalize(&format!("x{c}{S}y")),
+        bits,
+    ]
+}
+
+#[test]
+#[ignore = "needs python3 (the CPython whose tables src/python mirrors): scripts/conformance.sh runs it"]
+fn case_methods_match_python() {
+    let printed = python(CASE_SCRIPT, &[]);
+    let mut cased = std::collections::HashMap::new();
+    for line in printed.lines() {
+        let (cp, json) = line.split_once('\t').unwrap();
+        let results: Vec<String> = serde_json::from_str(json).unwrap();
+        cased.insert(u32::from_str_radix(cp, 16).unwrap(), results);
+    }
+    // A floor so a broken script (printing nothing) cannot pass: Unicode 14 has
+    // thousands of cased and case-ignorable code points.
+    assert!(cased.len() > 4000, "{} code points printed", cased.len());
+    let mut checked = 0;
+    for c in (0u32..0x11_0000).filter_map(char::from_u32) {
+        let theirs = cased
+            .remove(&u32::from(c))
+            .unwrap_or_else(|| uncased_results(c));
+        assert_eq!(
+            case_results(c),
+            theirs,
+            "case methods of U+{:04X}",
+            u32::from(c)
+        );
+        checked += 1;
+    }
+    assert!(cased.is_empty());
+    assert_eq!(checked, 0x11_0000 - 0x800);
+    eprintln!("python_tables: {checked} code points, 13 case results each as python3's");
 }
 
 #[test]
