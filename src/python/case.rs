@@ -17,7 +17,7 @@ fn in_runs(runs: &[(u32, u32, u32)], cp: u32) -> bool {
     let i = runs.partition_point(|r| r.0 <= cp);
     i.checked_sub(1)
         .and_then(|i| runs.get(i))
-        .is_some_and(|&(first, last, step)| cp <= last && (cp - first) % step == 0)
+        .is_some_and(|&(first, last, step)| cp <= last && (cp - first).is_multiple_of(step))
 }
 
 /// One code point's mapping through a generated table: pushed to `out`.
@@ -26,7 +26,7 @@ fn push_mapped(out: &mut String, c: char, runs: &[(u32, u32, u32, i32)], multi: 
     let i = runs.partition_point(|r| r.0 <= cp);
     if let Some(&(first, last, step, delta)) = i.checked_sub(1).and_then(|i| runs.get(i))
         && cp <= last
-        && (cp - first) % step == 0
+        && (cp - first).is_multiple_of(step)
         && let Some(m) = cp.checked_add_signed(delta).and_then(char::from_u32)
     {
         out.push(m);
