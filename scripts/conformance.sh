@@ -129,7 +129,8 @@ CLOUDFOLD_DIFF_PAIRS=10000 CLOUDFOLD_DIFF_LAYERED_PAIRS=1000 CLOUDFOLD_DIFF_ORAC
 CLOUDFOLD_SCHEMA_CASES=2000 ci_test oracle -- schema_oracle::
 # The rest of the oracle binary at its default sizes (in the dev-profile `cargo test` step
 # these are ignored: they need ../shared, python3 or the extracted cloud-init; python_tables:
-# src/python's Unicode tables against python3, all 1,114,112 code points, a few seconds).
+# src/python's Unicode tables against python3, all 1,114,112 code points: repr/isspace a few
+# seconds, the 13 case results of each scalar value ~15 s of python3).
 ci_test oracle -- merge_handler_vectors:: mime_fixtures:: mime_smoke:: \
   validate_oracle:: yaml_dump:: python_tables::
 # The optimized binary drives the suites below (the `ci` profile's: the library is already
