@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """A/B of `cloudfold render` binaries on one payload, alternating run by run.
 
-    python3 benches/ab_render.py PAYLOAD RUNS BIN_A BIN_B [BIN ...]
+    python3 benches/ab_render.py [--realtime] PAYLOAD RUNS BIN_A BIN_B [BIN ...]
 
 On a shared virtual machine the speed of a whole minute swings by 20-30 %, so
 binaries timed one after the other in blocks compare the minutes, not the
@@ -13,6 +13,11 @@ gives the median of the paired differences against the first (its run minus
 BIN_A's run of the same round, wall and CPU): the two runs of a round share
 the minute, so a difference of ~0.5 ms shows where the medians, which swing
 with the minute, do not. Copy each binary aside before rebuilding.
+
+`--realtime` runs every binary under SCHED_FIFO (as `chrt -f 1`; needs root
+or CAP_SYS_NICE): the other sessions' work then waits, so the wall is that of
+two free cores (on this machine the normal scheduler often gives `render`'s
+two threads one core between them; benches/README.md, 2026-11-28).
 """
 import os
 import statistics
@@ -21,9 +26,14 @@ import time
 
 
 def main() -> None:
-    if len(sys.argv) < 5:
+    args = sys.argv[1:]
+    realtime = args[:1] == ["--realtime"]
+    if realtime:
+        args = args[1:]
+    if len(args) < 4:
         sys.exit(__doc__)
-    payload, runs, bins = sys.argv[1], int(sys.argv[2]), sys.argv[3:]
+    payload, runs, bins = args[0], int(args[1]), args[2:]
+    sched = {"scheduler": (os.SCHED_FIFO, os.sched_param(1))} if realtime else {}
     times = {b: [] for b in bins}
     devnull = os.open(os.devnull, os.O_WRONLY)
     redirect = [(os.POSIX_SPAWN_DUP2, devnull, 1), (os.POSIX_SPAWN_DUP2, devnull, 2)]
@@ -31,7 +41,7 @@ def main() -> None:
         for b in bins if i % 2 == 0 else bins[::-1]:
             argv = [b, "render", "--format", "cloud-init", payload]
             start = time.perf_counter()
-            pid = os.posix_spawn(b, argv, os.environ, file_actions=redirect)
+            pid = os.posix_spawn(b, argv, os.environ, file_actions=redirect, **sched)
             _, status, usage = os.wait4(pid, 0)
             wall = (time.perf_counter() - start) * 1e3
             if status != 0:
