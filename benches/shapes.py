@@ -2,6 +2,7 @@
 """Benchmark: every command on every input shape, at one size and ten times it.
 
     python3 benches/shapes.py [--runs 5] [--shapes a,b] [--commands x,y] [--scale 1.0]
+                              [--detail] [--realtime]
 
 Each shape is a family of inputs that grows along one axis (one header line
 longer, more headers, a longer YAML line, a longer scalar, more parts, a
@@ -21,6 +22,13 @@ cloud-config. `build` gets the shape as part files (and a manifest for header sh
 `merge` gets it as YAML fragments, in each dialect, where the shape is YAML.
 Whole processes, wall time (CPU time from wait4 alongside). Not a test: the
 numbers belong to the machine and the minute; only the ratios compare.
+
+`--realtime` runs every timed command under SCHED_FIFO (as `chrt -f 1`; needs
+root or CAP_SYS_NICE): the other sessions' work then waits, so the wall is that
+of two free cores. On this shared machine autogroup scheduling gives each
+session an equal share whatever its nice, so without it a ratio also measures
+how the load changed between the n and the 10 n runs (benches/README.md,
+2026-11-28).
 """
 import argparse
 import math
@@ -291,12 +299,14 @@ COMMANDS = payload_commands() + [
 TIME = "/usr/bin/time"
 
 
-def run_once(argv):
+def run_once(argv, realtime=False):
     """Wall seconds, CPU seconds and peak RSS (bytes) of one run, and its exit code.
 
     The peak comes from GNU time's `%M` when it is there: a child's `ru_maxrss`
     from `wait4` here would be this interpreter's own size (a forked process
     keeps the parent's high-water mark through exec)."""
+    if realtime:
+        argv = ["chrt", "-f", "1"] + argv
     with tempfile.NamedTemporaryFile("r") as out:
         timed = os.path.exists(TIME)
         wrapped = [TIME, "-q", "-o", out.name, "-f", "%M %x"] + argv if timed else argv
@@ -312,12 +322,12 @@ def run_once(argv):
     return wall, usage.ru_utime + usage.ru_stime, rss, code
 
 
-def measure_pair(small, large, runs):
+def measure_pair(small, large, runs, realtime=False):
     """Interleaved runs of two argvs: medians (wall, CPU), max RSS, exit codes."""
     res = {0: ([], [], 0, set()), 1: ([], [], 0, set())}
     for _ in range(runs):
         for k, argv in ((0, small), (1, large)):
-            wall, cpu, rss, code = run_once(argv)
+            wall, cpu, rss, code = run_once(argv, realtime)
             walls, cpus, peak, codes = res[k]
             walls.append(wall)
             cpus.append(cpu)
@@ -334,9 +344,14 @@ def main():
     ap.add_argument("--commands", help="comma-separated command names (default: all)")
     ap.add_argument("--scale", type=float, default=1.0, help="multiply every base size")
     ap.add_argument("--detail", action="store_true", help="print every cell's times too")
+    ap.add_argument("--realtime", action="store_true",
+                    help="run every timed command under chrt -f 1 (SCHED_FIFO)")
     a = ap.parse_args()
     if not os.path.exists(BIN):
         sys.exit(f"build it first: cargo build --release ({BIN})")
+    if a.realtime and subprocess.run(["chrt", "-f", "1", "true"],
+                                     capture_output=True).returncode != 0:
+        sys.exit("--realtime: chrt -f 1 failed (needs root or CAP_SYS_NICE)")
     shapes = [s for s in SHAPES if not a.shapes or s.name in a.shapes.split(",")]
     commands = [c for c in COMMANDS if not a.commands or c[0] in a.commands.split(",")]
     table, cpu_table, detail, worst = {}, {}, [], (0.0, "")
@@ -351,7 +366,7 @@ def main():
                 if sa is None or la is None:
                     continue
                 (ts, cs, _, codes_s), (tl, cl, rss, codes_l) = measure_pair(
-                    [BIN, *sa], [BIN, *la], a.runs)
+                    [BIN, *sa], [BIN, *la], a.runs, a.realtime)
                 ratio = tl / max(ts, 1e-9)
                 table[(shape.name, name)] = ratio
                 cpu_table[(shape.name, name)] = cl / max(cs, 1e-9)
@@ -366,7 +381,7 @@ def main():
     names = [c[0] for c in commands]
     print(f"Time at 10 n / time at n: wall (CPU), medians of {a.runs} interleaved runs each; "
           f"target <= {TARGET:g} on the wall clock; '-' where the command takes no such "
-          f"input:\n")
+          f"input" + ("; every run under chrt -f 1" if a.realtime else "") + ":\n")
     print("| shape (n) | " + " | ".join(names) + " |")
     print("|---|" + "---:|" * len(names))
     for shape in shapes:
