@@ -289,6 +289,9 @@ fn tuples_joined(src: &str) -> Option<(String, Vec<(usize, usize)>)> {
         loop {
             let tail = src.get(n..).unwrap_or_default();
             let rest = tail.trim_start();
+            // `not` ends where a name cannot go on. Jinja2's name rule is its own
+            // `_identifier` table and MiniJinja's is XID_Continue; neither is a
+            // Python str predicate, and both agree with this one on ASCII.
             let not = rest
                 .strip_prefix("not")
                 .is_some_and(|r| !r.starts_with(|c: char| c.is_alphanumeric() || c == '_'));

@@ -1130,7 +1130,8 @@ pub(crate) fn filter(
             let mut n = 0;
             let mut in_word = false;
             for c in s.chars() {
-                let w = c.is_alphanumeric() || c == '_';
+                // Jinja2's `_word_re` is `\w+`: Python's `str.isalnum()` or `_`.
+                let w = crate::python::py_isalnum(c) || c == '_';
                 if w && !in_word {
                     n += 1;
                 }

@@ -7,8 +7,8 @@ use super::py_object::{DictKey, LIST_METHODS, Missing, PyDict, PyList, PySeq, Se
 use super::py_ops::{py_eq, type_name};
 use crate::python::py_is_space as is_py_space;
 use crate::python::{
-    py_capitalize, py_casefold, py_islower, py_istitle, py_isupper, py_lower, py_swapcase,
-    py_title, py_upper,
+    py_capitalize, py_casefold, py_isalnum, py_isalpha, py_isdecimal, py_isdigit, py_islower,
+    py_isnumeric, py_istitle, py_isupper, py_lower, py_swapcase, py_title, py_upper,
 };
 use minijinja::value::{Value, ValueKind};
 use minijinja::{Error, State};
@@ -780,27 +780,16 @@ pub(crate) fn str_method(text: &str, method: &str, args: &[Value]) -> Result<Val
             };
             Ok(s(format!("{sign}{}{rest}", "0".repeat(w - n))))
         }
-        "isdigit" | "isdecimal" | "isnumeric" => {
+        "isdigit" | "isdecimal" | "isnumeric" | "isalpha" | "isalnum" => {
             a.none()?;
-            Ok(Value::from(
-                !text.is_empty()
-                    && text.chars().all(|c| {
-                        c.is_ascii_digit()
-                            || (method != "isdecimal" && c.is_numeric() && !c.is_ascii())
-                    }),
-            ))
-        }
-        "isalpha" => {
-            a.none()?;
-            Ok(Value::from(
-                !text.is_empty() && text.chars().all(char::is_alphabetic),
-            ))
-        }
-        "isalnum" => {
-            a.none()?;
-            Ok(Value::from(
-                !text.is_empty() && text.chars().all(char::is_alphanumeric),
-            ))
+            let class: fn(char) -> bool = match method {
+                "isdigit" => py_isdigit,
+                "isdecimal" => py_isdecimal,
+                "isnumeric" => py_isnumeric,
+                "isalpha" => py_isalpha,
+                _ => py_isalnum,
+            };
+            Ok(Value::from(!text.is_empty() && text.chars().all(class)))
         }
         "isspace" => {
             a.none()?;

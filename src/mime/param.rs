@@ -79,7 +79,7 @@ impl Codec {
         let mut norm = String::with_capacity(name.len());
         let mut pending_sep = false;
         for c in name.chars() {
-            if c.is_alphanumeric() || c == '.' {
+            if crate::python::py_isalnum(c) || c == '.' {
                 if pending_sep && !norm.is_empty() {
                     norm.push('_');
                 }

@@ -6,6 +6,7 @@
 
 mod case;
 mod case_table;
+mod char_class;
 mod float_repr;
 mod int_text;
 mod json_text;
@@ -22,6 +23,7 @@ pub use case::{
     py_capitalize, py_casefold, py_eq_lower, py_istitle, py_islower, py_isupper, py_lower,
     py_swapcase, py_title, py_upper,
 };
+pub use char_class::{py_isalnum, py_isalpha, py_isdecimal, py_isdigit, py_isnumeric};
 pub use float_repr::py_float_repr;
 pub(crate) use int_text::{IntTextError, py_int_text};
 pub(crate) use json_text::{py_json_float, py_json_str_unit};

@@ -79,6 +79,7 @@ pub(super) fn first_line(source: SourceId, lines: &LineIndex<'_>) -> Span {
     let start = lines
         .text()
         .char_indices()
+        // Where our own diagnostic points, not an emulated Python check.
         .find(|(_, c)| !c.is_whitespace())
         .map_or(0, |(i, _)| i);
     rest_of_line(source, lines, start)

@@ -1,8 +1,8 @@
 //! `src/python`'s Unicode tables against the interpreter cloud-init runs on (python3 3.11):
 //! `str.isprintable()` (the generated table, so `repr` escapes what CPython escapes, U+0378
-//! included), `str.isspace()`, `str.isalnum()`/`str.isdecimal()` (`re`'s `\w`/`\d`), and the case
-//! methods (`lower`, `upper`, `title`, `capitalize`, `swapcase`, `casefold`, `islower`, `isupper`,
-//! `istitle`, the final-sigma context).
+//! included), `str.isspace()`, `isalpha`/`isalnum`/`isdecimal`/`isdigit`/`isnumeric` (`re`'s
+//! `\w`/`\d` among them), and the case methods (`lower`, `upper`, `title`, `capitalize`,
+//! `swapcase`, `casefold`, `islower`, `isupper`, `istitle`, the final-sigma context).
 
 use std::process::Command;
 
@@ -203,4 +203,42 @@ fn repr_and_isspace_match_python() {
     }
     assert_eq!(checked, 0x11_0000);
     eprintln!("python_tables: {checked} code points, repr and isspace as python3's");
+}
+
+#[test]
+#[ignore = "needs python3 (the CPython whose tables src/python mirrors): scripts/conformance.sh runs it"]
+fn char_classes_match_python() {
+    use cloudfold::python::{py_isalnum, py_isalpha, py_isdecimal, py_isdigit, py_isnumeric};
+    // One letter per scalar value: isalpha, isalnum, isdecimal, isdigit, isnumeric as the
+    // bits of `A`+n (0..32), in code point order.
+    let expected = python(
+        "import sys\nout = []\nfor cp in range(0x110000):\n    if 0xD800 <= cp <= 0xDFFF:\n        \
+         continue\n    c = chr(cp)\n    out.append(chr(65 + c.isalpha() + 2 * c.isalnum() + 4 * \
+         c.isdecimal() + 8 * c.isdigit() + 16 * c.isnumeric()))\nsys.stdout.write(''.join(out))",
+        &[],
+    );
+    let mut checked = 0;
+    let mut members = 0;
+    for (c, theirs) in (0u32..0x11_0000)
+        .filter_map(char::from_u32)
+        .zip(expected.chars())
+    {
+        let ours = u32::from(py_isalpha(c))
+            + 2 * u32::from(py_isalnum(c))
+            + 4 * u32::from(py_isdecimal(c))
+            + 8 * u32::from(py_isdigit(c))
+            + 16 * u32::from(py_isnumeric(c));
+        assert_eq!(
+            char::from_u32(65 + ours),
+            Some(theirs),
+            "isalpha/isalnum/isdecimal/isdigit/isnumeric of U+{:04X}",
+            u32::from(c)
+        );
+        checked += 1;
+        members += usize::from(ours != 0);
+    }
+    assert_eq!(checked, 0x11_0000 - 0x800);
+    // A floor so a script printing only `A`s cannot pass: Unicode 14 has ~130,000 letters.
+    assert!(members > 100_000, "{members} code points in a class");
+    eprintln!("python_tables: {checked} code points, 5 str predicates each as python3's");
 }

@@ -82,6 +82,8 @@ pub fn parse_volume(spec: &str) -> Result<VolumeSpec, VolumeSpecError> {
     Ok(v)
 }
 
+// compose-go's `unicode.IsLetter` is Go's (Unicode category L), not a Python or
+// Ruby helper; Rust's Alphabetic is kept as the nearest std predicate.
 fn is_drive(buffer: &str) -> bool {
     let mut cs = buffer.chars();
     matches!((cs.next(), cs.next()), (Some(c), None) if c.is_alphabetic())
