@@ -38,11 +38,9 @@ mod priority;
 mod priority_ledger;
 mod py_ops;
 mod regexp_error;
-mod ruby_regexp;
+mod ruby;
 mod rules;
-mod sort_order;
 mod strategy;
-mod strict_eq;
 mod symmetric_error;
 mod tag_lookup;
 
@@ -69,10 +67,10 @@ internal! { use precedence::Precedence; }
 internal! { use priority::Priority; }
 internal! { use priority_ledger::{Conflict, PriorityLedger}; }
 internal! { use regexp_error::RegexpError; }
-internal! { use ruby_regexp::RubyRegexp; }
+internal! { use ruby::RubyRegexp; }
 internal! { use rules::Rules; }
-internal! { use sort_order::{ruby_class, ruby_cmp, ruby_sort}; }
+internal! { use ruby::{ruby_class, ruby_cmp, ruby_inspect_str, ruby_sort, ruby_to_s}; }
 internal! { use strategy::{DeepOptions, DictMode, DictStrategy, FlattenStrategy, LayerStrategy, ListMode, ListStrategy, Recurse, StrMode, StrStrategy, Strategy, TypeClass, UnifyStrategy}; }
-internal! { use strict_eq::{strict_eq, strict_hash, strict_union}; }
+internal! { use ruby::{strict_eq, strict_hash, strict_union}; }
 internal! { use symmetric_error::{DuplicateIdentity, SymmetricError, place}; }
 internal! { use tag_lookup::{NoTags, TagLookup}; }

@@ -42,6 +42,7 @@ mod nickel_differential;
 mod plan_oracle;
 mod python_tables;
 mod realworld_corpus;
+mod ruby_text;
 mod schema_oracle;
 mod seed_oracle;
 mod validate_oracle;

@@ -102,7 +102,16 @@ pub(crate) fn check_case(
                 "{key}: cloudfold fails ({e}), puppet {}",
                 want["json"]
             )),
-            Err(_) => {}
+            // Messages are cloudfold's own, except where a value is written into one as Ruby
+            // writes it (`to_s`/`inspect`): those must be puppet's.
+            Err(e) => {
+                let theirs = want["error"].as_str().unwrap_or_default();
+                if theirs.starts_with("Unknown merge strategy") && !e.to_string().contains(theirs) {
+                    out.push(format!(
+                        "{key}: cloudfold fails ({e}), puppet fails ({theirs})"
+                    ));
+                }
+            }
         }
     }
     out

@@ -7,9 +7,9 @@
 //! `lookup_options`), as text; `%{alias('k')}`, which must be the whole
 //! string, the value itself. Lookups that come back to themselves fail.
 
-use super::data_type::puppet_type_name;
 use super::lookup_key::split_key;
 use super::{HieraError, Hierarchy};
+use crate::merge::ruby::ruby_to_s;
 use crate::yaml::value::{Entries, Map, Node, PyStrBuilder, Seq, Value, insert};
 
 /// Whether anything under `node` (keys included) contains `%{`.
@@ -63,7 +63,8 @@ fn walk(h: &Hierarchy, node: &Node, depth: usize) -> Result<Node, HieraError> {
 fn method_call(expr: &str) -> Option<(&str, &str)> {
     let open = expr.find('(')?;
     let name = expr.get(..open)?;
-    if name.is_empty() || !name.chars().all(|c| c.is_alphanumeric() || c == '_') {
+    // Hiera's `/^(\w+)\(/`: Ruby's `\w` is ASCII (`"é" =~ /\w/` is nil).
+    if name.is_empty() || !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
         return None;
     }
     let rest = expr.get(open + 1..)?.strip_suffix(')')?;
@@ -132,69 +133,4 @@ fn interpolate_str(h: &Hierarchy, node: &Node, text: &str) -> Result<Node, Hiera
     }
     out.push_str(rest);
     Ok(Node::new(Value::Str(out.finish()), node.span()))
-}
-
-/// Ruby's `to_s` of a value put into a string (`inspect` for containers).
-fn ruby_to_s(node: &Node) -> String {
-    match node.value() {
-        Value::Str(s) => s.to_string_lossy().into_owned(),
-        Value::Null => String::new(),
-        _ => inspect(node, 0),
-    }
-}
-
-fn inspect(node: &Node, depth: usize) -> String {
-    if depth > 64 {
-        return "...".to_owned();
-    }
-    match node.value() {
-        Value::Null => "nil".to_owned(),
-        Value::Bool(b) => b.to_string(),
-        Value::Int(i) => i.to_big().to_string(),
-        Value::Float(f) => ruby_float(*f),
-        Value::Str(s) => format!("{:?}", s.to_string_lossy()),
-        Value::Seq(s) => format!(
-            "[{}]",
-            s.iter()
-                .map(|v| inspect(v, depth + 1))
-                .collect::<Vec<_>>()
-                .join(", ")
-        ),
-        Value::Map(m) => format!(
-            "{{{}}}",
-            m.iter()
-                .map(|(k, v)| format!("{}=>{}", inspect(k, depth + 1), inspect(v, depth + 1)))
-                .collect::<Vec<_>>()
-                .join(", ")
-        ),
-        _ => puppet_type_name(node).to_owned(),
-    }
-}
-
-/// Ruby's `Float#to_s` for the values data files hold.
-fn ruby_float(f: f64) -> String {
-    if f.is_nan() {
-        return "NaN".to_owned();
-    }
-    if f.is_infinite() {
-        return if f > 0.0 { "Infinity" } else { "-Infinity" }.to_owned();
-    }
-    let r = crate::yaml::value::py_float_repr(f);
-    // Python: 1e+20 / 1.5e-07; Ruby: 1.0e+20 / 1.5e-07.
-    match r.split_once('e') {
-        Some((m, e)) => {
-            let m = if m.contains('.') {
-                m.to_owned()
-            } else {
-                format!("{m}.0")
-            };
-            let e = if e.starts_with('-') || e.starts_with('+') {
-                e.to_owned()
-            } else {
-                format!("+{e}")
-            };
-            format!("{m}e{e}")
-        }
-        None => r,
-    }
 }

@@ -1,6 +1,7 @@
 //! `MergeBehavior`: a Hiera merge strategy with its options, parsed from `lookup_options` or given on the command line.
 
 use super::HieraError;
+use crate::merge::ruby::ruby_to_s;
 use crate::merge::{DeepOptions, DictMode, DictStrategy, LayerStrategy, Recurse, Strategy};
 use crate::yaml::value::{Node, Value, py_repr};
 use std::fmt;
@@ -185,16 +186,6 @@ impl MergeBehavior {
                 }))
             }
         }
-    }
-}
-
-/// Ruby's `to_s` of a value, for messages.
-fn ruby_to_s(node: &Node) -> String {
-    match node.value() {
-        Value::Null => String::new(),
-        Value::Bool(b) => b.to_string(),
-        Value::Str(s) => s.to_string_lossy().into_owned(),
-        _ => py_repr(node),
     }
 }
 

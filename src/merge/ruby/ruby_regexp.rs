@@ -5,7 +5,7 @@
 //! crate's `(?s)`. Syntax the crate lacks (look-around, back-references)
 //! is an error rather than a silent difference.
 
-use super::RegexpError;
+use crate::merge::RegexpError;
 use regex::Regex;
 
 /// A compiled Ruby regexp.
