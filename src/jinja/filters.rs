@@ -1414,66 +1414,11 @@ pub(crate) fn parse_py_float(s: &str) -> Option<f64> {
     clean.parse::<f64>().ok()
 }
 
-/// Python's `int(str, base)`; `None` where Python raises `ValueError`.
+/// Python's `int(str, base)`; `None` where Python raises `ValueError`
+/// (too many digits included: Jinja2 then tries `int(float(value))`).
 pub(crate) fn parse_py_int(s: &str, base: i128) -> Option<num_bigint::BigInt> {
-    let t = s.trim_matches(crate::userdata::py_is_space);
-    let (neg, body) = match t.as_bytes().first() {
-        Some(b'-') => (true, &t[1..]),
-        Some(b'+') => (false, &t[1..]),
-        _ => (false, t),
-    };
-    let lower = body.to_ascii_lowercase();
-    let (radix, digits) = match base {
-        0 => {
-            if let Some(r) = lower.strip_prefix("0x") {
-                (16, r.trim_start_matches('_'))
-            } else if let Some(r) = lower.strip_prefix("0o") {
-                (8, r.trim_start_matches('_'))
-            } else if let Some(r) = lower.strip_prefix("0b") {
-                (2, r.trim_start_matches('_'))
-            } else {
-                if lower.len() > 1
-                    && lower.starts_with('0')
-                    && lower.chars().any(|c| c != '0' && c != '_')
-                {
-                    return None;
-                }
-                (10, lower.as_str())
-            }
-        }
-        16 => (
-            16,
-            lower
-                .strip_prefix("0x")
-                .map_or(lower.as_str(), |r| r.trim_start_matches('_')),
-        ),
-        8 => (
-            8,
-            lower
-                .strip_prefix("0o")
-                .map_or(lower.as_str(), |r| r.trim_start_matches('_')),
-        ),
-        2 => (
-            2,
-            lower
-                .strip_prefix("0b")
-                .map_or(lower.as_str(), |r| r.trim_start_matches('_')),
-        ),
-        b if (2..=36).contains(&b) => (u32::try_from(b).ok()?, lower.as_str()),
-        _ => return None,
-    };
-    if digits.is_empty()
-        || digits.starts_with('_')
-        || digits.ends_with('_')
-        || digits.contains("__")
-    {
-        return None;
-    }
-    let clean: String = digits.chars().filter(|&c| c != '_').collect();
-    if !clean.chars().all(|c| c.is_ascii_alphanumeric()) {
-        return None;
-    }
-    let v = num_bigint::BigInt::parse_bytes(clean.as_bytes(), radix)?;
+    let (neg, digits, radix) = crate::python::py_int_text(s, u32::try_from(base).ok()?).ok()?;
+    let v = num_bigint::BigInt::parse_bytes(digits.as_bytes(), radix)?;
     Some(if neg { -v } else { v })
 }
 

@@ -1,6 +1,7 @@
 //! `py_int_text`: what Python's `int(s, base)` accepts as text, before the digits become a number.
 
-use super::space::py_strip;
+use super::space::{py_is_space, py_strip};
+use super::word_table::DECIMAL;
 use std::borrow::Cow;
 
 /// Why `int(s, base)` raises `ValueError`.
@@ -16,50 +17,90 @@ pub(crate) enum IntTextError {
 /// CPython 3.11's default `sys.get_int_max_str_digits()`.
 const MAX_STR_DIGITS: usize = 4300;
 
-/// `int(s, base)` for base 2, 8, 10 or 16, up to the digits: surrounding
-/// whitespace, one sign, the base's optional `0b`/`0o`/`0x` prefix, digits
-/// with single underscores between them (one may follow the prefix). Returns
-/// whether the value is negative and the digits without underscores.
-/// (ASCII digits only: CPython also maps other Unicode decimal digits.)
-pub(crate) fn py_int_text(s: &str, base: u32) -> Result<(bool, Cow<'_, str>), IntTextError> {
+/// `int(s, base)` up to the digits, for base 0 or 2 to 36: CPython first
+/// writes each Unicode decimal digit as its ASCII digit and each whitespace
+/// as a space (`'٣'` is 3), then takes surrounding whitespace, one sign, the
+/// `0b`/`0o`/`0x` prefix (base 0: it decides the radix, else 10 with no
+/// leading zero unless all are zeros; base 2/8/16: optional), and digits with
+/// single underscores between them (one may follow a prefix). Returns whether
+/// the value is negative, the digits without underscores and the radix.
+pub(crate) fn py_int_text(
+    s: &str,
+    base: u32,
+) -> Result<(bool, Cow<'_, str>, u32), IntTextError> {
+    if s.is_ascii() {
+        let (neg, body, radix) = int_body(s, base)?;
+        return Ok((neg, without_underscores(Cow::Borrowed(body)), radix));
+    }
+    let ascii: String = s
+        .chars()
+        .map(|c| match c {
+            _ if c.is_ascii() => c,
+            _ if py_is_space(c) => ' ',
+            // Not ASCII, so not `_`, a sign or a digit: an invalid literal.
+            _ => decimal_value(c).map_or('?', |d| char::from(b'0' + d)),
+        })
+        .collect();
+    let (neg, body, radix) = int_body(&ascii, base)?;
+    Ok((neg, Cow::Owned(body.replace('_', "")), radix))
+}
+
+fn without_underscores(body: Cow<'_, str>) -> Cow<'_, str> {
+    if body.contains('_') {
+        Cow::Owned(body.replace('_', ""))
+    } else {
+        body
+    }
+}
+
+/// The digit a Unicode decimal (category Nd) stands for: Nd comes in runs of
+/// ten from 0 to 9 (a Unicode stability policy), so its place in its run.
+fn decimal_value(c: char) -> Option<u8> {
+    let cp = u32::from(c);
+    let i = DECIMAL.partition_point(|r| r.0 <= cp);
+    let &(lo, hi) = DECIMAL.get(i.checked_sub(1)?)?;
+    (cp <= hi).then(|| u8::try_from((cp - lo) % 10).ok())?
+}
+
+/// `int_body` of ASCII text: the sign, the digits with their underscores,
+/// and the radix.
+fn int_body(s: &str, base: u32) -> Result<(bool, &str, u32), IntTextError> {
+    if base == 1 || base > 36 {
+        return Err(IntTextError::Invalid);
+    }
     let t = py_strip(s);
     let (neg, t) = match t.as_bytes().first() {
         Some(b'-') => (true, t.get(1..).unwrap_or("")),
         Some(b'+') => (false, t.get(1..).unwrap_or("")),
         _ => (false, t),
     };
-    let prefix = match base {
-        2 => Some(b'b'),
-        8 => Some(b'o'),
-        16 => Some(b'x'),
+    let prefix_radix = match t.as_bytes() {
+        [b'0', b'b' | b'B', ..] => Some(2),
+        [b'0', b'o' | b'O', ..] => Some(8),
+        [b'0', b'x' | b'X', ..] => Some(16),
         _ => None,
     };
-    let (prefixed, t) = match (prefix, t.as_bytes()) {
-        (Some(p), [b'0', c, ..]) if c.to_ascii_lowercase() == p => (true, t.get(2..).unwrap_or("")),
-        _ => (false, t),
+    let (radix, t) = match prefix_radix {
+        Some(r) if base == 0 || base == r => (r, t.get(2..).map(|b| b.strip_prefix('_').unwrap_or(b))),
+        _ => (if base == 0 { 10 } else { base }, Some(t)),
     };
-    let body = if prefixed {
-        t.strip_prefix('_').unwrap_or(t)
-    } else {
-        t
-    };
+    let body = t.unwrap_or("");
     if body.is_empty()
         || body.starts_with('_')
         || body.ends_with('_')
         || body.contains("__")
-        || !body.chars().all(|c| c == '_' || c.is_digit(base))
+        || !body.chars().all(|c| c == '_' || c.is_digit(radix))
+        // Base 0 reads `010` as Python source would: a leading zero only in zero.
+        || (base == 0 && prefix_radix.is_none() && body.starts_with('0') && body.contains(['1', '2', '3', '4', '5', '6', '7', '8', '9']))
     {
         return Err(IntTextError::Invalid);
     }
-    let digits = if body.contains('_') {
-        Cow::Owned(body.replace('_', ""))
-    } else {
-        Cow::Borrowed(body)
-    };
-    if !base.is_power_of_two() && digits.len() > MAX_STR_DIGITS {
-        return Err(IntTextError::TooManyDigits(digits.len()));
+    if !radix.is_power_of_two() && body.len() - body.matches('_').count() > MAX_STR_DIGITS {
+        return Err(IntTextError::TooManyDigits(
+            body.len() - body.matches('_').count(),
+        ));
     }
-    Ok((neg, digits))
+    Ok((neg, body, radix))
 }
 
 #[cfg(test)]
@@ -67,7 +108,7 @@ mod tests {
     use super::*;
 
     fn ok(s: &str, base: u32) -> Option<(bool, String)> {
-        py_int_text(s, base).ok().map(|(n, d)| (n, d.into_owned()))
+        py_int_text(s, base).ok().map(|(n, d, _)| (n, d.into_owned()))
     }
 
     #[test]
@@ -92,5 +133,33 @@ mod tests {
             Err(IntTextError::TooManyDigits(4301))
         );
         assert!(py_int_text(&long, 16).is_ok());
+    }
+
+    /// Checked with python3 3.11.7.
+    #[test]
+    fn int_text_takes_base_0_other_bases_and_unicode_digits() {
+        let radix = |s: &str, base: u32| py_int_text(s, base).ok().map(|(_, _, r)| r);
+        assert_eq!(ok("0x_1f", 0), Some((false, "1f".into())));
+        assert_eq!(radix("0x_1f", 0), Some(16));
+        assert_eq!(radix("0B1_1", 0), Some(2));
+        assert_eq!(ok("0_0", 0), Some((false, "00".into())));
+        assert_eq!(ok("0x1", 36), Some((false, "0x1".into())));
+        assert_eq!(ok("Z", 36), Some((false, "Z".into())));
+        assert_eq!(ok("0o17", 8), Some((false, "17".into())));
+        // '٣' (U+0663) is 3; U+3000 is whitespace.
+        assert_eq!(ok(" \u{663}\u{3000}", 10), Some((false, "3".into())));
+        assert_eq!(ok("-\u{663}_\u{663}", 10), Some((true, "33".into())));
+        for (bad, base) in [
+            ("010", 0),
+            ("0_1", 0),
+            ("0x__1", 0),
+            ("0x", 16),
+            ("\u{661}x", 10),
+            ("\u{b2}", 10),
+            ("1", 1),
+            ("1", 37),
+        ] {
+            assert_eq!(ok(bad, base), None, "{bad} base {base}");
+        }
     }
 }

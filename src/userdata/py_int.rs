@@ -17,7 +17,7 @@ pub enum IntError {
 /// `int(s)` for a string, base 10: surrounding whitespace, one sign, digits
 /// with single underscores between them, at most 4300 digits.
 pub fn int_from_str(s: &str) -> Option<Int> {
-    let (neg, digits) = py_int_text(s, 10).ok()?;
+    let (neg, digits, _) = py_int_text(s, 10).ok()?;
     let i = Int::parse_radix(&digits, 10)?;
     Some(if neg { i.neg() } else { i })
 }

@@ -53,7 +53,7 @@ fn int_in_base(s: &str, base: u32) -> Result<Int, YamlError> {
             format!("invalid literal for int() with base {base}: {}", repr200(s)),
         )
     };
-    let (neg, digits) = match py_int_text(s, base) {
+    let (neg, digits, _) = match py_int_text(s, base) {
         Ok(v) => v,
         Err(IntTextError::Invalid) => return Err(bad()),
         Err(IntTextError::TooManyDigits(n)) => {
