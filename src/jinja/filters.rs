@@ -1649,6 +1649,9 @@ fn xmlattr(value: &Value, a: &Args<'_>, version: JinjaVersion) -> Result<Value, 
         }
         let key = soft(&k)?;
         let bad = match version {
+            // bookworm's 3.1.2 carries Debian's CVE-2024-22195 backport (a whitespace
+            // check); kept as first written: the 22.4 oracle runs upstream 3.1.2, which
+            // has no check, so which whitespace it takes is not checked here.
             JinjaVersion::V3_1_2 => key.contains(char::is_whitespace),
             JinjaVersion::V3_1_6 => key
                 .chars()

@@ -1,4 +1,4 @@
-//! `py_repr_str`: Python's `repr()` of a `str` (PyYAML's and cloud-init's messages, Jinja2's output).
+//! `py_repr_str`, `py_repr_bytes`: Python's `repr()` of a `str` (PyYAML's and cloud-init's messages, Jinja2's output) and of `bytes`.
 
 use super::printable::py_is_printable;
 
@@ -48,12 +48,43 @@ pub(crate) fn py_repr_char(c: char) -> String {
     py_repr_code_points(std::iter::once(u32::from(c)))
 }
 
+/// `repr(b)` of `bytes`: `b'…'` (double quotes if it has `'` and no `"`), `\\`, `\t`,
+/// `\n`, `\r` and the quote escaped, other bytes outside `' '..='~'` as `\xNN`.
+pub(crate) fn py_repr_bytes(b: &[u8]) -> String {
+    let has_single = b.contains(&b'\'');
+    let has_double = b.contains(&b'"');
+    let quote = if has_single && !has_double {
+        b'"'
+    } else {
+        b'\''
+    };
+    let mut out = String::from("b");
+    out.push(quote as char);
+    for &c in b {
+        match c {
+            b'\\' => out.push_str("\\\\"),
+            b'\n' => out.push_str("\\n"),
+            b'\r' => out.push_str("\\r"),
+            b'\t' => out.push_str("\\t"),
+            c if c == quote => {
+                out.push('\\');
+                out.push(c as char);
+            }
+            0x20..=0x7E => out.push(c as char),
+            _ => out.push_str(&format!("\\x{c:02x}")),
+        }
+    }
+    out.push(quote as char);
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
     fn reprs() {
+        assert_eq!(py_repr_bytes(b"a'\x00"), "b\"a'\\x00\"");
         let ch = py_repr_char;
         assert_eq!(ch('\t'), "'\\t'");
         assert_eq!(ch('\0'), "'\\x00'");

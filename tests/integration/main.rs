@@ -18,6 +18,7 @@ mod build_roundtrip;
 mod compose_fixtures;
 mod diagnostic;
 mod diff_props;
+mod emulation_home;
 mod explain_cases;
 mod jinja_regressions;
 mod layers_regressions;

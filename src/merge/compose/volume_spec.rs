@@ -95,6 +95,7 @@ fn is_file_path(source: &str) -> bool {
         (None, _) => false,
         (Some('.' | '/' | '~'), _) => true,
         _ if source.starts_with("\\\\") => true,
+        // Go's unicode.IsLetter, as in is_drive.
         (Some(c), Some(':')) => c.is_alphabetic(),
         _ => false,
     }

@@ -1,36 +1,8 @@
 //! `py_str` / `py_repr`: Python's `str(x)` and `repr(x)` of loaded values (for header texts and messages); a `str`'s repr is `crate::python`'s.
 
 use super::{Node, PyStr, Value, py_float_repr};
-use crate::python::{py_repr_code_points, py_repr_str};
+use crate::python::{py_repr_bytes, py_repr_code_points, py_repr_str};
 use base64::Engine;
-
-fn py_repr_bytes(b: &[u8]) -> String {
-    let has_single = b.contains(&b'\'');
-    let has_double = b.contains(&b'"');
-    let quote = if has_single && !has_double {
-        b'"'
-    } else {
-        b'\''
-    };
-    let mut out = String::from("b");
-    out.push(quote as char);
-    for &c in b {
-        match c {
-            b'\\' => out.push_str("\\\\"),
-            b'\n' => out.push_str("\\n"),
-            b'\r' => out.push_str("\\r"),
-            b'\t' => out.push_str("\\t"),
-            c if c == quote => {
-                out.push('\\');
-                out.push(c as char);
-            }
-            0x20..=0x7E => out.push(c as char),
-            _ => out.push_str(&format!("\\x{c:02x}")),
-        }
-    }
-    out.push(quote as char);
-    out
-}
 
 /// `str(x)`: strings as they are, everything else as `repr`.
 pub fn py_str(node: &Node) -> PyStr {
@@ -211,6 +183,5 @@ mod tests {
             s(PyStr::from_code_points([0xDC80, 0x378])),
             "'\\udc80\\u0378'"
         );
-        assert_eq!(py_repr_bytes(b"a'\x00"), "b\"a'\\x00\"");
     }
 }
