@@ -49,6 +49,7 @@ const HELPERS: &[(&str, &str, &str)] = &[
         r"py_json_(str\w*|float|escape\w*)",
         "src/python/",
     ),
+    ("Ruby strip", r"ruby_[lr]?strip", "src/merge/ruby/"),
     (
         "Ruby to_s/inspect",
         r"ruby_(to_s|inspect\w*|float_to_s)",

@@ -9,7 +9,7 @@
 
 use super::lookup_key::split_key;
 use super::{HieraError, Hierarchy};
-use crate::merge::ruby::ruby_to_s;
+use crate::merge::ruby::{ruby_strip, ruby_to_s};
 use crate::yaml::value::{Entries, Map, Node, PyStrBuilder, Seq, Value, insert};
 
 /// Whether anything under `node` (keys included) contains `%{`.
@@ -89,7 +89,7 @@ fn interpolate_str(h: &Hierarchy, node: &Node, text: &str) -> Result<Node, Hiera
         };
         out.push_str(rest.get(..start).unwrap_or_default());
         let whole = rest.get(start..start + 2 + end + 1).unwrap_or_default();
-        let expr = after.get(..end).unwrap_or_default().trim();
+        let expr = ruby_strip(after.get(..end).unwrap_or_default());
         rest = after.get(end + 1..).unwrap_or_default();
         if matches!(expr, "" | "::" | "\"\"" | "''" | "\"::\"" | "'::'") {
             continue;
