@@ -1,5 +1,7 @@
 //! `LookupKey`: a lookup key split into segments as puppet splits it (`a.b`, `a.'x.y'`, `a.0`).
 
+use crate::merge::ruby::{ruby_space, ruby_strip};
+
 /// One segment: a name (first segment, hash keys) or an index.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(super) enum Segment {
@@ -18,8 +20,9 @@ pub(super) fn split_key(key: &str) -> Option<Vec<Segment>> {
     let mut rest = key;
     loop {
         // One token: optional spaces, a quoted string, optional spaces; or
-        // a run without quotes or dots.
-        let trimmed = rest.trim_start();
+        // a run without quotes or dots (puppet's `split(/(\s*"[^"]+"\s*|\s*'[^']+'\s*|[^'".]+)/)`,
+        // Ruby's ASCII `\s`, then each segment's `strip!`).
+        let trimmed = rest.trim_start_matches(ruby_space);
         let (token, after) = match trimmed.chars().next() {
             Some(q @ ('"' | '\'')) => {
                 let body = trimmed.get(1..)?;
@@ -28,7 +31,7 @@ pub(super) fn split_key(key: &str) -> Option<Vec<Segment>> {
                     return None;
                 }
                 let inner = body.get(..end)?;
-                let after = body.get(end + 1..)?.trim_start();
+                let after = body.get(end + 1..)?.trim_start_matches(ruby_space);
                 (Segment::Name(inner.to_owned()), after)
             }
             _ => {
@@ -37,7 +40,7 @@ pub(super) fn split_key(key: &str) -> Option<Vec<Segment>> {
                     return None;
                 }
                 let raw = rest.get(..end)?;
-                let t = raw.trim();
+                let t = ruby_strip(raw);
                 let seg = match t.parse::<i64>() {
                     Ok(i)
                         if t.trim_start_matches(['+', '-'])

@@ -15,5 +15,5 @@ mod to_s;
 pub use ruby_regexp::RubyRegexp;
 pub use sort_order::{ruby_class, ruby_cmp, ruby_sort};
 pub use strict_eq::{strict_eq, strict_hash, strict_union};
-pub(crate) use strip::ruby_strip;
+pub(crate) use strip::{ruby_space, ruby_strip};
 pub use to_s::{ruby_inspect_str, ruby_to_s};
