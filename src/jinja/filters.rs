@@ -1414,14 +1414,6 @@ pub(crate) fn parse_py_float(s: &str) -> Option<f64> {
     clean.parse::<f64>().ok()
 }
 
-/// Python's `int(str, base)`; `None` where Python raises `ValueError`
-/// (too many digits included: Jinja2 then tries `int(float(value))`).
-pub(crate) fn parse_py_int(s: &str, base: i128) -> Option<num_bigint::BigInt> {
-    let (neg, digits, radix) = crate::python::py_int_text(s, u32::try_from(base).ok()?).ok()?;
-    let v = num_bigint::BigInt::parse_bytes(digits.as_bytes(), radix)?;
-    Some(if neg { -v } else { v })
-}
-
 fn big_value(b: num_bigint::BigInt) -> Value {
     use num_traits::ToPrimitive;
     match b.to_i128() {
@@ -1440,7 +1432,7 @@ fn do_int(
     match value.kind() {
         ValueKind::String => {
             let s = value.as_str().unwrap_or_default();
-            if let Some(i) = parse_py_int(s, base) {
+            if let Some(i) = crate::python::py_int_big(s, base) {
                 return Ok(big_value(i));
             }
             // int(float(value))

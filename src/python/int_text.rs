@@ -1,4 +1,4 @@
-//! `py_int_text`: what Python's `int(s, base)` accepts as text, before the digits become a number.
+//! `py_int_text`, `py_int_big`: what Python's `int(s, base)` accepts as text, and the number it makes.
 
 use super::space::{py_is_space, py_strip};
 use super::word_table::DECIMAL;
@@ -43,6 +43,14 @@ pub(crate) fn py_int_text(
         .collect();
     let (neg, body, radix) = int_body(&ascii, base)?;
     Ok((neg, Cow::Owned(body.replace('_', "")), radix))
+}
+
+/// `int(s, base)` as a number; `None` where Python raises `ValueError` (too
+/// many digits included: Jinja2's `int` filter then tries `int(float(s))`).
+pub(crate) fn py_int_big(s: &str, base: i128) -> Option<num_bigint::BigInt> {
+    let (neg, digits, radix) = py_int_text(s, u32::try_from(base).ok()?).ok()?;
+    let v = num_bigint::BigInt::parse_bytes(digits.as_bytes(), radix)?;
+    Some(if neg { -v } else { v })
 }
 
 fn without_underscores(body: Cow<'_, str>) -> Cow<'_, str> {

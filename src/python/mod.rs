@@ -25,7 +25,7 @@ pub use case::{
 };
 pub use char_class::{py_isalnum, py_isalpha, py_isdecimal, py_isdigit, py_isnumeric};
 pub use float_repr::py_float_repr;
-pub(crate) use int_text::{IntTextError, py_int_text};
+pub(crate) use int_text::{IntTextError, py_int_big, py_int_text};
 pub(crate) use json_text::{py_json_float, py_json_str_unit};
 pub use raw_unicode_escape::raw_unicode_escape;
 pub(crate) use re_class::{PyReClass, py_re_class, py_re_ignorecase};

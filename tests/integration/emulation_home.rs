@@ -40,7 +40,7 @@ const HELPERS: &[(&str, &str, &str)] = &[
     ),
     (
         "int() of text",
-        r"py_int_text|parse_py_int_text",
+        r"py_int_text|py_int_big|(parse_)?py_int_str",
         "src/python/",
     ),
     ("float repr", r"py_float_repr", "src/python/"),
