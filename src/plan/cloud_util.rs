@@ -53,15 +53,10 @@ pub(super) fn encode_text(text: &PyStr) -> Result<Vec<u8>, String> {
     }
 }
 
-/// `s.lstrip()`.
+/// `s.lstrip()` of a loaded string.
 pub(super) fn lstrip(text: &PyStr) -> PyStr {
     let mut out = PyStrBuilder::new();
-    let mut started = false;
-    for cp in text.chars() {
-        if !started && char::from_u32(cp).is_some_and(crate::python::py_is_space) {
-            continue;
-        }
-        started = true;
+    for cp in crate::python::py_lstrip_code_points(text.chars()) {
         out.push_code_point(cp);
     }
     out.finish()

@@ -31,6 +31,6 @@ pub use raw_unicode_escape::raw_unicode_escape;
 pub(crate) use re_class::{PyReClass, py_re_class, py_re_ignorecase};
 pub(crate) use repr::{py_repr_bytes, py_repr_char, py_repr_code_points, py_repr_str};
 pub use space::py_is_space;
-pub(crate) use space::{py_rstrip, py_strip};
+pub(crate) use space::{py_lstrip_code_points, py_rstrip, py_strip};
 pub use splitlines::py_splitlines;
 pub(crate) use splitlines::py_splitlines_keep;

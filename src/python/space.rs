@@ -34,6 +34,12 @@ pub(crate) fn py_rstrip(s: &str) -> &str {
     s.trim_end_matches(py_is_space)
 }
 
+/// `s.lstrip()` (no argument) of a string given as its code points (lone
+/// surrogates allowed): the code points after the leading whitespace.
+pub(crate) fn py_lstrip_code_points<I: Iterator<Item = u32>>(cps: I) -> impl Iterator<Item = u32> {
+    cps.skip_while(|&cp| char::from_u32(cp).is_some_and(py_is_space))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

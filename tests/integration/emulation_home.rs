@@ -16,7 +16,11 @@ const HELPERS: &[(&str, &str, &str)] = &[
         r"py_is_space|is_py_space|(py_)?isspace",
         "src/python/",
     ),
-    ("str.strip/lstrip/rstrip", r"py_[lr]?strip", "src/python/"),
+    (
+        "str.strip/lstrip/rstrip",
+        r"py_[lr]?strip(_code_points)?",
+        "src/python/",
+    ),
     (
         "str case methods",
         r"py_(lower|upper|casefold|title|capitalize|swapcase|eq_lower|is_?lower|is_?upper|is_?title)",
