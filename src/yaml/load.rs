@@ -1,4 +1,82 @@
-//! The loader's entry points: text or bytes (or events) to one document's value.
+//! The loader's entry points, and which of its three readers runs when.
+//!
+//! # The readers
+//!
+//! One document's text becomes a [`Node`] tree in one of three ways. The node
+//! graph is the reference; the other two are shortcuts that either build
+//! exactly what it builds (the same values, spans — PyYAML's event marks — and
+//! sharing: one node per anchor) or decline (`None`), and then the caller
+//! starts again from the text with the next reader. They never report an
+//! error: every error comes from the node graph.
+//!
+//! 1. **Fast loader** ([`fast_loader::load_fast`]): text straight to values,
+//!    no tokens or events. It takes printable ASCII with `\n` line breaks
+//!    only (no tab, CR, BOM or non-ASCII byte), made of block mappings and
+//!    sequences (indentless and compact `- key: value` ones too), one-line
+//!    plain and quoted scalars, literal and folded block scalars, one-line
+//!    flow collections up to 64 deep, anchors on values, aliases, `<<` merges
+//!    and comments. It declines on anything else: directives, `---`/`...`,
+//!    tags, `?` or multi-line keys, keys over 1000 bytes, multi-line plain,
+//!    quoted or flow scalars, and whatever PyYAML would reject. It drives the
+//!    direct builder's `Builder`, so it also declines wherever that does.
+//! 2. **Direct builder** ([`direct_builder::build_direct`]): [`Parser`] events
+//!    straight to values, depth first, with no node graph. It declines on a
+//!    parse error (the parser's `Err` ends its event stream), on any tag
+//!    (`!!str` and local `!name` included), a plain `=`, a surrogate-holding
+//!    scalar that is not a `str`, a scalar whose constructor fails
+//!    (`2001-02-30`) or over [`LoadOptions::max_scalar_size`], an undefined or
+//!    recursive alias (to a collection still open), a duplicate anchor, an
+//!    unhashable key, a `<<` that is anchored, not a key, or whose value is
+//!    not a mapping or a list of mappings, a merge from a mapping with
+//!    duplicate keys (PyYAML's merge list is then longer than its entries) or
+//!    past [`LoadOptions::max_merge_entries`], nesting within
+//!    ⌈`caller_frames` / 2⌉ + 1 levels of [`LoadOptions::max_depth`], and
+//!    more than one document.
+//! 3. **Node graph** ([`load_via_graph`]): the composer's node arena
+//!    (`compose`: anchors, aliases, recursion, tag resolution, duplicate
+//!    anchors, the depth and scalar-size limits) then the constructor
+//!    (`construct`: breadth first, as PyYAML's generator queue, so the same
+//!    error wins). PyYAML's own shape, and the only reader of: every error
+//!    (reader, scanner, parser, composer, constructor, `RecursionError`,
+//!    limits), explicit tags (`!!binary`, `!!set`, `!!omap`, `!!pairs`,
+//!    `!!timestamp`, `!!python/unicode` under
+//!    [`LoadOptions::python_unicode_tag`], ...), recursive structures, merges
+//!    the direct builder cannot count, deep nesting, and local tags
+//!    ([`load_tagged`]).
+//!
+//! Why three: each shortcut saves far more than the 5 % of `render` that
+//! would justify one reader (paired A/B, `benches/README.md`, "the YAML
+//! readers"): without the fast loader `render` of the 5000-part payload takes
+//! ~1.9× the CPU; without the direct builder, documents outside the fast
+//! subset take ~15 % more.
+//!
+//! # Entry points and who calls them
+//!
+//! - [`load`] (`yaml.safe_load` of a `str`): fast loader, then direct builder,
+//!   then node graph. Cloud-config parts (`userdata::yaml_text::load_str_in`
+//!   and `load_py_text*`, from the cloud-config handler, the archive processor,
+//!   the [`crate::userdata`] preloader's helper thread, the validator's and
+//!   `diff`'s re-reads of each part), the layers' config files and datasource
+//!   documents (`layers::read_conf`, `layers::boot`), the validator's boot-plan
+//!   checks (`validate::plan_check`: an image profile's `cloud.cfg`). A Python string with surrogates is checked
+//!   (`check_printable`) and loaded as a lossy copy, still through [`load`].
+//! - [`load_bytes`] (`yaml.safe_load` of `bytes`): PyYAML's encoding detection
+//!   and decoding errors ([`decode_input`]), then [`load`]. NoCloud seed files
+//!   (`seed::meta_data`, `seed::network_config`) and the CLI's manifests.
+//! - [`load_tagged`]: the node graph alone, keeping local tags
+//!   ([`LoadOptions::keep_local_tags`]). The merge dialects' layers
+//!   (`merge::dialect::layer`: Hiera, Compose, Nickel, keyed), whose files
+//!   annotate values with `!reset`, `!override`, `!priority:10`.
+//! - [`load_events`]: the node graph on a caller's event stream (the
+//!   throughput example times the constructor alone with it).
+//! - [`load_via_graph`], [`load_fast`], [`load_direct`] (hidden): each reader
+//!   alone, for the tests. `tests/support/yaml_readers.rs` holds them equal
+//!   on every text the tests load (the repository's fixtures, the corpora
+//!   under `../shared`, the generated and differential documents).
+//!
+//! The emitter never reads: that its output loads back to an equal value is
+//! checked by the dump tests (`yaml_dump_split`, the `yaml_dump` oracle),
+//! through [`load`].
 
 use super::composer::compose;
 use super::constructor::{construct, construct_tagged};
@@ -41,8 +119,7 @@ pub fn load(text: &str, opts: &LoadOptions) -> Result<Option<Node>, YamlError> {
     if let Some(built) = fast_loader::load_fast(text, opts) {
         return Ok(built);
     }
-    let mut parser = Parser::new(text);
-    if let Some(built) = build_direct(|| parser.next_event().ok(), opts) {
+    if let Some(built) = load_direct(text, opts) {
         return Ok(built);
     }
     load_via_graph(text, opts)
@@ -54,6 +131,14 @@ pub fn load(text: &str, opts: &LoadOptions) -> Result<Option<Node>, YamlError> {
 #[doc(hidden)]
 pub fn load_fast(text: &str, opts: &LoadOptions) -> Option<Option<Node>> {
     fast_loader::load_fast(text, opts)
+}
+
+/// The direct builder alone, as [`load`] runs it: `None` when it declines.
+/// For the tests, which compare it with [`load_via_graph`] node for node.
+#[doc(hidden)]
+pub fn load_direct(text: &str, opts: &LoadOptions) -> Option<Option<Node>> {
+    let mut parser = Parser::new(text);
+    build_direct(|| parser.next_event().ok(), opts)
 }
 
 /// [`load`] always through the composer's node graph and the constructor

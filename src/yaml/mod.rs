@@ -3,6 +3,10 @@
 //! Pipeline: bytes → reader (decoding, printable check) → scanner (tokens) →
 //! parser (`Event`s) → composer (shared nodes, aliases) → resolver and
 //! constructor ([`Node`] tree of Python values). The emitter goes back.
+//!
+//! Two shortcuts skip the middle for most documents: the fast loader (text
+//! to values) and the direct builder (events to values); `load.rs` says which
+//! reader runs when.
 
 mod composer;
 mod constructor;
@@ -31,7 +35,7 @@ pub use error::PyErrorClass;
 pub use error::YamlError;
 internal! { use event::{Event, EventKind, Props, ScalarStyle, ScalarText}; }
 pub use load::{load, load_bytes};
-internal! { use load::{load_events, load_fast, load_tagged, load_via_graph}; }
+internal! { use load::{load_direct, load_events, load_fast, load_tagged, load_via_graph}; }
 pub use load_options::LoadOptions;
 internal! { use load_options::PYYAML_MAX_DEPTH; }
 internal! { use parser::Parser; }
