@@ -132,9 +132,10 @@ CLOUDFOLD_SCHEMA_CASES=2000 ci_test oracle -- schema_oracle::
 # src/python's Unicode tables against python3, all 1,114,112 code points: repr/isspace a few
 # seconds, the 13 case results of each scalar value ~15 s of python3, the 5 isalpha-style
 # predicates ~2 s; ruby_text: Ruby's String#inspect of every scalar value against puppet's
-# ruby, ~5 s).
+# ruby, ~5 s; yaml_readers_shared: the YAML readers held equal on ../shared's corpora, under
+# a second).
 ci_test oracle -- merge_handler_vectors:: mime_fixtures:: mime_smoke:: \
-  validate_oracle:: yaml_dump:: python_tables:: ruby_text::
+  validate_oracle:: yaml_dump:: python_tables:: ruby_text:: yaml_readers_shared::
 # The optimized binary drives the suites below (the `ci` profile's: the library is already
 # built that way for the tests above, so only the binary is compiled and linked; a fat-LTO
 # release build cost ~6.5 CI minutes for the same code): the real-world corpus through its

@@ -52,3 +52,4 @@ mod yaml_fast_loader;
 mod yaml_load;
 mod yaml_local_tags;
 mod yaml_parser_props;
+mod yaml_readers;

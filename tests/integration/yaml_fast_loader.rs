@@ -1,32 +1,26 @@
-//! The fast loader (`yaml::load_fast`): it must take the common block-style
-//! documents, and build exactly what the full pipeline builds (values, spans,
-//! sharing); what it gives up on is left to the full pipeline.
+//! The fast loader (`yaml::load_fast`): which texts it takes (the common
+//! block-style documents) and which it leaves to the full pipeline; on each,
+//! every reader must agree with the node graph (`support::yaml_readers`, the
+//! generated and corpus documents: `yaml_readers.rs`).
 
 use crate::support;
 
 use crate::support::cloud_config_doc;
 
-use cloudfold::yaml::{LoadOptions, load_fast, load_via_graph};
-use support::rng::Rng;
-use support::same_tree::same_tree;
+use cloudfold::yaml::{LoadOptions, load_fast};
+use support::yaml_readers::readers_agree;
 
-/// `text` is taken by the fast loader (`taken`) or left alone, and when
-/// taken built exactly as the node graph builds it.
+/// `text` is taken by the fast loader (`taken`) or left alone, and every
+/// reader agrees with the node graph on it.
 fn check(text: &str, taken: bool) {
-    let opts = LoadOptions::default();
-    let fast = load_fast(text, &opts);
     let short: String = text.chars().take(300).collect();
-    assert_eq!(fast.is_some(), taken, "taken? {short:?}");
-    let reference = load_via_graph(text, &opts);
-    match (fast, reference) {
-        (None, _) => {}
-        (Some(Some(a)), Ok(Some(b))) => {
-            if let Err(why) = same_tree(&a, &b) {
-                panic!("differs on {short:?}: {why}");
-            }
-        }
-        (Some(None), Ok(None)) => {}
-        (a, b) => panic!("differs on {short:?}: {a:?} vs {b:?}"),
+    assert_eq!(
+        load_fast(text, &LoadOptions::default()).is_some(),
+        taken,
+        "taken? {short:?}"
+    );
+    if let Err(why) = readers_agree(text, &LoadOptions::default()) {
+        panic!("differs on {short:?}: {why}");
     }
 }
 
@@ -148,177 +142,4 @@ fn takes_the_bench_document() {
     // A prefix of whole blocks keeps debug-build time low.
     let cut = doc.get(200_000..).and_then(|r| r.find("\nkey_")).unwrap() + 200_000 + 1;
     check(&doc[..cut], true);
-}
-
-const SCALARS: &[&str] = &[
-    "x",
-    "a b",
-    "yes",
-    "~",
-    "null",
-    "1",
-    "-1",
-    "0x1f",
-    "1.5",
-    ".inf",
-    "2001-12-14",
-    "<<",
-    "=",
-    "'q'",
-    "'it''s'",
-    "\"d\\tq\"",
-    // Longer plain scalars: the block scan reads eight bytes at a time, so
-    // its stops (`:`, `#`, spaces, line ends) fall at every word offset.
-    "abcdefg:hijklmn # c",
-    "a b c d e f g h i j   ",
-    "http://example.com:8080/x#frag",
-    "ssh-rsa AAAAB3NzaC1yc2E user@host #",
-    "x         #y z: w",
-    "'a quoted value that''s longer than eight' ",
-    "\"escaped \\\" quote and \\\\ backslash\"",
-    "\"\\x41\"",
-    "\"\\ud800\"",
-    "*a1",
-    "*a2",
-    "&a1 v",
-    "&a2 w",
-    "[a, b]",
-    "{k: v, l: [1]}",
-    "[]",
-    "{}",
-    "a#b",
-    "a # c",
-    "-x",
-    "a:b",
-    "[ sh, -c, 'x' ]",
-    "\"\"",
-    "''",
-    "&a3",
-    "|",
-    ">-",
-    "|+",
-    "|2",
-];
-
-/// A block node after `key:` or `-` at `indent`.
-fn block(r: &mut Rng, indent: usize, depth: usize, out: &mut String) {
-    let pad = " ".repeat(indent);
-    match r.below(if depth == 0 { 1 } else { 5 }) {
-        0 => {
-            let s = r.pick::<&str>(SCALARS);
-            out.push(' ');
-            out.push_str(s);
-            out.push('\n');
-            if s.starts_with(['|', '>']) {
-                for _ in 0..r.below(4) {
-                    let extra = " ".repeat(r.below(3));
-                    out.push_str(&format!(
-                        "{pad}  {extra}{}\n",
-                        r.pick::<&str>(&["l", "m n", ""])
-                    ));
-                }
-            }
-        }
-        1 | 2 => {
-            out.push_str(r.pick::<&str>(&["\n", " # c\n", " &a4\n", "\n\n"]));
-            let inner = indent
-                + r.pick::<&str>(&["2", "2", "4", "1", "0"])
-                    .parse::<usize>()
-                    .unwrap();
-            let ipad = " ".repeat(inner);
-            for _ in 0..1 + r.below(3) {
-                out.push_str(&ipad);
-                if r.below(2) == 0 {
-                    out.push('-');
-                    block(r, inner + 2, depth - 1, out);
-                } else {
-                    out.push_str(r.pick::<&str>(&["k", "key", "'q k'", "\"d\"", "1", "<<", "k"]));
-                    out.push(':');
-                    block(r, inner + 2, depth - 1, out);
-                }
-            }
-        }
-        3 => {
-            // A compact mapping in a sequence.
-            out.push('\n');
-            out.push_str(&format!("{pad}- a:"));
-            block(r, indent + 4, depth - 1, out);
-            out.push_str(&format!("{pad}  b:"));
-            block(r, indent + 4, depth - 1, out);
-        }
-        _ => {
-            out.push_str(" |\n");
-            for _ in 0..1 + r.below(3) {
-                out.push_str(&format!(
-                    "{pad}  {}\n",
-                    r.pick::<&str>(&["text", "  more", "", "# h"])
-                ));
-            }
-        }
-    }
-}
-
-fn mutate(r: &mut Rng, doc: &str) -> String {
-    const NOISE: &[&str] = &[
-        " ", "  ", "\n", ":", "-", "#", "'", "\"", "|", ">", "[", "]", "{", "}", ",", "&", "*",
-        "1", "a", "\\", "- ", ": ", "\t", "?", "!", "%", "---", "...", "+", "é",
-    ];
-    let mut s = doc.to_owned();
-    for _ in 0..1 + r.below(3) {
-        let at = r.below(s.len() + 1);
-        if !s.is_char_boundary(at) {
-            continue;
-        }
-        match r.below(3) {
-            0 if at < s.len() && s.is_char_boundary(at + 1) => {
-                s.remove(at);
-            }
-            1 => s.insert_str(at, r.pick::<&str>(NOISE)),
-            _ => s.truncate(at),
-        }
-    }
-    s
-}
-
-/// Generated block documents (and mutations of them): whenever the fast
-/// loader takes one, the full pipeline must build the same tree.
-#[test]
-fn generated_documents_match_the_full_pipeline() {
-    let cases: usize = std::env::var("CLOUDFOLD_FAST_CASES")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(4000);
-    let mut r = Rng::new(7);
-    let mut taken = 0;
-    for i in 0..cases {
-        let mut doc = String::new();
-        if r.below(4) == 0 {
-            doc.push_str("#cloud-config\n");
-        }
-        for _ in 0..1 + r.below(4) {
-            doc.push_str(r.pick::<&str>(&["k", "a1", "<<", "'x'", "k2"]));
-            doc.push(':');
-            block(&mut r, 2, 3, &mut doc);
-        }
-        let doc = if i % 2 == 1 {
-            mutate(&mut r, &doc)
-        } else {
-            doc
-        };
-        let opts = LoadOptions::default();
-        if let Some(fast) = load_fast(&doc, &opts) {
-            taken += 1;
-            match (fast, load_via_graph(&doc, &opts)) {
-                (Some(a), Ok(Some(b))) => {
-                    if let Err(why) = same_tree(&a, &b) {
-                        panic!("differs on {doc:?}: {why}");
-                    }
-                }
-                (None, Ok(None)) => {}
-                (a, b) => panic!("differs on {doc:?}: {a:?} vs {b:?}"),
-            }
-        }
-    }
-    eprintln!("fast loader: took {taken} of {cases} generated documents");
-    assert!(taken > cases / 10, "took only {taken}");
 }

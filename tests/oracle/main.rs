@@ -50,3 +50,4 @@ mod yaml_depth_oracle;
 mod yaml_differential;
 mod yaml_dump;
 mod yaml_events;
+mod yaml_readers_shared;

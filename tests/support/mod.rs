@@ -25,9 +25,12 @@ pub(crate) mod rng;
 pub(crate) mod same_tree;
 pub(crate) mod schema_gen;
 pub(crate) mod tagged_docs;
+pub(crate) mod yaml_block_gen;
 pub(crate) mod yaml_dump_decode;
 pub(crate) mod yaml_events_fmt;
+pub(crate) mod yaml_gen;
 pub(crate) mod yaml_outcome;
+pub(crate) mod yaml_readers;
 
 use std::path::PathBuf;
 

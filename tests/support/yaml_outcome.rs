@@ -4,7 +4,7 @@
 
 use base64::Engine;
 use cloudfold::yaml::typed_json::{TypedJsonError, WalkLimits, canonical, to_typed_json};
-use cloudfold::yaml::{LoadOptions, PyErrorClass, load, load_bytes, load_fast, load_via_graph};
+use cloudfold::yaml::{LoadOptions, PyErrorClass, load, load_bytes};
 use serde_json::{Value as J, json};
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
@@ -45,33 +45,11 @@ pub(crate) fn outcome(input: &Input) -> J {
         Input::Text(t) => load(t, &opts),
         Input::Bytes(b) => load_bytes(b, &opts),
     };
-    // The direct builder must build exactly what the node graph builds.
-    if let Input::Text(t) = input {
-        let reference = load_via_graph(t, &opts);
-        match (&res, &reference) {
-            (Ok(Some(a)), Ok(Some(b))) => {
-                if let Err(why) = super::same_tree::same_tree(a, b) {
-                    panic!("direct builder differs from the node graph on {t:?}: {why}");
-                }
-            }
-            (Ok(None), Ok(None)) => {}
-            (Err(a), Err(b)) if a == b => {}
-            _ => panic!(
-                "direct builder differs from the node graph on {t:?}: {res:?} vs {reference:?}"
-            ),
-        }
-        // So must the fast loader, whenever it takes the text.
-        match (load_fast(t, &opts), &reference) {
-            (None, _) | (Some(None), Ok(None)) => {}
-            (Some(Some(a)), Ok(Some(b))) => {
-                if let Err(why) = super::same_tree::same_tree(&a, b) {
-                    panic!("fast loader differs from the node graph on {t:?}: {why}");
-                }
-            }
-            (fast, _) => panic!(
-                "fast loader differs from the node graph on {t:?}: {fast:?} vs {reference:?}"
-            ),
-        }
+    // Every reader must build what the node graph builds (or decline).
+    if let Input::Text(t) = input
+        && let Err(why) = super::yaml_readers::readers_agree(t, &opts)
+    {
+        panic!("the loader's readers differ on {t:?}: {why}");
     }
     match res {
         Ok(None) => json!({ "ok": null }),
