@@ -1,6 +1,7 @@
 //! `JsonRenderer`: diagnostics as JSON objects (code, severity, part, line, column, path, message, help, labels).
 
 use super::{Diagnostic, Label, SourceMap};
+use serde::ser::{Serialize, SerializeSeq, Serializer};
 use serde_json::{Map, Value, json};
 
 /// Renders diagnostics for machines.
@@ -65,6 +66,32 @@ impl JsonRenderer {
     /// All diagnostics as a JSON array.
     pub fn to_array(&self, diags: &[Diagnostic], sources: &SourceMap) -> Value {
         Value::Array(diags.iter().map(|d| self.to_value(d, sources)).collect())
+    }
+
+    /// All diagnostics as the same JSON array as [`JsonRenderer::to_array`],
+    /// serialized one object at a time: tens of thousands of diagnostics held as
+    /// one `Value` took ten times the memory of the text they print.
+    pub fn array_view<'a>(&self, diags: &'a [Diagnostic], sources: &'a SourceMap) -> ArrayView<'a> {
+        ArrayView { diags, sources }
+    }
+}
+
+/// Diagnostics that serialize as [`JsonRenderer::to_array`]'s array, each
+/// object built only while it is written ([`JsonRenderer::array_view`]).
+#[derive(Clone, Copy, Debug)]
+pub struct ArrayView<'a> {
+    diags: &'a [Diagnostic],
+    sources: &'a SourceMap,
+}
+
+impl Serialize for ArrayView<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let r = JsonRenderer;
+        let mut seq = s.serialize_seq(Some(self.diags.len()))?;
+        for d in self.diags {
+            seq.serialize_element(&r.to_value(d, self.sources))?;
+        }
+        seq.end()
     }
 }
 

@@ -43,7 +43,7 @@ internal! { use file_locator::{FileLocator, FileRegion, Unplaced}; }
 pub use github_renderer::GithubRenderer;
 internal! { use github_renderer::{escape_data, escape_property}; }
 pub use human_renderer::HumanRenderer;
-pub use json_renderer::JsonRenderer;
+pub use json_renderer::{ArrayView, JsonRenderer};
 pub use label::Label;
 pub use part_ref::PartRef;
 pub use placement::Placement;

@@ -11,7 +11,9 @@ use cloudfold::userdata::PartOutcome;
 use cloudfold::validate::{
     JsonSchema, Platform, RULES, Report, SizeLimit, ValidateOptions, validate,
 };
+use serde::ser::{Serialize, SerializeMap, Serializer};
 use serde_json::json;
+use std::io::Write;
 use std::path::Path;
 
 fn platform(p: PlatformArg) -> Platform {
@@ -206,7 +208,12 @@ fn run_payloads(a: &ValidateArgs) -> Result<Exit, Failure> {
             }
             out
         }
-        ValidateFormat::Json => checked.first().map(json).transpose()?.unwrap_or_default(),
+        ValidateFormat::Json => {
+            if let Some(c) = checked.first() {
+                write_json(c)?;
+            }
+            return Ok(worst);
+        }
         ValidateFormat::Github => checked
             .iter()
             .map(|c| {
@@ -271,36 +278,58 @@ fn human(r: &HumanRenderer, c: &Checked, several: bool) -> String {
     out
 }
 
-/// The JSON document of one payload.
-fn json(c: &Checked) -> Result<String, String> {
-    let report = &c.report;
-    let part_list: Vec<_> = report
-        .folded
-        .iter()
-        .flat_map(|f| f.parts.iter())
-        .map(|p| {
-            json!({
-                "part": p.number,
-                "part_name": p.filename(),
-                "content_type": p.content_type(),
-                "outcome": outcome(&p.outcome),
-                "size": p.size,
+/// The JSON document of one payload, written as it is serialized: a payload
+/// with tens of thousands of diagnostics is tens of MB of JSON, which built as
+/// one `Value` and then one `String` peaked at ten times its size.
+fn write_json(c: &Checked) -> Result<(), String> {
+    let mut w = super::stdout::stdout_writer();
+    let r = match serde_json::to_writer_pretty(&mut w, &JsonDoc(c)) {
+        Ok(()) => w.write_all(b"\n").and_then(|()| w.flush()),
+        Err(e) if e.is_io() => Err(e.into()),
+        Err(e) => return Err(e.to_string()),
+    };
+    super::stdout::written(r)
+}
+
+/// One payload's JSON document: `valid`, `exit_code`, `aborted`, `summary`,
+/// `parts`, `diagnostics`.
+struct JsonDoc<'a>(&'a Checked);
+
+impl Serialize for JsonDoc<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let c = self.0;
+        let report = &c.report;
+        let part_list: Vec<_> = report
+            .folded
+            .iter()
+            .flat_map(|f| f.parts.iter())
+            .map(|p| {
+                json!({
+                    "part": p.number,
+                    "part_name": p.filename(),
+                    "content_type": p.content_type(),
+                    "outcome": outcome(&p.outcome),
+                    "size": p.size,
+                })
             })
-        })
-        .collect();
-    let doc = json!({
-        "valid": c.code == Exit::Ok,
-        "exit_code": c.code.code(),
-        "aborted": report.aborted(),
-        "summary": {
-            "errors": report.count(Severity::Error),
-            "warnings": report.count(Severity::Warning),
-            "notes": report.count(Severity::Note),
-        },
-        "parts": part_list,
-        "diagnostics": JsonRenderer::new().to_array(&report.diagnostics, &report.sources),
-    });
-    let mut s = serde_json::to_string_pretty(&doc).map_err(|e| e.to_string())?;
-    s.push('\n');
-    Ok(s)
+            .collect();
+        let mut m = s.serialize_map(Some(6))?;
+        m.serialize_entry("valid", &(c.code == Exit::Ok))?;
+        m.serialize_entry("exit_code", &c.code.code())?;
+        m.serialize_entry("aborted", &report.aborted())?;
+        m.serialize_entry(
+            "summary",
+            &json!({
+                "errors": report.count(Severity::Error),
+                "warnings": report.count(Severity::Warning),
+                "notes": report.count(Severity::Note),
+            }),
+        )?;
+        m.serialize_entry("parts", &part_list)?;
+        m.serialize_entry(
+            "diagnostics",
+            &JsonRenderer::new().array_view(&report.diagnostics, &report.sources),
+        )?;
+        m.end()
+    }
 }
