@@ -28,7 +28,10 @@ pub fn split_lines(text: &str) -> Vec<&str> {
 fn number<'t>(old: &[&'t str], new: &[&'t str]) -> (Vec<u32>, Vec<u32>, Vec<u64>, Vec<u64>) {
     use std::hash::BuildHasher;
     let fixed = foldhash::fast::FixedState::with_seed(7);
-    let mut ids: HashMap<&'t str, u32> = HashMap::new();
+    // Sized once for every line distinct (SipHash and doubling rehashes took a
+    // 1M-line diff's numbering out of the cache).
+    let mut ids: HashMap<&'t str, u32, _> =
+        HashMap::with_capacity_and_hasher(old.len().max(new.len()), fixed.clone());
     let mut id = |l: &'t str| {
         let next = ids.len() as u32;
         *ids.entry(l).or_insert(next)

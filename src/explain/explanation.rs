@@ -346,7 +346,7 @@ pub fn jsonp_shift(text: &PyStr) -> (u32, u32) {
 struct Ctx<'a> {
     locator: Locator,
     /// Ids of every node of every merged part's data.
-    data_ids: HashSet<usize>,
+    data_ids: HashSet<usize, foldhash::fast::FixedState>,
     records: &'a [PartRecord],
 }
 
@@ -361,7 +361,7 @@ impl Ctx<'_> {
 }
 
 /// Every node reachable from `root` (each shared node once).
-fn collect_ids(root: &Node, ids: &mut HashSet<usize>) {
+fn collect_ids(root: &Node, ids: &mut HashSet<usize, foldhash::fast::FixedState>) {
     let mut stack = vec![root.clone()];
     while let Some(n) = stack.pop() {
         if !ids.insert(n.id()) {
@@ -385,7 +385,7 @@ fn build(
     rec: &Recorder,
     limits: ExplainLimits,
 ) -> Result<Explanation, ExplainError> {
-    let mut data_ids = HashSet::new();
+    let mut data_ids = HashSet::default();
     for r in rec.parts.iter().filter(|r| r.merged) {
         if let Some(d) = &r.data {
             collect_ids(d, &mut data_ids);

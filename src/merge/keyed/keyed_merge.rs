@@ -7,6 +7,7 @@ use crate::merge::{
 };
 use crate::source::SourceId;
 use crate::yaml::value::{Entries, Key, Map, Node, Seq, Value, py_repr};
+use indexmap::IndexMap;
 use std::collections::HashMap;
 
 /// What normalising the fragments records: priorities and directives of
@@ -85,8 +86,23 @@ impl Normaliser<'_> {
                 let rule = rule_for(&self.path);
                 let mut items: Vec<Node> = Vec::with_capacity(s.len());
                 let mut changed = false;
-                let mut ids: indexmap::IndexMap<Key, Node> = indexmap::IndexMap::new();
-                let mut seen: HashMap<u64, Vec<usize>> = HashMap::new();
+                // Sized once for the list's items (a million-item list grew them
+                // by doubling, rehashing with SipHash each time).
+                let cap = if matches!(rule, ListRule::Append | ListRule::Atomic) {
+                    0
+                } else {
+                    s.len()
+                };
+                let hasher = foldhash::fast::RandomState::default();
+                let union = matches!(rule, ListRule::Union);
+                let mut ids: IndexMap<Key, Node, _> =
+                    IndexMap::with_capacity_and_hasher(if union { 0 } else { cap }, hasher.clone());
+                // Items by fingerprint: the last one's index in `seen`, each
+                // one's predecessor with the same fingerprint in `prev` (no
+                // allocation per item).
+                let mut seen: HashMap<u64, usize, _> =
+                    HashMap::with_capacity_and_hasher(if union { cap } else { 0 }, hasher);
+                let mut prev: Vec<usize> = Vec::with_capacity(if union { cap } else { 0 });
                 for (i, item) in s.iter().enumerate() {
                     self.path.push(PathSeg::Index(i));
                     self.tag(item, false)?;
@@ -104,30 +120,38 @@ impl Normaliser<'_> {
                         } else {
                             id.clone()
                         };
-                        if let Some(first) = ids.get(&Key(id.clone())) {
-                            return Err(SymmetricError::DuplicateIdentity(Box::new(
-                                DuplicateIdentity {
-                                    path: self.path.to_string(),
-                                    identity: py_repr(&id),
-                                    first: first.span(),
-                                    second: at.span(),
-                                },
-                            )));
+                        match ids.entry(Key(id.clone())) {
+                            indexmap::map::Entry::Occupied(first) => {
+                                return Err(SymmetricError::DuplicateIdentity(Box::new(
+                                    DuplicateIdentity {
+                                        path: self.path.to_string(),
+                                        identity: py_repr(&id),
+                                        first: first.get().span(),
+                                        second: at.span(),
+                                    },
+                                )));
+                            }
+                            indexmap::map::Entry::Vacant(slot) => {
+                                slot.insert(at);
+                            }
                         }
-                        ids.insert(Key(id), at);
                     } else {
                         let fp = fingerprint(&item2);
-                        let bucket = seen.entry(fp).or_default();
-                        if bucket
-                            .iter()
-                            .any(|&j| items.get(j).is_some_and(|x| keyed_eq(x, &item2)))
-                        {
-                            // A repeat within one fragment: dropped, as a later
-                            // fragment's repeat would be.
-                            changed = true;
+                        let mut j = seen.get(&fp).copied().unwrap_or(usize::MAX);
+                        while let Some(x) = items.get(j) {
+                            if keyed_eq(x, &item2) {
+                                // A repeat within one fragment: dropped, as a
+                                // later fragment's repeat would be.
+                                changed = true;
+                                break;
+                            }
+                            j = prev.get(j).copied().unwrap_or(usize::MAX);
+                        }
+                        if j != usize::MAX {
                             continue;
                         }
-                        bucket.push(items.len());
+                        prev.resize(items.len(), usize::MAX);
+                        prev.push(seen.insert(fp, items.len()).unwrap_or(usize::MAX));
                     }
                     items.push(item2);
                 }
