@@ -48,12 +48,6 @@ impl From<String> for InputError {
     }
 }
 
-impl From<InputError> for String {
-    fn from(e: InputError) -> Self {
-        e.to_string()
-    }
-}
-
 fn is_stdin(path: Option<&Path>) -> bool {
     path.is_none_or(|p| p.as_os_str() == "-")
 }

@@ -103,7 +103,7 @@ fn walk_etc(
             Ok(m) if m.is_file() => {
                 let e = match read_input(Some(&path), max) {
                     Ok(b) => EtcEntry::File(b),
-                    Err(e) => EtcEntry::Unreadable(e.into()),
+                    Err(e) => EtcEntry::Unreadable(e.to_string()),
                 };
                 etc.insert(&child, e);
             }

@@ -132,7 +132,7 @@ pub(super) fn jinja_reason(p: &cloudfold::userdata::PartReport) -> String {
 pub(super) fn fold(
     p: &PayloadArgs,
     text: FoldText,
-) -> Result<Result<Folded, (Exit, String)>, String> {
+) -> Result<Result<Folded, (Exit, String)>, Failure> {
     let opts = options(&p.fold)?;
     let includes = LocalIncludes {
         dir: p.fold.include_dir.clone(),

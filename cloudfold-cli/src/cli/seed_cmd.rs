@@ -19,7 +19,7 @@ use std::path::{Path, PathBuf};
 /// A refusal: its exit code and message (nothing is written).
 type Refusal = (Exit, String);
 /// A step's outcome: an I/O or usage error (`Err`), a refusal, or its value.
-type Step<T> = Result<Result<T, Refusal>, String>;
+type Step<T> = Result<Result<T, Refusal>, Failure>;
 
 /// `SOURCE_DATE_EPOCH` (reproducible-builds.org), else [`DEFAULT_EPOCH`].
 fn epoch() -> Result<i64, String> {
@@ -170,7 +170,7 @@ fn write_dir(out: &Path, files: &[(&'static str, Vec<u8>)]) -> Step<()> {
                 format!("refusing to replace {name}: it is not a directory"),
             )));
         }
-        Err(e) => return Err(format!("{name}: {e}")),
+        Err(e) => return Err(format!("{name}: {e}").into()),
     };
     let (_, tmp) = temp_beside(out, "tmp")?;
     let result = (|| {
@@ -193,7 +193,7 @@ fn write_dir(out: &Path, files: &[(&'static str, Vec<u8>)]) -> Step<()> {
     })();
     if let Err(e) = result {
         let _ = std::fs::remove_dir_all(&tmp);
-        return Err(format!("{name}: {e}"));
+        return Err(format!("{name}: {e}").into());
     }
     Ok(Ok(()))
 }
