@@ -8,7 +8,7 @@ use crate::merge::{
 };
 use crate::yaml::value::{Entries, Map, Node, Seq, Value, insert};
 
-/// The new side of [`merge_owned_with`].
+/// The new side of [`merge_owned_with`](super::merge_owned_with).
 #[derive(Debug)]
 pub enum NewSide<'n> {
     /// Borrowed: what the result takes from it is cloned.
