@@ -117,6 +117,38 @@ fn conflicts_name_both_fragments() {
     assert!(e.contains("second item with identity '/a'"), "{e}");
 }
 
+/// Long lists (past the pairwise comparison of short ones): the repeat whose
+/// second item comes first is the one named, and an error in an item before
+/// it still comes first.
+#[test]
+fn the_first_repeat_of_a_long_list_is_named() {
+    let list = |edit: &dyn Fn(&mut Vec<String>)| {
+        let mut items: Vec<String> = (0..200).map(|i| format!("p{i}")).collect();
+        edit(&mut items);
+        format!("packages: [{}]\n", items.join(", "))
+    };
+    let two = list(&|v| {
+        v[150] = "p7".into();
+        v[90] = "p40".into();
+    });
+    let e = err(&[&two]);
+    assert!(e.contains("identity 'p40'"), "{e}");
+    // A tag error on item 60 comes before the repeat at 90; one on 120 after it.
+    let before = list(&|v| {
+        v[90] = "p40".into();
+        v[60] = "!force p60".into();
+    });
+    let e = err(&[&before]);
+    assert!(e.contains("mapping value") && !e.contains("p40"), "{e}");
+    let after = list(&|v| {
+        v[90] = "p40".into();
+        v[120] = "!force p120".into();
+    });
+    let e = err(&[&after]);
+    assert!(e.contains("identity 'p40'"), "{e}");
+    assert_eq!(ok(&[&list(&|_| {})]), ok(&[&list(&|_| {}), &list(&|_| {})]));
+}
+
 #[test]
 fn tags_settle_conflicts() {
     assert_eq!(

@@ -200,7 +200,10 @@ impl<R: Rules + ?Sized, O: MergeObserver + ?Sized> Walk<'_, R, O> {
         };
         self.charge(old_items.len().saturating_add(new_items.len()))?;
         let mut items: Vec<Node> = old_items.items().to_vec();
-        let mut by_id: indexmap::IndexMap<Key, usize> = indexmap::IndexMap::new();
+        // Sized once for both lists: growing by doubling rehashes every
+        // identity again, in random order, at each step.
+        let mut by_id: indexmap::IndexMap<Key, usize> =
+            indexmap::IndexMap::with_capacity(old_items.len().saturating_add(new_items.len()));
         // Items by fingerprint, so de-duplication compares within buckets only.
         let mut buckets: std::collections::HashMap<u64, Vec<usize>> =
             std::collections::HashMap::new();

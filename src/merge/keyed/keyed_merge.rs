@@ -3,11 +3,10 @@
 use super::{Directive, KeyedRules, ListRule, identity_of, keyed_eq, rule_for};
 use crate::merge::{
     DuplicateIdentity, Limits, MAX_LEVELS, MergeObserver, Path, PathSeg, PriorityLedger,
-    SymmetricError, TagLookup, fingerprint, merge_owned_with, merge_with,
+    SymmetricError, TagLookup, fingerprint, first_repeat, merge_owned_with, merge_with,
 };
 use crate::source::SourceId;
 use crate::yaml::value::{Entries, Key, Map, Node, Seq, Value, py_repr};
-use indexmap::IndexMap;
 use std::collections::HashMap;
 
 /// What normalising the fragments records: priorities and directives of
@@ -43,6 +42,36 @@ impl Normaliser<'_> {
             return Err(err("a merge tag belongs on a mapping value"));
         }
         Ok(Some(d))
+    }
+
+    /// Item `i` of a list, tag checked and normalised.
+    fn normalise_item(
+        &mut self,
+        item: &Node,
+        i: usize,
+        depth: usize,
+    ) -> Result<Node, SymmetricError> {
+        self.path.push(PathSeg::Index(i));
+        let out = self
+            .tag(item, false)
+            .and_then(|_| self.normalise(item, depth + 1));
+        self.path.pop();
+        out
+    }
+
+    /// The first identity of a list (`ids`, written at `ats`) that repeats
+    /// an earlier one, as the error.
+    fn repeat(&self, ids: &[Key], ats: &[Node]) -> Option<SymmetricError> {
+        let (a, b) = first_repeat(ids)?;
+        let (id, first, second) = (ids.get(b)?, ats.get(a)?, ats.get(b)?);
+        Some(SymmetricError::DuplicateIdentity(Box::new(
+            DuplicateIdentity {
+                path: self.path.to_string(),
+                identity: py_repr(&id.0),
+                first: first.span(),
+                second: second.span(),
+            },
+        )))
     }
 
     /// `n` with lists de-duplicated and identities checked; the same node
@@ -86,28 +115,27 @@ impl Normaliser<'_> {
                 let rule = rule_for(&self.path);
                 let mut items: Vec<Node> = Vec::with_capacity(s.len());
                 let mut changed = false;
-                // Sized once for the list's items (a million-item list grew them
-                // by doubling, rehashing with SipHash each time).
-                let cap = if matches!(rule, ListRule::Append | ListRule::Atomic) {
-                    0
-                } else {
-                    s.len()
-                };
-                let hasher = foldhash::fast::RandomState::default();
+                let keyed = !matches!(rule, ListRule::Append | ListRule::Atomic);
                 let union = matches!(rule, ListRule::Union);
-                let mut ids: IndexMap<Key, Node, _> =
-                    IndexMap::with_capacity_and_hasher(if union { 0 } else { cap }, hasher.clone());
+                let cap = if keyed && union { s.len() } else { 0 };
+                // Identities in order, with where each was written; repeats are
+                // found after the loop (or before an error in it) by
+                // `first_repeat`, in ordered passes rather than a hash table
+                // the size of the list.
+                let mut ids: Vec<Key> = Vec::new();
+                let mut ats: Vec<Node> = Vec::new();
                 // Items by fingerprint: the last one's index in `seen`, each
                 // one's predecessor with the same fingerprint in `prev` (no
-                // allocation per item).
+                // allocation per item). Sized once for the list's items (a
+                // million-item list grew them by doubling).
                 let mut seen: HashMap<u64, usize, _> =
-                    HashMap::with_capacity_and_hasher(if union { cap } else { 0 }, hasher);
-                let mut prev: Vec<usize> = Vec::with_capacity(if union { cap } else { 0 });
+                    HashMap::with_capacity_and_hasher(cap, foldhash::fast::RandomState::default());
+                let mut prev: Vec<usize> = Vec::with_capacity(cap);
                 for (i, item) in s.iter().enumerate() {
-                    self.path.push(PathSeg::Index(i));
-                    self.tag(item, false)?;
-                    let item2 = self.normalise(item, depth + 1)?;
-                    self.path.pop();
+                    let item2 = match self.normalise_item(item, i, depth) {
+                        Ok(item2) => item2,
+                        Err(e) => return Err(self.repeat(&ids, &ats).unwrap_or(e)),
+                    };
                     changed |= !Node::ptr_eq(item, &item2);
                     if matches!(rule, ListRule::Append | ListRule::Atomic) {
                         items.push(item2);
@@ -120,21 +148,8 @@ impl Normaliser<'_> {
                         } else {
                             id.clone()
                         };
-                        match ids.entry(Key(id.clone())) {
-                            indexmap::map::Entry::Occupied(first) => {
-                                return Err(SymmetricError::DuplicateIdentity(Box::new(
-                                    DuplicateIdentity {
-                                        path: self.path.to_string(),
-                                        identity: py_repr(&id),
-                                        first: first.get().span(),
-                                        second: at.span(),
-                                    },
-                                )));
-                            }
-                            indexmap::map::Entry::Vacant(slot) => {
-                                slot.insert(at);
-                            }
-                        }
+                        ids.push(Key(id));
+                        ats.push(at);
                     } else {
                         let fp = fingerprint(&item2);
                         let mut j = seen.get(&fp).copied().unwrap_or(usize::MAX);
@@ -154,6 +169,9 @@ impl Normaliser<'_> {
                         prev.push(seen.insert(fp, items.len()).unwrap_or(usize::MAX));
                     }
                     items.push(item2);
+                }
+                if let Some(e) = self.repeat(&ids, &ats) {
+                    return Err(e);
                 }
                 Ok(if changed {
                     Node::new(Value::Seq(Seq::new(items)), n.span())

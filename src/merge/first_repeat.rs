@@ -1,0 +1,146 @@
+//! `first_repeat`: the first key of a sequence equal to an earlier one, found by a radix sort of hashes rather than a growing hash table.
+//!
+//! A hash table over a million keys lives out of the cache: each insert and
+//! lookup is a few random memory accesses, which made a keyed merge of one
+//! huge list grow faster than its input. Sorting the keys' hashes by radix
+//! reads and writes memory in order, and is linear.
+
+use crate::yaml::value::Key;
+use std::hash::BuildHasher;
+
+/// Lists up to this long are compared pair by pair.
+const SMALL: usize = 32;
+/// Bits of the hash sorted per radix pass (three passes cover 32 bits).
+const DIGIT: u32 = 11;
+
+/// `(a, b)` with `b` the smallest index whose key equals an earlier one and
+/// `a` the first index with that key; `None` when all keys differ.
+pub fn first_repeat(keys: &[Key]) -> Option<(usize, usize)> {
+    if keys.len() <= SMALL {
+        return keys.iter().enumerate().find_map(|(b, k)| {
+            keys.iter()
+                .take(b)
+                .position(|earlier| earlier == k)
+                .map(|a| (a, b))
+        });
+    }
+    let state = std::hash::RandomState::new();
+    // 32 bits of hash beside each index: equal keys share them, and the
+    // few unequal keys that also do are told apart by comparing.
+    let mut pairs: Vec<(u32, u32)> = Vec::with_capacity(keys.len());
+    for (i, k) in keys.iter().enumerate() {
+        let i = u32::try_from(i).ok()?;
+        pairs.push((state.hash_one(k) as u32, i));
+    }
+    radix_sort(&mut pairs);
+    // Runs of one hash, indices ascending (the sort is stable).
+    let mut best: Option<(usize, usize)> = None;
+    let mut start = 0;
+    while start < pairs.len() {
+        let h = pairs.get(start).map_or(0, |p| p.0);
+        let end = pairs
+            .get(start..)
+            .and_then(|rest| rest.iter().position(|p| p.0 != h))
+            .map_or(pairs.len(), |n| start + n);
+        if end - start > 1
+            && let Some(found) = run_repeat(keys, pairs.get(start..end).unwrap_or_default())
+            && best.is_none_or(|(_, b)| found.1 < b)
+        {
+            best = Some(found);
+        }
+        start = end;
+    }
+    best
+}
+
+/// The first repeat within one run of equal hashes (indices ascending).
+fn run_repeat(keys: &[Key], run: &[(u32, u32)]) -> Option<(usize, usize)> {
+    run.iter().enumerate().find_map(|(j, &(_, b))| {
+        let key = keys.get(b as usize)?;
+        run.iter()
+            .take(j)
+            .find(|&&(_, a)| keys.get(a as usize) == Some(key))
+            .map(|&(_, a)| (a as usize, b as usize))
+    })
+}
+
+/// Stable LSD radix sort by the hash.
+fn radix_sort(pairs: &mut Vec<(u32, u32)>) {
+    let buckets = 1usize << DIGIT;
+    let mask = (buckets - 1) as u32;
+    let mut other: Vec<(u32, u32)> = vec![(0, 0); pairs.len()];
+    let mut shift = 0;
+    while shift < 32 {
+        let mut counts = vec![0usize; buckets];
+        for p in pairs.iter() {
+            if let Some(c) = counts.get_mut(((p.0 >> shift) & mask) as usize) {
+                *c += 1;
+            }
+        }
+        let mut sum = 0;
+        for c in counts.iter_mut() {
+            let n = *c;
+            *c = sum;
+            sum += n;
+        }
+        for p in pairs.iter() {
+            if let Some(c) = counts.get_mut(((p.0 >> shift) & mask) as usize) {
+                if let Some(slot) = other.get_mut(*c) {
+                    *slot = *p;
+                }
+                *c += 1;
+            }
+        }
+        std::mem::swap(pairs, &mut other);
+        shift += DIGIT;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::yaml::value::{Node, Value};
+
+    fn keys(xs: &[i64]) -> Vec<Key> {
+        xs.iter()
+            .map(|&x| {
+                Key(Node::synthetic(Value::Int(crate::yaml::value::Int::Small(
+                    x,
+                ))))
+            })
+            .collect()
+    }
+
+    /// The repeat a hash table filled in order would meet first.
+    fn by_table(ks: &[Key]) -> Option<(usize, usize)> {
+        let mut seen: std::collections::HashMap<&Key, usize> = std::collections::HashMap::new();
+        for (b, k) in ks.iter().enumerate() {
+            if let Some(&a) = seen.get(k) {
+                return Some((a, b));
+            }
+            seen.insert(k, b);
+        }
+        None
+    }
+
+    #[test]
+    fn agrees_with_a_hash_table_small_and_large() {
+        for n in [0usize, 1, 5, 32, 33, 1000, 50_000] {
+            let mut xs: Vec<i64> = (0..n as i64).map(|i| (i * 7919) % 1_000_003).collect();
+            assert_eq!(first_repeat(&keys(&xs)), None, "n={n}");
+            if n >= 5 {
+                // two repeats; the one whose second comes first wins
+                xs[n - 1] = xs[1];
+                xs[n / 2] = xs[3];
+                let ks = keys(&xs);
+                assert_eq!(first_repeat(&ks), by_table(&ks), "n={n}");
+                if n / 2 > 3 {
+                    assert_eq!(first_repeat(&ks), Some((3, n / 2)), "n={n}");
+                }
+            }
+        }
+        // many equal keys: the second of them
+        let ks = keys(&[9; 100]);
+        assert_eq!(first_repeat(&ks), Some((0, 1)));
+    }
+}
