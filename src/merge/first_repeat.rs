@@ -24,17 +24,38 @@ pub fn first_repeat(keys: &[Key]) -> Option<(usize, usize)> {
                 .map(|a| (a, b))
         });
     }
+    first_equal(keys)
+        .iter()
+        .enumerate()
+        .find(|&(b, &a)| a != b)
+        .map(|(b, &a)| (a, b))
+}
+
+/// For each key, the first index whose key equals it (itself when none
+/// earlier does).
+pub fn first_equal(keys: &[Key]) -> Vec<usize> {
+    if u32::try_from(keys.len()).is_err() {
+        // Past 32-bit indices: a hash table, slower but the same answer.
+        let mut seen: indexmap::IndexMap<&Key, usize> = indexmap::IndexMap::new();
+        return keys
+            .iter()
+            .enumerate()
+            .map(|(i, k)| *seen.entry(k).or_insert(i))
+            .collect();
+    }
     let state = std::hash::RandomState::new();
     // 32 bits of hash beside each index: equal keys share them, and the
     // few unequal keys that also do are told apart by comparing.
     let mut pairs: Vec<(u32, u32)> = Vec::with_capacity(keys.len());
     for (i, k) in keys.iter().enumerate() {
-        let i = u32::try_from(i).ok()?;
-        pairs.push((state.hash_one(k) as u32, i));
+        pairs.push((state.hash_one(k) as u32, i as u32));
     }
     radix_sort(&mut pairs);
-    // Runs of one hash, indices ascending (the sort is stable).
-    let mut best: Option<(usize, usize)> = None;
+    let mut first: Vec<usize> = (0..keys.len()).collect();
+    // Runs of one hash, indices ascending (the sort is stable); within a
+    // run, each key is compared with the first of each distinct key before
+    // it (more than one only where unequal keys share 32 bits of hash).
+    let mut firsts: Vec<usize> = Vec::new();
     let mut start = 0;
     while start < pairs.len() {
         let h = pairs.get(start).map_or(0, |p| p.0);
@@ -42,26 +63,22 @@ pub fn first_repeat(keys: &[Key]) -> Option<(usize, usize)> {
             .get(start..)
             .and_then(|rest| rest.iter().position(|p| p.0 != h))
             .map_or(pairs.len(), |n| start + n);
-        if end - start > 1
-            && let Some(found) = run_repeat(keys, pairs.get(start..end).unwrap_or_default())
-            && best.is_none_or(|(_, b)| found.1 < b)
-        {
-            best = Some(found);
+        firsts.clear();
+        for &(_, b) in pairs.get(start..end).unwrap_or_default() {
+            let b = b as usize;
+            let key = keys.get(b);
+            match firsts.iter().find(|&&a| keys.get(a) == key) {
+                Some(&a) => {
+                    if let Some(f) = first.get_mut(b) {
+                        *f = a;
+                    }
+                }
+                None => firsts.push(b),
+            }
         }
         start = end;
     }
-    best
-}
-
-/// The first repeat within one run of equal hashes (indices ascending).
-fn run_repeat(keys: &[Key], run: &[(u32, u32)]) -> Option<(usize, usize)> {
-    run.iter().enumerate().find_map(|(j, &(_, b))| {
-        let key = keys.get(b as usize)?;
-        run.iter()
-            .take(j)
-            .find(|&&(_, a)| keys.get(a as usize) == Some(key))
-            .map(|&(_, a)| (a as usize, b as usize))
-    })
+    first
 }
 
 /// Stable LSD radix sort by the hash.
@@ -98,6 +115,7 @@ fn radix_sort(pairs: &mut Vec<(u32, u32)>) {
 
 #[cfg(test)]
 mod tests {
+    #![allow(clippy::indexing_slicing)]
     use super::*;
     use crate::yaml::value::{Node, Value};
 
@@ -113,7 +131,7 @@ mod tests {
 
     /// The repeat a hash table filled in order would meet first.
     fn by_table(ks: &[Key]) -> Option<(usize, usize)> {
-        let mut seen: std::collections::HashMap<&Key, usize> = std::collections::HashMap::new();
+        let mut seen: indexmap::IndexMap<&Key, usize> = indexmap::IndexMap::new();
         for (b, k) in ks.iter().enumerate() {
             if let Some(&a) = seen.get(k) {
                 return Some((a, b));
@@ -121,6 +139,19 @@ mod tests {
             seen.insert(k, b);
         }
         None
+    }
+
+    #[test]
+    fn first_equal_groups_equal_keys() {
+        let mut xs: Vec<i64> = (0..5000).collect();
+        xs[4000] = 17;
+        xs[4500] = 17;
+        xs[100] = 3;
+        let f = first_equal(&keys(&xs));
+        assert_eq!(
+            (f[4000], f[4500], f[17], f[100], f[3], f[7]),
+            (17, 17, 17, 3, 3, 7)
+        );
     }
 
     #[test]

@@ -2,6 +2,7 @@
 
 use super::{DICT_LEVEL, Depth, LIST_LEVEL, TUPLE_LEVEL, Walk};
 use crate::merge::fingerprint::fingerprint;
+use crate::merge::first_equal;
 use crate::merge::py_ops::{Indexable, py_iter};
 use crate::merge::{
     Decision, DictMode, DictStrategy, FlattenStrategy, KeepReason, ListMode, ListStrategy,
@@ -200,28 +201,40 @@ impl<R: Rules + ?Sized, O: MergeObserver + ?Sized> Walk<'_, R, O> {
         };
         self.charge(old_items.len().saturating_add(new_items.len()))?;
         let mut items: Vec<Node> = old_items.items().to_vec();
-        // Sized once for both lists: growing by doubling rehashes every
-        // identity again, in random order, at each step.
-        let mut by_id: indexmap::IndexMap<Key, usize> =
-            indexmap::IndexMap::with_capacity(old_items.len().saturating_add(new_items.len()));
         // Items by fingerprint, so de-duplication compares within buckets only.
         let mut buckets: std::collections::HashMap<u64, Vec<usize>> =
             std::collections::HashMap::new();
         let ids = self.rules.identities(&self.path, &items);
+        // The rule is looked up once for the list, not per item (a table
+        // search per item was a sixth of a keyed merge of long lists).
+        let new_ids = self.rules.identities(&self.path, new_items.items());
+        // The identities of both lists in order, old first, and where each
+        // item is (an appended new item's place is known when it is
+        // appended). `first_equal` matches them in ordered passes: a hash
+        // table the size of both lists lives out of the cache.
+        let mut keys: Vec<Key> = Vec::new();
+        let mut place: Vec<usize> = Vec::new();
         for (i, (item, id)) in items.iter().zip(ids).enumerate() {
             if let Some(id) = id {
-                by_id.entry(Key(id)).or_insert(i);
+                keys.push(Key(id));
+                place.push(i);
             } else if dedupe {
                 buckets.entry(fingerprint(item)).or_default().push(i);
             }
         }
-        // The rule is looked up once for the list, not per item (a table
-        // search per item was a sixth of a keyed merge of long lists).
-        let new_ids = self.rules.identities(&self.path, new_items.items());
-        for (nv, id) in new_items.iter().zip(new_ids) {
-            if let Some(id) = id {
-                match by_id.get(&Key(id.clone())).copied() {
-                    Some(i) => {
+        let old_keys = keys.len();
+        keys.extend(new_ids.iter().flatten().map(|id| Key(id.clone())));
+        let first = first_equal(&keys);
+        let mut next_key = old_keys;
+        for (nv, id) in new_items.iter().zip(&new_ids) {
+            if id.is_some() {
+                let k = next_key;
+                next_key += 1;
+                let leader = first.get(k).copied().unwrap_or(k);
+                match place.get(leader).copied() {
+                    Some(i) if leader != k => {
+                        // Never a leader itself: its place is not looked up.
+                        place.push(i);
                         let Some(slot) = items.get(i).cloned() else {
                             continue;
                         };
@@ -235,9 +248,7 @@ impl<R: Rules + ?Sized, O: MergeObserver + ?Sized> Walk<'_, R, O> {
                         self.leave();
                         continue;
                     }
-                    None => {
-                        by_id.insert(Key(id), items.len());
-                    }
+                    _ => place.push(items.len()),
                 }
             } else if dedupe {
                 let fp = fingerprint(nv);
