@@ -12,7 +12,7 @@ use crate::support;
 use std::path::{Path, PathBuf};
 use support::rng::Rng;
 use support::yaml_block_gen::block_document;
-use support::yaml_gen::{self, generate};
+use support::yaml_gen::generate;
 use support::yaml_outcome::Input;
 use support::yaml_readers::ReadersTally;
 
@@ -32,7 +32,7 @@ fn readers_agree_with_the_node_graph() {
         fixtures.check(&text);
     }
     let mut generated = ReadersTally::new("generated documents (differential generator)");
-    let mut rng = yaml_gen::Rng(7);
+    let mut rng = Rng::from_state(7);
     for _ in 0..cases {
         if let Input::Text(t) = generate(&mut rng) {
             generated.check(&t);

@@ -3,34 +3,9 @@
 //! `CLOUDFOLD_DIFF_CASES` sets the count (default 2000); `CLOUDFOLD_DIFF_SEED` the seed.
 
 use crate::support::mime as mime_support;
+use crate::support::rng::Rng;
 
 use base64::Engine as _;
-
-/// splitmix64: small, seedable, good enough for test data.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-    fn below(&mut self, n: usize) -> usize {
-        if n == 0 {
-            0
-        } else {
-            (self.next() % n as u64) as usize
-        }
-    }
-    fn chance(&mut self, percent: usize) -> bool {
-        self.below(100) < percent
-    }
-    fn pick<T: Copy>(&mut self, items: &[T]) -> T {
-        items[self.below(items.len())]
-    }
-}
 
 const WORDS: &[&str] = &[
     "#cloud-config",
@@ -71,7 +46,7 @@ fn text_body(rng: &mut Rng) -> String {
             if i > 0 {
                 l.push(' ');
             }
-            l.push_str(rng.pick(WORDS));
+            l.push_str(rng.pick_copy(WORDS));
         }
         lines.push(l);
     }
@@ -107,7 +82,7 @@ fn qp_encode(rng: &mut Rng, data: &[u8]) -> String {
         out.push_str(&enc);
     }
     if rng.chance(10) {
-        out.push_str(rng.pick(&["=", "=G1", "==", "= \n", "=\rx\n", "=4"]));
+        out.push_str(rng.pick_copy(&["=", "=G1", "==", "= \n", "=\rx\n", "=4"]));
     }
     out
 }
@@ -115,7 +90,7 @@ fn qp_encode(rng: &mut Rng, data: &[u8]) -> String {
 fn uu_encode(rng: &mut Rng, data: &[u8]) -> String {
     let mut out = format!(
         "{}\n",
-        rng.pick(&["begin 644 f.txt", "begin 0o600 x", "begin x y", "begin 755"])
+        rng.pick_copy(&["begin 644 f.txt", "begin 0o600 x", "begin x y", "begin 755"])
     );
     for chunk in data.chunks(45) {
         out.push((b' ' + chunk.len() as u8) as char);
@@ -137,7 +112,7 @@ fn uu_encode(rng: &mut Rng, data: &[u8]) -> String {
         }
         out.push('\n');
     }
-    out.push_str(rng.pick(&["`\nend\n", "end\n", "", " end \n", "\n"]));
+    out.push_str(rng.pick_copy(&["`\nend\n", "end\n", "", " end \n", "\n"]));
     out
 }
 
@@ -150,10 +125,10 @@ fn b64_body(rng: &mut Rng, data: &[u8]) -> String {
         let at = rng.below(enc.len() + 1);
         enc.insert_str(
             at,
-            rng.pick(&["!", " ", "*", "\u{e9}", "=", "==", "A", "?"]),
+            rng.pick_copy(&["!", " ", "*", "\u{e9}", "=", "==", "A", "?"]),
         );
     }
-    let width = rng.pick(&[76usize, 60, 4, 1000]);
+    let width = rng.pick_copy(&[76usize, 60, 4, 1000]);
     let mut out = String::new();
     let chars: Vec<char> = enc.chars().collect();
     for (i, c) in chars.iter().enumerate() {
@@ -170,7 +145,7 @@ fn boundary(rng: &mut Rng) -> String {
     match rng.below(5) {
         0 => format!(
             "==============={}==",
-            rng.next() % 10_000_000_000_000_000_000
+            rng.next_u64() % 10_000_000_000_000_000_000
         ),
         1 => "MIMEBOUNDARY".to_string(),
         2 => "B".to_string(),
@@ -194,7 +169,7 @@ fn boundary_param(rng: &mut Rng, b: &str) -> String {
 }
 
 fn filename_header(rng: &mut Rng) -> String {
-    let name = rng.pick(&[
+    let name = rng.pick_copy(&[
         "part.yaml",
         "caf\u{e9}.sh",
         "a b.txt",
@@ -234,7 +209,7 @@ fn extra_headers(rng: &mut Rng) -> Vec<String> {
 }
 
 fn leaf(rng: &mut Rng, depth: usize) -> String {
-    let ctype = rng.pick(&[
+    let ctype = rng.pick_copy(&[
         "text/cloud-config",
         "text/x-shellscript",
         "text/plain",
@@ -265,12 +240,12 @@ fn leaf(rng: &mut Rng, depth: usize) -> String {
         0 | 1 => (Some("base64"), b64_body(rng, body.as_bytes())),
         2 => (Some("quoted-printable"), qp_encode(rng, body.as_bytes())),
         3 => (
-            Some(rng.pick(&["x-uuencode", "uue", "UUENCODE", "x-uue"])),
+            Some(rng.pick_copy(&["x-uuencode", "uue", "UUENCODE", "x-uue"])),
             uu_encode(rng, body.as_bytes()),
         ),
         4 => (Some("7bit"), body),
         5 => (
-            Some(rng.pick(&["8bit", "binary", "Base64 ", "weird", "BASE64"])),
+            Some(rng.pick_copy(&["8bit", "binary", "Base64 ", "weird", "BASE64"])),
             body,
         ),
         _ => (None, body),
@@ -286,7 +261,7 @@ fn leaf(rng: &mut Rng, depth: usize) -> String {
         let i = rng.below(headers.len() + 1);
         headers.insert(
             i,
-            rng.pick(&["From nobody", ":bad", " leading", "Bad Header: x", "x"])
+            rng.pick_copy(&["From nobody", ":bad", " leading", "Bad Header: x", "x"])
                 .to_string(),
         );
     }
@@ -300,7 +275,7 @@ fn leaf(rng: &mut Rng, depth: usize) -> String {
 
 fn multipart(rng: &mut Rng, depth: usize) -> String {
     let b = boundary(rng);
-    let sub = rng.pick(&["mixed", "mixed", "alternative", "digest"]);
+    let sub = rng.pick_copy(&["mixed", "mixed", "alternative", "digest"]);
     let mut headers = vec![format!(
         "Content-Type: multipart/{sub}; {}",
         boundary_param(rng, &b)
@@ -315,7 +290,7 @@ fn multipart(rng: &mut Rng, depth: usize) -> String {
     let mut out = headers.join("\n");
     out.push_str("\n\n");
     if rng.chance(20) {
-        out.push_str(rng.pick(&[
+        out.push_str(rng.pick_copy(&[
             "This is a multi-part message in MIME format.\n",
             "preamble\n\n",
             "\n",
@@ -342,7 +317,7 @@ fn multipart(rng: &mut Rng, depth: usize) -> String {
             out.push('\n');
         }
         if rng.chance(20) {
-            out.push_str(rng.pick(&["epilogue\n", "\n", "\n\ntrailing", "--\n"]));
+            out.push_str(rng.pick_copy(&["epilogue\n", "\n", "\n\ntrailing", "--\n"]));
         }
     }
     out
@@ -361,7 +336,7 @@ fn terraform(rng: &mut Rng) -> String {
         out.push_str("Content-Transfer-Encoding: 7bit\r\n");
         out.push_str(&format!(
             "Content-Type: {}\r\n",
-            rng.pick(&["text/cloud-config", "text/x-shellscript", "text/plain"])
+            rng.pick_copy(&["text/cloud-config", "text/x-shellscript", "text/plain"])
         ));
         out.push_str("Mime-Version: 1.0\r\n");
         if rng.chance(50) {
@@ -380,18 +355,18 @@ fn terraform(rng: &mut Rng) -> String {
 fn make_mime(rng: &mut Rng) -> String {
     let b = format!(
         "==============={:019}==",
-        rng.next() % 10_000_000_000_000_000_000
+        rng.next_u64() % 10_000_000_000_000_000_000
     );
     let mut out = format!("Content-Type: multipart/mixed; boundary=\"{b}\"\nMIME-Version: 1.0\n\n");
     for _ in 0..1 + rng.below(3) {
-        let t = rng.pick(&[
+        let t = rng.pick_copy(&[
             "cloud-config",
             "x-shellscript",
             "cloud-boothook",
             "text/cloud-config",
             "jinja2",
         ]);
-        let f = rng.pick(&["config.yaml", "run.sh", "dir/caf\u{e9}.yaml", "a\"b"]);
+        let f = rng.pick_copy(&["config.yaml", "run.sh", "dir/caf\u{e9}.yaml", "a\"b"]);
         out.push_str(&format!(
             "--{b}\nContent-Type: text/{t}; charset=\"utf-8\"\nMIME-Version: 1.0\nContent-Transfer-Encoding: base64\nContent-Disposition: attachment; filename=\"{f}\"\n\n"
         ));
@@ -422,7 +397,7 @@ fn mutate(rng: &mut Rng, doc: String) -> String {
             let i = if idx.is_empty() {
                 rng.below(lines.len())
             } else {
-                rng.pick(&idx)
+                rng.pick_copy(&idx)
             };
             lines.remove(i);
         }
@@ -433,7 +408,7 @@ fn mutate(rng: &mut Rng, doc: String) -> String {
             let i = if idx.is_empty() {
                 rng.below(lines.len())
             } else {
-                rng.pick(&idx)
+                rng.pick_copy(&idx)
             };
             let l = lines[i].clone();
             lines.insert(i, l);
@@ -463,7 +438,7 @@ fn mutate(rng: &mut Rng, doc: String) -> String {
             let i = rng.below(lines.len() + 1);
             lines.insert(
                 i,
-                rng.pick(&[
+                rng.pick_copy(&[
                     "garbage\n",
                     "\n",
                     "--\n",
@@ -482,7 +457,7 @@ fn mutate(rng: &mut Rng, doc: String) -> String {
                 .filter(|&i| lines[i].contains(": "))
                 .collect();
             if !idx.is_empty() {
-                let i = rng.pick(&idx);
+                let i = rng.pick_copy(&idx);
                 let l = lines[i].replacen("; ", ";\n ", 1).replacen(
                     ": ",
                     ":\n\t",
@@ -497,7 +472,7 @@ fn mutate(rng: &mut Rng, doc: String) -> String {
                 .filter(|&i| lines[i].trim().is_empty())
                 .collect();
             if !idx.is_empty() {
-                let i = rng.pick(&idx);
+                let i = rng.pick_copy(&idx);
                 lines.remove(i);
             }
         }
@@ -507,9 +482,9 @@ fn mutate(rng: &mut Rng, doc: String) -> String {
                 .filter(|&i| lines[i].starts_with("--"))
                 .collect();
             if !idx.is_empty() {
-                let i = rng.pick(&idx);
+                let i = rng.pick_copy(&idx);
                 let l = lines[i].trim_end_matches('\n').to_string();
-                lines[i] = format!("{l}{}\n", rng.pick(&[" ", "\t ", "x", "--", " --"]));
+                lines[i] = format!("{l}{}\n", rng.pick_copy(&[" ", "\t ", "x", "--", " --"]));
             }
         }
         _ => {}
@@ -571,7 +546,7 @@ fn decoder_document(rng: &mut Rng) -> String {
         "5",
         "f",
     ];
-    let cte = rng.pick(&[
+    let cte = rng.pick_copy(&[
         "base64",
         "quoted-printable",
         "x-uuencode",
@@ -584,7 +559,7 @@ fn decoder_document(rng: &mut Rng) -> String {
         body.push_str("begin 644 x\n");
     }
     for _ in 0..rng.below(40) {
-        body.push_str(rng.pick(ALPHABET));
+        body.push_str(rng.pick_copy(ALPHABET));
     }
     format!("Content-Type: text/plain\nContent-Transfer-Encoding: {cte}\n\n{body}")
 }
@@ -661,11 +636,11 @@ fn chaos_document(rng: &mut Rng) -> String {
         let pad = 8170 + rng.below(40);
         out.push_str("X-Pad: ");
         out.push_str(&"p".repeat(pad));
-        out.push_str(rng.pick(&["\r\n", "\r", "\n"]));
+        out.push_str(rng.pick_copy(&["\r\n", "\r", "\n"]));
     }
     for _ in 0..rng.below(25) {
-        out.push_str(rng.pick(POOL));
-        out.push_str(rng.pick(&["\n", "\n", "\n", "\r\n", "\r"]));
+        out.push_str(rng.pick_copy(POOL));
+        out.push_str(rng.pick_copy(&["\n", "\n", "\n", "\r\n", "\r"]));
     }
     if rng.chance(20) {
         out.pop();
@@ -682,7 +657,7 @@ fn chaos_against_python() {
 /// RFC 2231 filenames: charsets (with odd spellings), %-escapes of random
 /// bytes, sections, quoting.
 fn filename_document(rng: &mut Rng) -> String {
-    let charset = rng.pick(&[
+    let charset = rng.pick_copy(&[
         "utf-8",
         "UTF8",
         "utf_8",
@@ -707,10 +682,10 @@ fn filename_document(rng: &mut Rng) -> String {
         match rng.below(6) {
             0 => value.push_str(&format!("%{:02X}", rng.below(256))),
             1 => value.push_str(&format!("%{:02x}", 0x80 + rng.below(128))),
-            2 => value.push_str(rng.pick(&["%", "%4", "%G1", "'", "\"", " "])),
-            3 => value.push_str(rng.pick(&["\u{e9}", "\u{20ac}", "\u{1f600}"])),
+            2 => value.push_str(rng.pick_copy(&["%", "%4", "%G1", "'", "\"", " "])),
+            3 => value.push_str(rng.pick_copy(&["\u{e9}", "\u{20ac}", "\u{1f600}"])),
             4 => value.push_str("%EF%BB%BF"),
-            _ => value.push_str(rng.pick(&["a", "b.txt", "x"])),
+            _ => value.push_str(rng.pick_copy(&["a", "b.txt", "x"])),
         }
     }
     let param = match rng.below(5) {
@@ -745,7 +720,7 @@ fn against_python(label: &str, seed: u64, generate: fn(&mut Rng) -> String) {
         .ok()
         .and_then(|v| v.parse().ok())
         .unwrap_or(seed);
-    let mut rng = Rng(seed);
+    let mut rng = Rng::from_state(seed);
     let docs: Vec<String> = (0..cases).map(|_| generate(&mut rng)).collect();
     let expected = mime_support::oracle(&docs);
     let mut failures = Vec::new();

@@ -9,7 +9,8 @@
 
 use crate::support;
 
-use support::yaml_gen::{Rng, generate};
+use support::rng::Rng;
+use support::yaml_gen::generate;
 use support::yaml_outcome::{Input, Oracle, outcome, python_available, same};
 
 #[test]
@@ -27,7 +28,7 @@ fn generated_documents_match_pyyaml() {
         .ok()
         .and_then(|v| v.parse().ok())
         .unwrap_or(1);
-    let mut rng = Rng(seed);
+    let mut rng = Rng::from_state(seed);
     let mut oracle = Oracle::start();
     let (mut done, mut accepted, mut rejected) = (0usize, 0usize, 0usize);
     let mut failures: Vec<String> = Vec::new();

@@ -8,6 +8,12 @@ impl Rng {
         Rng(seed ^ 0x9E37_79B9_7F4A_7C15)
     }
 
+    /// The generator in exactly the state `state` (the YAML and MIME
+    /// differentials seed this way; their recorded seeds keep their cases).
+    pub(crate) fn from_state(state: u64) -> Self {
+        Rng(state)
+    }
+
     pub(crate) fn next_u64(&mut self) -> u64 {
         self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
         let mut z = self.0;
@@ -28,5 +34,10 @@ impl Rng {
 
     pub(crate) fn pick<'a, T>(&mut self, xs: &'a [T]) -> &'a T {
         &xs[self.below(xs.len())]
+    }
+
+    /// [`Rng::pick`] of a `Copy` item, by value.
+    pub(crate) fn pick_copy<T: Copy>(&mut self, xs: &[T]) -> T {
+        xs[self.below(xs.len())]
     }
 }

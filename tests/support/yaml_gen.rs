@@ -3,32 +3,8 @@
 //! of them byte-mutated. Used against PyYAML (`tests/oracle/yaml_differential.rs`)
 //! and to hold the loader's readers equal (`tests/integration/yaml_readers.rs`).
 
+use super::rng::Rng;
 use super::yaml_outcome::Input;
-
-/// SplitMix64: small, seedable, good enough for test generation.
-pub(crate) struct Rng(pub(crate) u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n.max(1) as u64) as usize
-    }
-
-    fn chance(&mut self, percent: usize) -> bool {
-        self.below(100) < percent
-    }
-
-    fn pick<'a>(&mut self, items: &[&'a str]) -> &'a str {
-        items[self.below(items.len())]
-    }
-}
 
 const PLAIN: &[&str] = &[
     "yes",
@@ -162,7 +138,7 @@ struct Gen<'r> {
 }
 
 impl Gen<'_> {
-    fn props(&mut self, tags: &[&str], tag_pct: usize) -> String {
+    fn props(&mut self, tags: &[&str], tag_pct: u32) -> String {
         let mut p = String::new();
         if self.rng.chance(12) {
             // Mostly fresh anchors, sometimes a duplicate.
@@ -178,7 +154,7 @@ impl Gen<'_> {
             self.anchors.push(name);
         }
         if self.rng.chance(tag_pct) {
-            p.push_str(self.rng.pick(tags));
+            p.push_str(self.rng.pick_copy(tags));
             p.push(' ');
         }
         p
@@ -203,9 +179,9 @@ impl Gen<'_> {
         }
         let props = self.props(TAGS, 15);
         let text = if props.contains("!!binary") && self.rng.chance(70) {
-            self.rng.pick(B64).to_owned()
+            self.rng.pick_copy(B64).to_owned()
         } else {
-            self.rng.pick(PLAIN).to_owned()
+            self.rng.pick_copy(PLAIN).to_owned()
         };
         let indicator = text.starts_with([
             '@', '%', '!', '&', '*', '?', ':', '#', '|', '>', '\'', '"', '`',
@@ -218,7 +194,7 @@ impl Gen<'_> {
         let ok_plain = !special;
         let quoted = match self.rng.below(12) {
             10 => {
-                let esc = self.rng.pick(&[
+                let esc = self.rng.pick_copy(&[
                     "\\ud800",
                     "\\udc80",
                     "\\x41",
@@ -348,7 +324,7 @@ impl Gen<'_> {
                 // `!!set` / `!!omap` / complex keys in block form.
                 let head = self
                     .rng
-                    .pick(&[" !!set", " !!omap", " !!pairs", "", " # note"]);
+                    .pick_copy(&[" !!set", " !!omap", " !!pairs", "", " # note"]);
                 out.push_str(head);
                 out.push('\n');
                 for _ in 0..1 + self.rng.below(3) {
@@ -377,11 +353,15 @@ impl Gen<'_> {
             5 => {
                 // A multi-line plain scalar, maybe followed by a comment.
                 out.push(' ');
-                out.push_str(self.rng.pick(PLAIN).trim_start_matches(['-', '?', ':']));
+                out.push_str(
+                    self.rng
+                        .pick_copy(PLAIN)
+                        .trim_start_matches(['-', '?', ':']),
+                );
                 out.push('\n');
                 out.push_str(&" ".repeat(indent.max(1)));
-                out.push_str(self.rng.pick(&["more", "1.5", "yes", "x y"]));
-                out.push_str(self.rng.pick(&["\n", " # c\n", "\n\n"]));
+                out.push_str(self.rng.pick_copy(&["more", "1.5", "yes", "x y"]));
+                out.push_str(self.rng.pick_copy(&["\n", " # c\n", "\n\n"]));
             }
             _ => {
                 out.push_str(if self.rng.chance(50) { " |\n" } else { " >-\n" });
@@ -389,7 +369,7 @@ impl Gen<'_> {
                 let pad = " ".repeat(indent.max(1));
                 for _ in 0..1 + self.rng.below(3) {
                     out.push_str(&pad);
-                    out.push_str(self.rng.pick(PLAIN));
+                    out.push_str(self.rng.pick_copy(PLAIN));
                     out.push('\n');
                 }
             }
