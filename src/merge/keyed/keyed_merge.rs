@@ -116,8 +116,12 @@ impl Normaliser<'_> {
                 let mut items: Vec<Node> = Vec::with_capacity(s.len());
                 let mut changed = false;
                 let keyed = !matches!(rule, ListRule::Append | ListRule::Atomic);
-                let union = matches!(rule, ListRule::Union);
-                let cap = if keyed && union { s.len() } else { 0 };
+                // A union fingerprints every item; keyed rules only those without an identity.
+                let cap = if matches!(rule, ListRule::Union) {
+                    s.len()
+                } else {
+                    0
+                };
                 // Identities in order, with where each was written; repeats are
                 // found after the loop (or before an error in it) by
                 // `first_repeat`, in ordered passes rather than a hash table
@@ -137,7 +141,7 @@ impl Normaliser<'_> {
                         Err(e) => return Err(self.repeat(&ids, &ats).unwrap_or(e)),
                     };
                     changed |= !Node::ptr_eq(item, &item2);
-                    if matches!(rule, ListRule::Append | ListRule::Atomic) {
+                    if !keyed {
                         items.push(item2);
                         continue;
                     }
