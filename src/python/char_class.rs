@@ -6,15 +6,12 @@
 //! non-ASCII members come from `word_table` (generated from python3,
 //! compared code point by code point in `tests/oracle/python_tables.rs`).
 
+use super::code_point_ranges::range_of;
 use super::word_table::{ALNUM, ALPHA, DECIMAL, DIGIT, NUMERIC};
 
-/// Whether `c` is in one of `ranges` (sorted, inclusive, disjoint).
+/// Whether `c` is in one of `ranges`.
 fn in_ranges(ranges: &[(u32, u32)], c: char) -> bool {
-    let cp = u32::from(c);
-    let i = ranges.partition_point(|r| r.0 <= cp);
-    i.checked_sub(1)
-        .and_then(|i| ranges.get(i))
-        .is_some_and(|&(_, hi)| cp <= hi)
+    range_of(ranges, u32::from(c)).is_some()
 }
 
 /// `c.isalpha()` for one code point (categories Lm, Lt, Lu, Ll, Lo).

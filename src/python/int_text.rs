@@ -1,6 +1,7 @@
 //! `py_int_text`, `py_int_big`: what Python's `int(s, base)` accepts as text, and the number it makes.
 
 use super::space::{py_is_space, py_strip};
+use super::code_point_ranges::range_of;
 use super::word_table::DECIMAL;
 use std::borrow::Cow;
 
@@ -65,9 +66,8 @@ fn without_underscores(body: Cow<'_, str>) -> Cow<'_, str> {
 /// ten from 0 to 9 (a Unicode stability policy), so its place in its run.
 fn decimal_value(c: char) -> Option<u8> {
     let cp = u32::from(c);
-    let i = DECIMAL.partition_point(|r| r.0 <= cp);
-    let &(lo, hi) = DECIMAL.get(i.checked_sub(1)?)?;
-    (cp <= hi).then(|| u8::try_from((cp - lo) % 10).ok())?
+    let (lo, _) = range_of(DECIMAL, cp)?;
+    u8::try_from((cp - lo) % 10).ok()
 }
 
 /// `int_body` of ASCII text: the sign, the digits with their underscores,

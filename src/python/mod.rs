@@ -7,6 +7,7 @@
 mod case;
 mod case_table;
 mod char_class;
+mod code_point_ranges;
 mod float_repr;
 mod int_text;
 mod json_text;
@@ -25,6 +26,7 @@ pub use case::{
 };
 pub use char_class::{py_isalnum, py_isalpha, py_isdecimal, py_isdigit, py_isnumeric};
 pub use float_repr::py_float_repr;
+pub(crate) use code_point_ranges::range_of;
 pub(crate) use int_text::{IntTextError, py_int_big, py_int_text};
 pub(crate) use json_text::{py_json_float, py_json_str_unit};
 pub use raw_unicode_escape::raw_unicode_escape;

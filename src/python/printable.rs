@@ -1,5 +1,6 @@
 //! `py_is_printable`: Python's `str.isprintable()` for one code point (what `repr` leaves unescaped).
 
+use super::code_point_ranges::range_of;
 use super::printable_table::NON_PRINTABLE;
 
 /// CPython 3.11's `_PyUnicode_IsPrintable`: every code point but categories
@@ -9,17 +10,7 @@ pub(crate) fn py_is_printable(cp: u32) -> bool {
     if cp < 0x80 {
         return (0x20..0x7F).contains(&cp);
     }
-    NON_PRINTABLE
-        .binary_search_by(|&(lo, hi)| {
-            if hi < cp {
-                std::cmp::Ordering::Less
-            } else if lo > cp {
-                std::cmp::Ordering::Greater
-            } else {
-                std::cmp::Ordering::Equal
-            }
-        })
-        .is_err()
+    range_of(NON_PRINTABLE, cp).is_none()
 }
 
 #[cfg(test)]

@@ -85,11 +85,7 @@ pub fn ruby_inspect_str(s: &str) -> String {
 }
 
 fn not_print(c: char) -> bool {
-    let cp = u32::from(c);
-    let i = NOT_PRINT.partition_point(|r| r.0 <= cp);
-    i.checked_sub(1)
-        .and_then(|i| NOT_PRINT.get(i))
-        .is_some_and(|&(_, hi)| cp <= hi)
+    crate::python::range_of(NOT_PRINT, u32::from(c)).is_some()
 }
 
 /// Ruby's `Float#to_s` for the values data files hold.
