@@ -12,18 +12,23 @@ const GZIP_MAGIC: &[u8] = &[0x1f, 0x8b];
 /// Base64 text (alphabet, `=` padding, line breaks), at least 8 characters:
 /// its decoding, else `None`.
 fn decode_base64(data: &[u8]) -> Option<Vec<u8>> {
-    let compact: Vec<u8> = data
-        .iter()
-        .copied()
-        .filter(|b| !b.is_ascii_whitespace())
-        .collect();
-    if compact.len() < 8
-        || !compact
-            .iter()
-            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'+' | b'/' | b'='))
-    {
+    // Checked before anything is copied: a YAML or MIME payload fails at its
+    // first byte, and a compact copy of a large one was fresh memory to fault in.
+    let mut len = 0usize;
+    for &b in data {
+        if b.is_ascii_whitespace() {
+            continue;
+        }
+        if !(b.is_ascii_alphanumeric() || matches!(b, b'+' | b'/' | b'=')) {
+            return None;
+        }
+        len += 1;
+    }
+    if len < 8 {
         return None;
     }
+    let mut compact = Vec::with_capacity(len);
+    compact.extend(data.iter().copied().filter(|b| !b.is_ascii_whitespace()));
     base64::engine::general_purpose::STANDARD
         .decode(&compact)
         .ok()

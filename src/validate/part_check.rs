@@ -23,6 +23,18 @@ pub(super) fn part_diagnostics(
     cloud_init_only: bool,
 ) -> Vec<Diagnostic> {
     let n = report.number;
+    // Parts that need no diagnostic (most of them) leave before the part's
+    // lines are indexed: the index of a large part was a large transient buffer.
+    if matches!(
+        report.outcome,
+        PartOutcome::Merged
+            | PartOutcome::WouldRun
+            | PartOutcome::Empty
+            | PartOutcome::Excluded
+            | PartOutcome::JinjaDropped
+    ) {
+        return Vec::new();
+    }
     let whole = Label::new(first_line(ps.source, &LineIndex::new(&ps.text)));
     let logs = |detail: Option<&str>| {
         let mut s = format!(
