@@ -60,4 +60,4 @@ pub use user_data_options::{
     DEFAULT_MAX_ALIAS_EXPANSION, DEFAULT_MAX_DECOMPRESSED_SIZE, DEFAULT_MAX_INPUT_SIZE,
     DEFAULT_MAX_SCALAR_SIZE, Limits, Release, UserDataOptions,
 };
-internal! { use yaml_text::{LoadSite, load_py_text, load_py_text_at, load_py_text_in}; }
+internal! { use yaml_text::{LoadSite, load_py_text, load_py_text_at, load_py_text_in, load_str_in}; }

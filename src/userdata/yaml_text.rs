@@ -56,7 +56,7 @@ pub fn load_py_text_at(
 
 /// As [`load_py_text_in`], for a text with no surrogates (borrowed: a part's
 /// payload need not be copied into a Python string first).
-pub(super) fn load_str_in(
+pub fn load_str_in(
     text: &str,
     opts: &UserDataOptions,
     source: SourceId,

@@ -2,7 +2,7 @@
 
 use crate::jinja::JinjaRender;
 use crate::source::{SourceId, Span};
-use crate::userdata::{PartReport, Payload};
+use crate::userdata::{Body, PartReport, Payload};
 use crate::yaml::Node;
 
 /// One dispatched part, prepared once for every check.
@@ -30,6 +30,13 @@ impl PartSource {
             && let JinjaRender::Rendered { text, .. } = &**r
         {
             return text.clone();
+        }
+        // Valid UTF-8 (the usual payload) is its own text either way: copied
+        // once, not decoded into a Python string and copied again.
+        if let Body::Bytes(b) = &report.leaf.body
+            && let Some(t) = b.as_str()
+        {
+            return t.to_owned();
         }
         match report.leaf.payload() {
             Payload::Text(t) => t.to_string_lossy().into_owned(),

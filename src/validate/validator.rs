@@ -15,9 +15,8 @@ use crate::mime::{Message, TransferEncoding};
 use crate::source::{LineIndex, SourceId};
 use crate::userdata::{
     Fetched, IncludeResolver, Origin, PartType, ProcessError, Release, RenderError, WarningKind,
-    gunzip, load_py_text_in, render,
+    gunzip, load_str_in, render,
 };
-use crate::yaml::value::PyStr;
 use std::cell::RefCell;
 use std::collections::HashMap;
 
@@ -195,11 +194,12 @@ pub fn validate(payload: &[u8], opts: &ValidateOptions, includes: &dyn IncludeRe
     // The MIME parts in walk order (a part's origin is its place there).
     let mime_parts: Vec<&Message> = mime.iter().flat_map(Message::walk).collect();
     let mut parts: Vec<PartSource> = Vec::with_capacity(folded.parts.len());
+    let mut placements: Vec<Placement> = Vec::with_capacity(folded.parts.len());
     for report in &folded.parts {
         let text = PartSource::text_of(report);
+        // Loaded from the text itself (no Python-string copy of it).
         let root = if matches!(report.part_type, PartType::CloudConfig) {
-            let payload = PyStr::from(text.as_str());
-            load_py_text_in(&payload, &opts.userdata, report.source)
+            load_str_in(&text, &opts.userdata, report.source)
                 .ok()
                 .flatten()
         } else {
@@ -207,15 +207,10 @@ pub fn validate(payload: &[u8], opts: &ValidateOptions, includes: &dyn IncludeRe
         };
         let header_spec = report.merge_type_header().clone();
         let header_span = header_span(report.leaf.origin.clone(), &mime_parts, &doc_lines);
-        let placement = match doc_placement {
+        placements.push(match doc_placement {
             Placement::File => part_placement(report, &text, &doc_text, &mime_parts),
             ref p => p.clone(),
-        };
-        sources.insert(
-            report.source,
-            SourceFile::part(report.number, report.filename().clone(), text.clone())
-                .placed(placement),
-        );
+        });
         parts.push(PartSource {
             number: report.number,
             source: report.source,
@@ -226,12 +221,6 @@ pub fn validate(payload: &[u8], opts: &ValidateOptions, includes: &dyn IncludeRe
         });
     }
 
-    // The document's text moves in once the parts are placed in it (a copy
-    // of a large payload was ~10 % of validate's peak).
-    sources.insert(
-        DOCUMENT,
-        SourceFile::new(name, doc_text).placed(doc_placement),
-    );
     let mut per_part: Vec<Vec<Diagnostic>> = vec![Vec::new(); parts.len()];
     for ((report, ps), out) in folded.parts.iter().zip(&parts).zip(per_part.iter_mut()) {
         out.extend(part_encoding(report, ps));
@@ -267,6 +256,19 @@ pub fn validate(payload: &[u8], opts: &ValidateOptions, includes: &dyn IncludeRe
             about_part(d, &part, Some(ps.source));
         }
     }
+    // Each part's text moves into the map once every check is done with it,
+    // and the document's once the parts are placed in it: copies of a large
+    // payload were a large share of validate's peak.
+    for ((report, ps), placement) in folded.parts.iter().zip(parts).zip(placements) {
+        sources.insert(
+            report.source,
+            SourceFile::part(report.number, report.filename().clone(), ps.text).placed(placement),
+        );
+    }
+    sources.insert(
+        DOCUMENT,
+        SourceFile::new(name, doc_text).placed(doc_placement),
+    );
     let mut diagnostics = head;
     diagnostics.extend(per_part.into_iter().flatten());
     if let Some(schema) = &opts.schema
