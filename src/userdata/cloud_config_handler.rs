@@ -249,7 +249,8 @@ impl<'a> CloudConfigHandler<'a> {
         observer: &mut dyn FoldObserver,
         preloaded: Preloaded<'_>,
     ) -> Result<Node, (PartRejection, Node)> {
-        let (mut data, stack) = match self.prepare_part(payload, leaf, source, preloaded.loaded) {
+        let prepared = self.prepare_part(payload, leaf, source, preloaded.loaded, observer);
+        let (mut data, stack) = match prepared {
             Ok(prepared) => prepared,
             Err(e) => return Err((e, acc)),
         };
@@ -275,6 +276,7 @@ impl<'a> CloudConfigHandler<'a> {
         leaf: &Leaf,
         source: SourceId,
         preloaded: Option<Loaded>,
+        observer: &mut dyn FoldObserver,
     ) -> Result<(Node, Cow<'_, ci::MergerStack>), PartRejection> {
         let header: Option<&str> = match leaf.merge_type_header() {
             None => None,
@@ -295,6 +297,7 @@ impl<'a> CloudConfigHandler<'a> {
             Ok(None) => return Err(PartRejection::Empty),
             Err(e) => return Err(PartRejection::Yaml(e)),
         };
+        observer.part_root(source, &root);
         if root.as_map().is_none() {
             return Err(PartRejection::NotAMapping(root.type_name()));
         }

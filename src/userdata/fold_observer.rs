@@ -16,6 +16,12 @@ pub trait FoldObserver: MergeObserver {
     /// The handler starts on the part whose values carry `source`.
     fn begin_part(&mut self, _source: SourceId) {}
 
+    /// The part's YAML document as loaded (merge keys still in, whatever its
+    /// type), before the merge takes anything from it. An observer that keeps
+    /// it shares the part's values with the merged config (the merge then
+    /// copies the lists and dicts it would have extended in place).
+    fn part_root(&mut self, _source: SourceId, _root: &Node) {}
+
     /// The part's data: the YAML document with its merge keys taken out, or
     /// a JSON patch (the patch document itself).
     fn part_data(&mut self, _source: SourceId, _data: &Node) {}

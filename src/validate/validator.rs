@@ -11,12 +11,14 @@ use super::{AbortKind, JsonSchema, PartKind, PartSource, Report, SchemaKind, Val
 use crate::diagnostic::{Diagnostic, Label, PartRef, Placement, SourceFile, SourceMap};
 use crate::jinja::JinjaRender;
 use crate::merge::cloud_init::Version;
+use crate::merge::{MergeEvent, MergeObserver};
 use crate::mime::{Message, TransferEncoding};
 use crate::source::{LineIndex, SourceId};
 use crate::userdata::{
-    Fetched, IncludeResolver, Origin, PartType, ProcessError, Release, RenderError, WarningKind,
-    gunzip, load_str_in, render,
+    Body, Fetched, FoldObserver, IncludeResolver, Origin, PartType, ProcessError, Release,
+    RenderError, WarningKind, gunzip, load_str_in, render_observed,
 };
+use crate::yaml::Node;
 use std::cell::RefCell;
 use std::collections::HashMap;
 
@@ -39,6 +41,26 @@ impl IncludeResolver for Recording<'_> {
             }
             ok => ok,
         }
+    }
+}
+
+/// Keeps each cloud-config part's document as the fold loaded it, so that
+/// the checks read that tree instead of loading the part a second time (two
+/// trees of a large part were the largest share of validate's memory).
+#[derive(Default)]
+struct Roots(HashMap<SourceId, Node>);
+
+impl MergeObserver for Roots {
+    fn enabled(&self) -> bool {
+        false
+    }
+
+    fn event(&mut self, _event: &MergeEvent<'_>) {}
+}
+
+impl FoldObserver for Roots {
+    fn part_root(&mut self, source: SourceId, root: &Node) {
+        self.0.insert(source, root.clone());
     }
 }
 
@@ -104,7 +126,8 @@ pub fn validate(payload: &[u8], opts: &ValidateOptions, includes: &dyn IncludeRe
         inner: includes,
         failed: RefCell::new(Vec::new()),
     };
-    let folded = render(payload, &opts.userdata, &recording);
+    let mut roots = Roots::default();
+    let folded = render_observed(payload, &opts.userdata, &recording, &mut roots);
     let failed = recording.failed.into_inner();
     let urls = (!failed.is_empty()).then(|| include_urls_at(&doc_lines));
     for (url, reason) in failed {
@@ -197,11 +220,18 @@ pub fn validate(payload: &[u8], opts: &ValidateOptions, includes: &dyn IncludeRe
     let mut placements: Vec<Placement> = Vec::with_capacity(folded.parts.len());
     for report in &folded.parts {
         let text = PartSource::text_of(report);
-        // Loaded from the text itself (no Python-string copy of it).
         let root = if matches!(report.part_type, PartType::CloudConfig) {
-            load_str_in(&text, &opts.userdata, report.source)
-                .ok()
-                .flatten()
+            // The fold's own tree when it loaded this very text (valid UTF-8,
+            // no template): the same load, with the same options and source.
+            let same_text = report.jinja.is_none()
+                && matches!(&report.leaf.body, Body::Bytes(b) if b.as_str().is_some());
+            match roots.0.remove(&report.source) {
+                Some(root) if same_text => Some(root),
+                // Loaded from the text itself (no Python-string copy of it).
+                _ => load_str_in(&text, &opts.userdata, report.source)
+                    .ok()
+                    .flatten(),
+            }
         } else {
             None
         };
