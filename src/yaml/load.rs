@@ -63,8 +63,9 @@
 //! - [`load_bytes`] (`yaml.safe_load` of `bytes`): PyYAML's encoding detection
 //!   and decoding errors ([`decode_input`]), then [`load`]. NoCloud seed files
 //!   (`seed::meta_data`, `seed::network_config`) and the CLI's manifests.
-//! - [`load_tagged`]: the node graph alone, keeping local tags
-//!   ([`LoadOptions::keep_local_tags`]). The merge dialects' layers
+//! - [`load_tagged`]: fast loader, then direct builder (both decline on any
+//!   tag, so what they build has none to keep), then the node graph keeping
+//!   local tags ([`LoadOptions::keep_local_tags`]). The merge dialects' layers
 //!   (`merge::dialect::layer`: Hiera, Compose, Nickel, keyed), whose files
 //!   annotate values with `!reset`, `!override`, `!priority:10`.
 //! - [`load_events`]: the node graph on a caller's event stream (the
@@ -165,6 +166,25 @@ pub fn load_bytes(bytes: &[u8], opts: &LoadOptions) -> Result<Option<Node>, Yaml
 /// tag is returned in the [`TagMap`]. Used by the merge dialects, whose files
 /// annotate values with such tags; cloud-init's loading never keeps them.
 pub fn load_tagged(text: &str, opts: &LoadOptions) -> Result<Option<(Node, TagMap)>, YamlError> {
+    // The shortcuts decline on any tag, so what they build carries none: a
+    // huge untagged layer skips the node graph (its arena was the fresh
+    // memory that made a merge of one huge list grow faster than its input).
+    if let Some(built) = fast_loader::load_fast(text, opts) {
+        return Ok(built.map(|root| (root, TagMap::default())));
+    }
+    if let Some(built) = load_direct(text, opts) {
+        return Ok(built.map(|root| (root, TagMap::default())));
+    }
+    load_tagged_via_graph(text, opts)
+}
+
+/// [`load_tagged`] always through the node graph: the reference the tests
+/// compare it against.
+#[doc(hidden)]
+pub fn load_tagged_via_graph(
+    text: &str,
+    opts: &LoadOptions,
+) -> Result<Option<(Node, TagMap)>, YamlError> {
     let mut parser = Parser::new(text);
     let hint = (text.len() / 6).min(1 << 24);
     match compose(|| parser.next_event(), opts, hint)? {

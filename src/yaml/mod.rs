@@ -35,7 +35,7 @@ pub use error::PyErrorClass;
 pub use error::YamlError;
 internal! { use event::{Event, EventKind, Props, ScalarStyle, ScalarText}; }
 pub use load::{load, load_bytes};
-internal! { use load::{load_direct, load_events, load_fast, load_tagged, load_via_graph}; }
+internal! { use load::{load_direct, load_events, load_fast, load_tagged, load_tagged_via_graph, load_via_graph}; }
 pub use load_options::LoadOptions;
 internal! { use load_options::PYYAML_MAX_DEPTH; }
 internal! { use parser::Parser; }

@@ -7,7 +7,8 @@
 
 use super::same_tree::same_tree;
 use cloudfold::yaml::{
-    LoadOptions, Node, YamlError, load, load_direct, load_fast, load_tagged, load_via_graph,
+    LoadOptions, Node, TagMap, YamlError, load, load_direct, load_fast, load_tagged,
+    load_tagged_via_graph, load_via_graph,
 };
 
 /// Which readers took a text (counted by the tests, which print them).
@@ -48,21 +49,45 @@ pub(crate) fn readers_agree(text: &str, opts: &LoadOptions) -> Result<Taken, Str
     if let Some(built) = &direct {
         same_result("direct builder", &Ok(built.clone()), &reference)?;
     }
-    // Tagged loads (the merge dialects) go through the graph alone. The fast
-    // readers ignore `keep_local_tags` (they decline on any tag), so what they
-    // built above must also be what the tagged load builds, with no tags.
+    // Tagged loads (the merge dialects) take the same shortcuts: they decline
+    // on any tag, so what they built above must also be what the node graph
+    // builds under `keep_local_tags`, with no tags; and `load_tagged` must
+    // give the graph's result, tags and errors included.
     let keep = LoadOptions {
         keep_local_tags: true,
         ..opts.clone()
     };
+    let graph_tagged = load_tagged_via_graph(text, &keep);
     let tagged = load_tagged(text, &keep);
-    let tagged_root = match &tagged {
-        Ok(Some((root, _))) => Ok(Some(root.clone())),
-        Ok(None) => Ok(None),
-        Err(e) => Err(e.clone()),
+    let roots = |r: &Result<Option<(Node, TagMap)>, YamlError>| -> Loaded {
+        match r {
+            Ok(Some((root, _))) => Ok(Some(root.clone())),
+            Ok(None) => Ok(None),
+            Err(e) => Err(e.clone()),
+        }
     };
+    let tagged_root = roots(&graph_tagged);
     if reference.is_ok() {
-        same_result("load_tagged", &tagged_root, &reference)?;
+        same_result("load_tagged (node graph)", &tagged_root, &reference)?;
+    }
+    same_result("load_tagged", &roots(&tagged), &tagged_root)?;
+    let tag_list = |r: &Result<Option<(Node, TagMap)>, YamlError>| -> Vec<(String, Option<String>)> {
+        let mut v: Vec<(String, Option<String>)> = match r {
+            Ok(Some((_, tags))) => tags
+                .iter()
+                .map(|(_, t)| (t.tag.to_string(), t.scalar_text.as_deref().map(str::to_owned)))
+                .collect(),
+            _ => Vec::new(),
+        };
+        v.sort();
+        v
+    };
+    if tag_list(&tagged) != tag_list(&graph_tagged) {
+        return Err(format!(
+            "load_tagged kept tags {:?}, the node graph {:?}",
+            tag_list(&tagged),
+            tag_list(&graph_tagged)
+        ));
     }
     for (name, built) in [
         ("fast loader (local tags kept)", fast),
@@ -70,7 +95,7 @@ pub(crate) fn readers_agree(text: &str, opts: &LoadOptions) -> Result<Taken, Str
     ] {
         let Some(built) = built else { continue };
         same_result(name, &Ok(built), &tagged_root)?;
-        if let Ok(Some((_, tags))) = &tagged
+        if let Ok(Some((_, tags))) = &graph_tagged
             && !tags.is_empty()
         {
             return Err(format!("{name} took a text with {} local tags", tags.len()));

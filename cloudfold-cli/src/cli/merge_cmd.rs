@@ -41,12 +41,16 @@ pub(super) fn run(a: &MergeArgs) -> Result<Exit, Failure> {
         return Ok(Exit::Aborted);
     };
     let out = match a.format {
-        // A cloud-config needs its header for cloud-init to read it as one.
-        MergeFormat::Yaml if a.dialect == Dialect::CloudConfig => format!(
-            "#cloud-config\n{}",
-            dump(merged, &DumpOptions::readable()).map_err(|e| e.to_string())?
-        ),
-        MergeFormat::Yaml => dump(merged, &DumpOptions::readable()).map_err(|e| e.to_string())?,
+        MergeFormat::Yaml => {
+            let text = dump(merged, &DumpOptions::readable()).map_err(|e| e.to_string())?;
+            // A cloud-config needs its header for cloud-init to read it as
+            // one; written apart, not copied in front of a dump of the
+            // payload's size.
+            if a.dialect == Dialect::CloudConfig {
+                write_stdout(b"#cloud-config\n")?;
+            }
+            text
+        }
         MergeFormat::Json => {
             let j = to_typed_json(merged, WalkLimits::default()).map_err(|e| e.to_string())?;
             let mut s = serde_json::to_string_pretty(&j).map_err(|e| e.to_string())?;
