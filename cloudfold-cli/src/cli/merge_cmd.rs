@@ -20,13 +20,13 @@ pub(super) fn run(a: &MergeArgs) -> Result<Exit, Failure> {
         let name = path.display().to_string();
         let bytes = read_input(Some(path), a.max_input_size)?;
         let id = SourceId(u32::try_from(i).map_err(|_| "too many files".to_owned())?);
-        match Layer::load_bytes(name.clone(), id, &bytes) {
+        match Layer::load_bytes(name.clone(), id, bytes) {
             Ok((layer, text)) => {
                 sources.insert(id, SourceFile::new(name, text));
                 layers.push(layer);
             }
-            Err(d) => {
-                sources.insert(id, SourceFile::new(name, String::from_utf8_lossy(&bytes)));
+            Err((d, text)) => {
+                sources.insert(id, SourceFile::new(name, text));
                 failed.push(*d);
             }
         }

@@ -4,6 +4,7 @@ use super::LayerError;
 use crate::diagnostic::{Diagnostic, Label};
 use crate::source::{Mark, SourceId, Span};
 use crate::yaml::value::{Node, Value};
+use std::borrow::Cow;
 use crate::yaml::{LoadOptions, TagMap, decode_input, load_tagged};
 
 /// One document to merge. Layers are given lowest priority first: a later
@@ -63,19 +64,43 @@ impl Layer {
     }
 
     /// [`Layer::load`] from bytes, decoded as PyYAML does (BOMs, UTF-8/16).
+    /// Returns the text with the layer; on failure, the diagnostic and the
+    /// bytes as (lossy) text for showing it. UTF-8 bytes become the text
+    /// without a copy (a copy of each file was a fresh payload-sized block).
     pub fn load_bytes(
         name: impl Into<String>,
         source: SourceId,
-        bytes: &[u8],
-    ) -> Result<(Layer, String), Box<Diagnostic>> {
+        bytes: Vec<u8>,
+    ) -> Result<(Layer, String), (Box<Diagnostic>, String)> {
         let name = name.into();
-        let text = decode_input(bytes).map_err(|e| {
-            Box::new(Diagnostic::new(&LayerError::Encoding {
-                name: name.clone(),
-                problem: e.problem.clone(),
-            }))
-        })?;
-        let text = text.into_owned();
-        Layer::load(name, source, &text).map(|l| (l, text))
+        let decoded = match decode_input(&bytes) {
+            Ok(Cow::Borrowed(_)) => None,
+            Ok(Cow::Owned(t)) => Some(t),
+            Err(e) => {
+                let d = Box::new(Diagnostic::new(&LayerError::Encoding {
+                    name,
+                    problem: e.problem.clone(),
+                }));
+                return Err((d, String::from_utf8_lossy(&bytes).into_owned()));
+            }
+        };
+        match decoded {
+            // UTF-16: the decoded text; a failure shows the bytes as they are.
+            Some(text) => match Layer::load(name, source, &text) {
+                Ok(l) => Ok((l, text)),
+                Err(d) => Err((d, String::from_utf8_lossy(&bytes).into_owned())),
+            },
+            // UTF-8: the bytes are the text.
+            None => {
+                let text = match String::from_utf8(bytes) {
+                    Ok(t) => t,
+                    Err(e) => String::from_utf8_lossy(e.as_bytes()).into_owned(),
+                };
+                match Layer::load(name, source, &text) {
+                    Ok(l) => Ok((l, text)),
+                    Err(d) => Err((d, text)),
+                }
+            }
+        }
     }
 }
