@@ -51,7 +51,8 @@ pub fn first_equal(keys: &[Key]) -> Vec<usize> {
     for (i, k) in keys.iter().enumerate() {
         pairs.push((state.hash_one(k) as u32, i as u32));
     }
-    radix_sort(&mut pairs);
+    let mut scratch: Vec<(u32, u32)> = Vec::new();
+    radix_sort(&mut pairs, &mut scratch);
     let mut first: Vec<usize> = (0..keys.len()).collect();
     // Runs of one hash, indices ascending (the sort is stable); within a
     // run, each key is compared with the first of each distinct key before
@@ -59,8 +60,9 @@ pub fn first_equal(keys: &[Key]) -> Vec<usize> {
     // Runs of two (a key and its one repeat, by far the most) are set aside
     // and compared in index order instead: in hash order each comparison
     // read two nodes at random places, and a million of them grew faster
-    // than the list.
-    let mut twos: Vec<(u32, u32)> = Vec::with_capacity(runs_of_two(&pairs));
+    // than the list. They are kept at the front of `pairs` itself (a run of
+    // two leaves one entry, so writing never overtakes reading).
+    let mut twos = 0;
     let mut firsts: Vec<usize> = Vec::new();
     let mut start = 0;
     while start < pairs.len() {
@@ -69,14 +71,18 @@ pub fn first_equal(keys: &[Key]) -> Vec<usize> {
             .get(start..)
             .and_then(|rest| rest.iter().position(|p| p.0 != h))
             .map_or(pairs.len(), |n| start + n);
-        let run = pairs.get(start..end).unwrap_or_default();
-        if let [(_, a), (_, b)] = run {
-            twos.push((*b, *a));
+        if end - start == 2 {
+            let a = pairs.get(start).map_or(0, |p| p.1);
+            let b = pairs.get(start + 1).map_or(0, |p| p.1);
+            if let Some(slot) = pairs.get_mut(twos) {
+                *slot = (b, a);
+            }
+            twos += 1;
             start = end;
             continue;
         }
         firsts.clear();
-        for &(_, b) in run {
+        for &(_, b) in pairs.get(start..end).unwrap_or_default() {
             let b = b as usize;
             let key = keys.get(b);
             match firsts.iter().find(|&&a| keys.get(a) == key) {
@@ -90,9 +96,9 @@ pub fn first_equal(keys: &[Key]) -> Vec<usize> {
         }
         start = end;
     }
-    drop(pairs);
-    radix_sort(&mut twos);
-    for &(b, a) in &twos {
+    pairs.truncate(twos);
+    radix_sort(&mut pairs, &mut scratch);
+    for &(b, a) in &pairs {
         let (a, b) = (a as usize, b as usize);
         if keys.get(a) == keys.get(b)
             && let Some(f) = first.get_mut(b)
@@ -103,29 +109,13 @@ pub fn first_equal(keys: &[Key]) -> Vec<usize> {
     first
 }
 
-/// How many runs of exactly two equal hashes the sorted `pairs` hold.
-fn runs_of_two(pairs: &[(u32, u32)]) -> usize {
-    let mut count = 0;
-    let mut i = 0;
-    while i < pairs.len() {
-        let h = pairs.get(i).map_or(0, |p| p.0);
-        let mut j = i + 1;
-        while pairs.get(j).is_some_and(|p| p.0 == h) {
-            j += 1;
-        }
-        if j - i == 2 {
-            count += 1;
-        }
-        i = j;
-    }
-    count
-}
-
 /// Stable LSD radix sort by the first field (a hash, or an index).
-fn radix_sort(pairs: &mut Vec<(u32, u32)>) {
+/// `other` is scratch space, reused between sorts.
+fn radix_sort(pairs: &mut Vec<(u32, u32)>, other: &mut Vec<(u32, u32)>) {
     let buckets = 1usize << DIGIT;
     let mask = (buckets - 1) as u32;
-    let mut other: Vec<(u32, u32)> = vec![(0, 0); pairs.len()];
+    other.clear();
+    other.resize(pairs.len(), (0, 0));
     let mut shift = 0;
     while shift < 32 {
         let mut counts = vec![0usize; buckets];
@@ -148,7 +138,7 @@ fn radix_sort(pairs: &mut Vec<(u32, u32)>) {
                 *c += 1;
             }
         }
-        std::mem::swap(pairs, &mut other);
+        std::mem::swap(pairs, other);
         shift += DIGIT;
     }
 }

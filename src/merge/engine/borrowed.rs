@@ -212,8 +212,11 @@ impl<R: Rules + ?Sized, O: MergeObserver + ?Sized> Walk<'_, R, O> {
         // item is (an appended new item's place is known when it is
         // appended). `first_equal` matches them in ordered passes: a hash
         // table the size of both lists lives out of the cache.
-        let mut keys: Vec<Key> = Vec::new();
-        let mut place: Vec<usize> = Vec::new();
+        // Sized once for both lists (grown by doubling, a million-item
+        // list's were copied and touched twice over).
+        let both = items.len().saturating_add(new_items.len());
+        let mut keys: Vec<Key> = Vec::with_capacity(both);
+        let mut place: Vec<usize> = Vec::with_capacity(both);
         for (i, (item, id)) in items.iter().zip(ids).enumerate() {
             if let Some(id) = id {
                 keys.push(Key(id));

@@ -126,8 +126,15 @@ impl Normaliser<'_> {
                 // found after the loop (or before an error in it) by
                 // `first_repeat`, in ordered passes rather than a hash table
                 // the size of the list.
-                let mut ids: Vec<Key> = Vec::new();
-                let mut ats: Vec<Node> = Vec::new();
+                // Sized once (grown by doubling, a million-item list's were
+                // copied and touched twice over).
+                let id_cap = if keyed && !matches!(rule, ListRule::Union) {
+                    s.len()
+                } else {
+                    0
+                };
+                let mut ids: Vec<Key> = Vec::with_capacity(id_cap);
+                let mut ats: Vec<Node> = Vec::with_capacity(id_cap);
                 // Items by fingerprint: the last one's index in `seen`, each
                 // one's predecessor with the same fingerprint in `prev` (no
                 // allocation per item). Sized once for the list's items (a
