@@ -24,68 +24,23 @@ pub fn split_lines(text: &str) -> Vec<&str> {
 }
 
 /// Each line numbered so that equal lines get equal numbers, and its hash
-/// (the alignment direction's tie-break). Each line is hashed once: the
-/// table reuses the tie-break hash (hashing every line twice was a tenth of a
-/// 1M-line diff).
+/// (the alignment direction's tie-break).
 fn number<'t>(old: &[&'t str], new: &[&'t str]) -> (Vec<u32>, Vec<u32>, Vec<u64>, Vec<u64>) {
     use std::hash::BuildHasher;
     let fixed = foldhash::fast::FixedState::with_seed(7);
-    let a_fp: Vec<u64> = old.iter().map(|l| fixed.hash_one(l)).collect();
-    let b_fp: Vec<u64> = new.iter().map(|l| fixed.hash_one(l)).collect();
     // Sized once for every line distinct (SipHash and doubling rehashes took a
     // 1M-line diff's numbering out of the cache).
-    let mut ids: HashMap<Hashed<'t>, u32, _> = HashMap::with_capacity_and_hasher(
-        old.len().max(new.len()),
-        std::hash::BuildHasherDefault::<Passthrough>::default(),
-    );
-    let mut id = |text: &'t str, hash: u64| {
+    let mut ids: HashMap<&'t str, u32, _> =
+        HashMap::with_capacity_and_hasher(old.len().max(new.len()), fixed.clone());
+    let mut id = |l: &'t str| {
         let next = ids.len() as u32;
-        *ids.entry(Hashed { text, hash }).or_insert(next)
+        *ids.entry(l).or_insert(next)
     };
-    let a: Vec<u32> = old.iter().zip(&a_fp).map(|(l, &h)| id(l, h)).collect();
-    let b: Vec<u32> = new.iter().zip(&b_fp).map(|(l, &h)| id(l, h)).collect();
+    let a: Vec<u32> = old.iter().map(|l| id(l)).collect();
+    let b: Vec<u32> = new.iter().map(|l| id(l)).collect();
+    let a_fp = old.iter().map(|l| fixed.hash_one(l)).collect();
+    let b_fp = new.iter().map(|l| fixed.hash_one(l)).collect();
     (a, b, a_fp, b_fp)
-}
-
-/// A line with its hash, computed once; equal when the texts are.
-struct Hashed<'t> {
-    text: &'t str,
-    hash: u64,
-}
-
-impl PartialEq for Hashed<'_> {
-    fn eq(&self, other: &Self) -> bool {
-        self.hash == other.hash && self.text == other.text
-    }
-}
-
-impl Eq for Hashed<'_> {}
-
-impl std::hash::Hash for Hashed<'_> {
-    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
-        state.write_u64(self.hash);
-    }
-}
-
-/// The hasher of [`Hashed`] keys: their hash as it is (already foldhash's).
-#[derive(Default)]
-struct Passthrough(u64);
-
-impl std::hash::Hasher for Passthrough {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-
-    fn write(&mut self, bytes: &[u8]) {
-        // Only `write_u64` is used; any other input still hashes consistently.
-        for &b in bytes {
-            self.0 = self.0.rotate_left(8) ^ u64::from(b);
-        }
-    }
-
-    fn write_u64(&mut self, n: u64) {
-        self.0 = n;
-    }
 }
 
 /// The line-level edit script of two texts (each line with its end).
