@@ -71,17 +71,23 @@ pub(crate) fn readers_agree(text: &str, opts: &LoadOptions) -> Result<Taken, Str
         same_result("load_tagged (node graph)", &tagged_root, &reference)?;
     }
     same_result("load_tagged", &roots(&tagged), &tagged_root)?;
-    let tag_list = |r: &Result<Option<(Node, TagMap)>, YamlError>| -> Vec<(String, Option<String>)> {
-        let mut v: Vec<(String, Option<String>)> = match r {
-            Ok(Some((_, tags))) => tags
-                .iter()
-                .map(|(_, t)| (t.tag.to_string(), t.scalar_text.as_deref().map(str::to_owned)))
-                .collect(),
-            _ => Vec::new(),
+    let tag_list =
+        |r: &Result<Option<(Node, TagMap)>, YamlError>| -> Vec<(String, Option<String>)> {
+            let mut v: Vec<(String, Option<String>)> = match r {
+                Ok(Some((_, tags))) => tags
+                    .iter()
+                    .map(|(_, t)| {
+                        (
+                            t.tag.to_string(),
+                            t.scalar_text.as_deref().map(str::to_owned),
+                        )
+                    })
+                    .collect(),
+                _ => Vec::new(),
+            };
+            v.sort();
+            v
         };
-        v.sort();
-        v
-    };
     if tag_list(&tagged) != tag_list(&graph_tagged) {
         return Err(format!(
             "load_tagged kept tags {:?}, the node graph {:?}",

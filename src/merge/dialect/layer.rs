@@ -4,8 +4,8 @@ use super::LayerError;
 use crate::diagnostic::{Diagnostic, Label};
 use crate::source::{Mark, SourceId, Span};
 use crate::yaml::value::{Node, Value};
-use std::borrow::Cow;
 use crate::yaml::{LoadOptions, TagMap, decode_input, load_tagged};
+use std::borrow::Cow;
 
 /// One document to merge. Layers are given lowest priority first: a later
 /// layer wins, in every dialect (a Hiera hierarchy lists them the other way).
