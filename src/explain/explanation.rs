@@ -135,11 +135,16 @@ pub struct Entry {
 impl Entry {
     /// Whether the value is a container shown with child entries.
     pub fn has_children(&self) -> bool {
-        match self.value.value() {
-            Value::Map(m) => !m.is_empty(),
-            Value::Seq(s) | Value::Tuple(s) => !s.is_empty(),
-            _ => false,
-        }
+        shows_children(&self.value)
+    }
+}
+
+/// Whether `value` is a container shown with child entries.
+pub(crate) fn shows_children(value: &Node) -> bool {
+    match value.value() {
+        Value::Map(m) => !m.is_empty(),
+        Value::Seq(s) | Value::Tuple(s) => !s.is_empty(),
+        _ => false,
     }
 }
 
@@ -227,8 +232,9 @@ impl PartSummary {
 /// The whole explanation.
 #[derive(Clone, Debug)]
 pub struct Explanation {
-    /// Every key and item of the merged config, in document order.
-    pub entries: Vec<Entry>,
+    /// The merged config and what is needed to explain its values, walked
+    /// anew by each [`Explanation::entries`] (`None`: no config).
+    walk: Option<EntryWalk>,
     /// Every part, in handler order.
     pub parts: Vec<PartSummary>,
     /// Parts the launch-index filter removed (their filenames).
@@ -281,6 +287,26 @@ impl Explanation {
     pub fn part(&self, number: usize) -> Option<&PartSummary> {
         number.checked_sub(1).and_then(|i| self.parts.get(i))
     }
+
+    /// The merged config (`None`: no cloud-config part was handled).
+    pub(crate) fn config(&self) -> Option<&Node> {
+        self.walk.as_ref().map(|w| &w.root)
+    }
+
+    /// Every key and item of the merged config, in document order, each made
+    /// as it is taken: a million-item list is not held as a million entries
+    /// (the walk's size was checked against [`ExplainLimits::max_nodes`]
+    /// when the explanation was made).
+    pub fn entries(&self) -> impl Iterator<Item = Entry> + '_ {
+        let stack = self
+            .walk
+            .as_ref()
+            .and_then(|w| Frame::of(&w.root, "$", 0, Some(&w.history), None));
+        Entries {
+            walk: self.walk.as_ref(),
+            stack: stack.into_iter().collect(),
+        }
+    }
 }
 
 /// Fold `payload` as [`crate::userdata::render`] does and explain the result.
@@ -290,7 +316,7 @@ impl Explanation {
 /// use cloudfold::userdata::{NoIncludes, UserDataOptions};
 /// let payload = b"#cloud-config\nruncmd: [echo hi]\n";
 /// let (_, ex) = explain(payload, &UserDataOptions::default(), &NoIncludes, ExplainLimits::default()).unwrap();
-/// let item = ex.entries.iter().find(|e| e.path == "$.runcmd[0]").unwrap();
+/// let item = ex.entries().find(|e| e.path == "$.runcmd[0]").unwrap();
 /// assert_eq!(item.origin.unwrap().part, 1);
 /// assert_eq!((item.origin.unwrap().start.line, item.origin.unwrap().start.column), (2, 10));
 /// assert_eq!(item.kind, OriginKind::Whole);
@@ -343,14 +369,16 @@ pub fn jsonp_shift(text: &PyStr) -> (u32, u32) {
     )
 }
 
-struct Ctx<'a> {
+/// What places a value: its part and position, and whether it is a part's
+/// own data.
+#[derive(Clone, Debug)]
+struct Sources {
     locator: Locator,
     /// Ids of every node of every merged part's data.
     data_ids: HashSet<usize, foldhash::fast::FixedState>,
-    records: &'a [PartRecord],
 }
 
-impl Ctx<'_> {
+impl Sources {
     fn origin(&self, span: Span) -> Option<Origin> {
         self.locator.origin(span)
     }
@@ -358,6 +386,29 @@ impl Ctx<'_> {
     fn is_patch_part(&self, part: usize) -> bool {
         self.locator.is_patch_part(part)
     }
+}
+
+struct Ctx<'a> {
+    sources: Sources,
+    records: &'a [PartRecord],
+}
+
+impl Ctx<'_> {
+    fn origin(&self, span: Span) -> Option<Origin> {
+        self.sources.origin(span)
+    }
+
+    fn is_patch_part(&self, part: usize) -> bool {
+        self.sources.is_patch_part(part)
+    }
+}
+
+/// The merged config with its history: all [`Explanation::entries`] needs.
+#[derive(Clone, Debug)]
+struct EntryWalk {
+    root: Node,
+    history: Slot,
+    sources: Sources,
 }
 
 /// Every node reachable from `root` (each shared node once).
@@ -392,8 +443,10 @@ fn build(
         }
     }
     let ctx = Ctx {
-        locator: Locator::new(folded),
-        data_ids,
+        sources: Sources {
+            locator: Locator::new(folded),
+            data_ids,
+        },
         records: &rec.parts,
     };
     let history = history(&ctx);
@@ -412,12 +465,23 @@ fn build(
             p.mergers.clone_from(&r.mergers);
         }
     }
-    let entries = match &folded.config {
-        Some(root) => walk(&ctx, root, &history, limits)?,
-        None => Vec::new(),
+    let walk = match &folded.config {
+        Some(root) => {
+            if count_entries(root, limits.max_nodes).is_none() {
+                return Err(ExplainError::TooManyNodes {
+                    limit: limits.max_nodes,
+                });
+            }
+            Some(EntryWalk {
+                root: root.clone(),
+                history,
+                sources: ctx.sources,
+            })
+        }
+        None => None,
     };
     Ok(Explanation {
-        entries,
+        walk,
         parts,
         filtered_out: folded
             .filtered_out
@@ -662,10 +726,9 @@ impl<'h> Frame<'h> {
     }
 }
 
-/// How many entries the walk makes (0 past `cap`, where the walk stops with
-/// an error): the entries are then allocated once (grown by doubling, the
-/// vector and its copy held up to 1.5 times their final size at once).
-fn count_entries(root: &Node, cap: usize) -> usize {
+/// How many entries the walk makes (`None` past `cap`): a value shared by
+/// aliases counts at every place it occurs, as the walk visits it.
+fn count_entries(root: &Node, cap: usize) -> Option<usize> {
     let mut n = 0usize;
     let mut stack = vec![root];
     while let Some(node) = stack.pop() {
@@ -681,40 +744,39 @@ fn count_entries(root: &Node, cap: usize) -> usize {
             _ => {}
         }
         if n > cap {
-            return 0;
+            return None;
         }
     }
-    n
+    Some(n)
 }
 
-fn walk(
-    ctx: &Ctx<'_>,
-    root: &Node,
-    history: &Slot,
-    limits: ExplainLimits,
-) -> Result<Vec<Entry>, ExplainError> {
-    let mut out = Vec::with_capacity(count_entries(root, limits.max_nodes));
-    let mut visited = 0usize;
-    let mut stack: Vec<Frame<'_>> = Vec::new();
-    stack.extend(Frame::of(root, "$", 0, Some(history), None));
-    while let Some(top) = stack.last_mut() {
-        let Some(v) = top.next_visit() else {
-            stack.pop();
-            continue;
+/// The walk of [`Explanation::entries`]: a frame per open container.
+struct Entries<'a> {
+    walk: Option<&'a EntryWalk>,
+    stack: Vec<Frame<'a>>,
+}
+
+impl Iterator for Entries<'_> {
+    type Item = Entry;
+
+    fn next(&mut self) -> Option<Entry> {
+        let src = &self.walk?.sources;
+        let v = loop {
+            let top = self.stack.last_mut()?;
+            match top.next_visit() {
+                Some(v) => break v,
+                None => {
+                    self.stack.pop();
+                }
+            }
         };
-        visited += 1;
-        if visited > limits.max_nodes {
-            return Err(ExplainError::TooManyNodes {
-                limit: limits.max_nodes,
-            });
-        }
-        let origin = ctx.origin(v.node.span());
+        let origin = src.origin(v.node.span());
         let concat = v.slot.map(|s| s.concat.as_slice()).unwrap_or_default();
         let is_container = matches!(
             v.node.value(),
             Value::Map(_) | Value::Seq(_) | Value::Tuple(_) | Value::Set(_)
         );
-        let kind = if ctx.data_ids.contains(&v.node.id()) {
+        let kind = if src.data_ids.contains(&v.node.id()) {
             OriginKind::Whole
         } else if !concat.is_empty() && matches!(v.node.value(), Value::Str(_)) {
             OriginKind::Concat
@@ -724,7 +786,7 @@ fn walk(
             OriginKind::Element
         };
         let contributions = if kind == OriginKind::Concat {
-            concat.iter().filter_map(|s| ctx.origin(*s)).collect()
+            concat.iter().filter_map(|s| src.origin(*s)).collect()
         } else {
             Vec::new()
         };
@@ -742,7 +804,7 @@ fn walk(
         };
         // Values a JSON patch brought have no merge decision: the patch put them.
         if let Some(o) = origin
-            && ctx.is_patch_part(o.part)
+            && src.is_patch_part(o.part)
             && kind != OriginKind::Container
             && placed.as_ref().is_none_or(|p| p.part != o.part)
         {
@@ -755,10 +817,11 @@ fn walk(
         }
         // Its keys or items come next, before its siblings (document order).
         let children = Frame::of(&v.node, &v.path, v.depth + 1, v.slot, placed.clone());
-        out.push(Entry {
+        self.stack.extend(children);
+        Some(Entry {
             path: v.path,
             depth: v.depth,
-            key_origin: v.key.as_ref().and_then(|k| ctx.origin(k.span())),
+            key_origin: v.key.as_ref().and_then(|k| src.origin(k.span())),
             key: v.key,
             index: v.index,
             value: v.node,
@@ -767,8 +830,6 @@ fn walk(
             contributions,
             placed,
             later,
-        });
-        stack.extend(children);
+        })
     }
-    Ok(out)
 }

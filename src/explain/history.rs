@@ -21,7 +21,7 @@ pub(crate) struct Run {
 
 /// The history of one position. Positions are logical paths in the config
 /// as it is after each part; a prepend shifts the recorded items.
-#[derive(Debug, Default)]
+#[derive(Clone, Debug, Default)]
 pub(crate) struct Slot {
     pub steps: Vec<Step>,
     pub runs: Vec<Run>,

@@ -27,8 +27,7 @@ impl Serialize for JsonView<'_> {
         let mut m = s.serialize_map(None)?;
         m.serialize_entry("format", "cloudfold-explain/1")?;
         if ex.has_config {
-            let entries: Vec<_> = ex.entries.iter().map(|e| EntryView(ex, e)).collect();
-            m.serialize_entry("config", &entries)?;
+            m.serialize_entry("config", &EntriesView(ex))?;
         } else {
             m.serialize_entry("config", &())?;
         }
@@ -112,11 +111,21 @@ impl Serialize for StepView<'_> {
     }
 }
 
-struct EntryView<'a>(&'a Explanation, &'a Entry);
+/// The entries, serialized as they are walked.
+struct EntriesView<'a>(&'a Explanation);
+
+impl Serialize for EntriesView<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let ex = self.0;
+        s.collect_seq(ex.entries().map(|e| EntryView(ex, e)))
+    }
+}
+
+struct EntryView<'a>(&'a Explanation, Entry);
 
 impl Serialize for EntryView<'_> {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        let EntryView(ex, e) = *self;
+        let EntryView(ex, e) = self;
         let mut m = s.serialize_map(None)?;
         m.serialize_entry("path", &e.path)?;
         if let Some(k) = &e.key {

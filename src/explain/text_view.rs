@@ -1,7 +1,9 @@
 //! `to_text`: the explanation for people — the merged YAML with a comment per key and item, then each part's changes.
 
 use super::change::{Change, Step, keep_words};
-use super::explanation::{Entry, Explanation, Origin, OriginKind, PartStatus, PartSummary};
+use super::explanation::{
+    Entry, Explanation, Origin, OriginKind, PartStatus, PartSummary, shows_children,
+};
 use crate::yaml::value::{Seq, py_repr};
 use crate::yaml::{DumpOptions, Node, Value, dump};
 use std::collections::HashSet;
@@ -185,18 +187,83 @@ fn comment(ex: &Explanation, e: &Entry) -> String {
 }
 
 fn left(e: &Entry) -> String {
-    let pad = "  ".repeat(e.depth);
-    let tail = if e.has_children() {
+    left_of(e.depth, e.key.as_ref(), &e.value)
+}
+
+/// The YAML an entry's line starts with: its key or dash, and its value
+/// unless children follow.
+fn left_of(depth: usize, key: Option<&Node>, value: &Node) -> String {
+    let pad = "  ".repeat(depth);
+    let tail = if shows_children(value) {
         String::new()
     } else {
-        inline(&e.value)
+        inline(value)
     };
-    match (&e.key, e.index) {
-        (Some(k), _) if tail.is_empty() => format!("{pad}{}:", inline(k)),
-        (Some(k), _) => format!("{pad}{}: {tail}", inline(k)),
-        (None, _) if tail.is_empty() => format!("{pad}-"),
-        (None, _) => format!("{pad}- {tail}"),
+    match key {
+        Some(k) if tail.is_empty() => format!("{pad}{}:", inline(k)),
+        Some(k) => format!("{pad}{}: {tail}", inline(k)),
+        None if tail.is_empty() => format!("{pad}-"),
+        None => format!("{pad}- {tail}"),
     }
+}
+
+/// `left_of(..).chars().count()`, without making the text when the key and
+/// value are written as themselves.
+fn left_width(depth: usize, key: Option<&Node>, value: &Node) -> usize {
+    let tail = if shows_children(value) {
+        0
+    } else {
+        inline_width(value)
+    };
+    let head = key.map_or(1, |k| inline_width(k) + 1);
+    2 * depth + head + if tail == 0 { 0 } else { 1 + tail }
+}
+
+/// `inline(n).chars().count()`.
+fn inline_width(n: &Node) -> usize {
+    match n.value() {
+        Value::Str(s) => match s.as_str() {
+            Some(t) if crate::yaml::writes_as_itself(t) => t.chars().count(),
+            _ => inline(n).chars().count(),
+        },
+        _ => inline(n).chars().count(),
+    }
+}
+
+/// Where the comments start: after the widest left side that is at most
+/// [`COMMENT_COLUMN`] wide. It walks the config itself, not its entries: the
+/// widths need no history, and a million-item list's entries were the
+/// cost of the text view.
+fn comment_column(root: &Node) -> usize {
+    let mut width = 0;
+    let mut stack = vec![(root, 0usize)];
+    while let Some((node, depth)) = stack.pop() {
+        let mut take = |key: Option<&Node>, value| {
+            let w = left_width(depth, key, value);
+            if w <= COMMENT_COLUMN {
+                width = width.max(w);
+            }
+        };
+        match node.value() {
+            Value::Map(m) => {
+                for (k, v) in m.iter() {
+                    take(Some(k), v);
+                    stack.push((v, depth + 1));
+                }
+            }
+            Value::Seq(s) | Value::Tuple(s) => {
+                for i in s.iter() {
+                    take(None, i);
+                    stack.push((i, depth + 1));
+                }
+            }
+            _ => {}
+        }
+        if width == COMMENT_COLUMN {
+            break;
+        }
+    }
+    width
 }
 
 /// The explanation as text: the merged config (YAML, each key and item
@@ -215,24 +282,19 @@ pub fn write_text<W: Write>(ex: &Explanation, out: &mut W) -> std::fmt::Result {
     out.write_str("#cloud-config\n")?;
     if !ex.has_config {
         out.write_str("# (no cloud-config part: nothing is merged)\n")?;
-    } else if ex.entries.is_empty() {
+    } else if ex.entries().next().is_none() {
         out.write_str("{}\n")?;
     }
     // Items of a list under a key sit at the key's indentation, as the
     // dumper writes them; nested lists indent.
-    // The comments are made as they are written, not held beside the left
-    // sides: a million-item list's comments were ~100 MB.
-    let lefts: Vec<String> = ex.entries.iter().map(left).collect();
-    let width = lefts
-        .iter()
-        .map(|l| l.chars().count())
-        .filter(|w| *w <= COMMENT_COLUMN)
-        .max()
-        .unwrap_or(0);
-    for (l, e) in lefts.iter().zip(&ex.entries) {
+    // The entries are made as they are written, not held: a million-item
+    // list's entries and left sides were ~250 MB.
+    let width = ex.config().map_or(0, comment_column);
+    for e in ex.entries() {
+        let l = left(&e);
         let n = l.chars().count();
         let pad = width.saturating_sub(n);
-        writeln!(out, "{l}{:pad$}  # {}", "", comment(ex, e))?;
+        writeln!(out, "{l}{:pad$}  # {}", "", comment(ex, &e))?;
     }
     out.write_str("\n# Parts\n")?;
     for p in &ex.parts {
@@ -306,6 +368,52 @@ pub fn status_words(p: &PartSummary) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The comment column taken from the config alone is the one the
+    /// entries' left sides give: keys and items of every kind, widths around
+    /// [`COMMENT_COLUMN`], empty strings and containers, wide characters.
+    #[test]
+    #[allow(clippy::unwrap_used)]
+    fn comment_column_is_the_entries_widest_left_side() {
+        use crate::explain::{ExplainLimits, explain};
+        use crate::userdata::{NoIncludes, UserDataOptions};
+        let docs = [
+            "a: 1\n",
+            "a: ''\nb: []\nc: {}\n'': x\n",
+            "runcmd:\n  - [echo, 'yes', null, 1.5]\n  - ~\n  - {k: v}\n",
+            "k: xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx\n",
+            "k: xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx\n",
+            "k: xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx\nj: 2\n",
+            "é: ünïcødé wïdé 文字\nnest:\n  deeper:\n    - - - x: 'multi\n\n        line'\n",
+            "? [a, b]\n: 1\n? {k: v}\n: 2\n3: true\n",
+            "anchors: &a [1, 2, {x: y}]\nagain: *a\n",
+            "b: !!binary aGVsbG8=\nt: 2001-12-14\nf: .inf\n",
+        ];
+        for d in docs {
+            let payload = format!("#cloud-config\n{d}");
+            let (_, ex) = explain(
+                payload.as_bytes(),
+                &UserDataOptions::default(),
+                &NoIncludes,
+                ExplainLimits::default(),
+            )
+            .unwrap();
+            let from_entries = ex
+                .entries()
+                .map(|e| left(&e).chars().count())
+                .filter(|w| *w <= COMMENT_COLUMN)
+                .max()
+                .unwrap_or(0);
+            assert_eq!(ex.config().map_or(0, comment_column), from_entries, "{d}");
+            for e in ex.entries() {
+                if let Some(k) = &e.key {
+                    assert_eq!(inline_width(k), inline(k).chars().count(), "{d}");
+                }
+                let w = left_width(e.depth, e.key.as_ref(), &e.value);
+                assert_eq!(w, left(&e).chars().count(), "{d}: {}", e.path);
+            }
+        }
+    }
 
     /// The shortcut for strings writes what the dump writes, on strings
     /// built from the characters it admits and the ones it refuses.

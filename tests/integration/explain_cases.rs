@@ -45,7 +45,7 @@ fn prepend_shifts_the_items_an_overlay_recorded() {
             "#cloud-config\nl: [z]\n",
         ),
     ]));
-    let item = |p: &str| ex.entries.iter().find(|e| e.path == p).unwrap();
+    let item = |p: &str| ex.entries().find(|e| e.path == p).unwrap();
     let z = item("$.l[0]");
     assert_eq!(z.placed.as_ref().unwrap().change, Change::Prepended);
     assert_eq!(z.origin.unwrap().part, 3);
@@ -67,7 +67,7 @@ fn json_patch_positions_count_from_the_start_of_the_part() {
             "#cloud-config-jsonp\n[{\"op\": \"add\", \"path\": \"/b\", \"value\": \"x\"}]",
         ),
     ]));
-    let b = ex.entries.iter().find(|e| e.path == "$.b").unwrap();
+    let b = ex.entries().find(|e| e.path == "$.b").unwrap();
     let o = b.origin.unwrap();
     assert_eq!((o.part, o.start.line, o.start.column), (2, 2, 39));
     assert_eq!(b.placed.as_ref().unwrap().change, Change::Patched);
@@ -84,7 +84,7 @@ fn string_append_lists_its_contributions() {
             "#cloud-config\ns: cd\n",
         ),
     ]));
-    let s = ex.entries.iter().find(|e| e.path == "$.s").unwrap();
+    let s = ex.entries().find(|e| e.path == "$.s").unwrap();
     assert_eq!(s.kind, OriginKind::Concat);
     let parts: Vec<usize> = s.contributions.iter().map(|o| o.part).collect();
     assert_eq!(parts, [1, 2]);

@@ -226,12 +226,12 @@ fn check_origins(
         opts,
         index: HashMap::new(),
     };
-    for e in &ex.entries {
+    for e in ex.entries() {
         *t.kinds.entry(e.kind.code()).or_default() += 1;
         for s in e.placed.iter().chain(&e.later) {
             *t.decisions.entry(s.change.code()).or_default() += 1;
         }
-        if c.entry(e, patched)? {
+        if c.entry(&e, patched)? {
             t.origins += 1;
         } else {
             t.unattributed += 1;
