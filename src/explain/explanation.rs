@@ -3,6 +3,7 @@
 use super::change::{Change, Step};
 use super::history::{Run, Slot, part_of};
 use super::locator::Locator;
+use super::node_set::NodeSet;
 use super::recorder::{PartRecord, Recorder};
 use crate::merge::{Decision, PathSeg};
 use crate::python::py_is_space;
@@ -13,7 +14,6 @@ use crate::userdata::{
 };
 use crate::yaml::Node;
 use crate::yaml::value::{PyStr, Value};
-use std::collections::HashSet;
 
 /// Bounds on walking the merged config.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -374,8 +374,8 @@ pub fn jsonp_shift(text: &PyStr) -> (u32, u32) {
 #[derive(Clone, Debug)]
 struct Sources {
     locator: Locator,
-    /// Ids of every node of every merged part's data.
-    data_ids: HashSet<usize, foldhash::fast::FixedState>,
+    /// Every node of every merged part's data.
+    data: NodeSet,
 }
 
 impl Sources {
@@ -411,41 +411,21 @@ struct EntryWalk {
     sources: Sources,
 }
 
-/// Every node reachable from `root` (each shared node once).
-fn collect_ids(root: &Node, ids: &mut HashSet<usize, foldhash::fast::FixedState>) {
-    let mut stack = vec![root.clone()];
-    while let Some(n) = stack.pop() {
-        if !ids.insert(n.id()) {
-            continue;
-        }
-        match n.value() {
-            Value::Seq(s) | Value::Tuple(s) => stack.extend(s.iter().cloned()),
-            Value::Map(m) | Value::Set(m) => {
-                for (k, v) in m.iter() {
-                    stack.push(k.clone());
-                    stack.push(v.clone());
-                }
-            }
-            _ => {}
-        }
-    }
-}
-
 fn build(
     folded: &Folded,
     rec: &Recorder,
     limits: ExplainLimits,
 ) -> Result<Explanation, ExplainError> {
-    let mut data_ids = HashSet::default();
-    for r in rec.parts.iter().filter(|r| r.merged) {
-        if let Some(d) = &r.data {
-            collect_ids(d, &mut data_ids);
-        }
-    }
+    let data = NodeSet::reachable(
+        rec.parts
+            .iter()
+            .filter(|r| r.merged)
+            .filter_map(|r| r.data.as_ref()),
+    );
     let ctx = Ctx {
         sources: Sources {
             locator: Locator::new(folded),
-            data_ids,
+            data,
         },
         records: &rec.parts,
     };
@@ -776,7 +756,7 @@ impl Iterator for Entries<'_> {
             v.node.value(),
             Value::Map(_) | Value::Seq(_) | Value::Tuple(_) | Value::Set(_)
         );
-        let kind = if src.data_ids.contains(&v.node.id()) {
+        let kind = if src.data.contains(&v.node) {
             OriginKind::Whole
         } else if !concat.is_empty() && matches!(v.node.value(), Value::Str(_)) {
             OriginKind::Concat

@@ -12,6 +12,7 @@ mod explanation;
 mod history;
 mod json_view;
 mod locator;
+mod node_set;
 mod recorder;
 mod text_view;
 
