@@ -1,7 +1,6 @@
 //! `LineHunk`: a run of changed lines between two texts (a part's payload, a rendered YAML view).
 
 use super::alignment::{Budget, Run, align_symmetric};
-use std::collections::HashMap;
 
 /// Lines `old_start..` of the old text replaced by lines `new_start..` of
 /// the new one (1-based; a side with no lines names the line before which
@@ -24,22 +23,61 @@ pub fn split_lines(text: &str) -> Vec<&str> {
 }
 
 /// Each line numbered so that equal lines get equal numbers, and its hash
-/// (the alignment direction's tie-break).
-fn number<'t>(old: &[&'t str], new: &[&'t str]) -> (Vec<u32>, Vec<u32>, Vec<u64>, Vec<u64>) {
+/// (the alignment direction's tie-break). Each line is hashed once, and the
+/// table of distinct lines holds two `u32`s per line (where its first
+/// occurrence is, its number), not the text: a std map hashed every line a
+/// second time and held 24 bytes per line of fresh memory.
+fn number(old: &[&str], new: &[&str]) -> (Vec<u32>, Vec<u32>, Vec<u64>, Vec<u64>) {
     use std::hash::BuildHasher;
     let fixed = foldhash::fast::FixedState::with_seed(7);
-    // Sized once for every line distinct (SipHash and doubling rehashes took a
-    // 1M-line diff's numbering out of the cache).
-    let mut ids: HashMap<&'t str, u32, _> =
-        HashMap::with_capacity_and_hasher(old.len().max(new.len()), fixed.clone());
-    let mut id = |l: &'t str| {
-        let next = ids.len() as u32;
-        *ids.entry(l).or_insert(next)
+    let a_fp: Vec<u64> = old.iter().map(|l| fixed.hash_one(l)).collect();
+    let b_fp: Vec<u64> = new.iter().map(|l| fixed.hash_one(l)).collect();
+    // A line by its place in `old` then `new`, with its hash.
+    let line = |g: u32| -> (&str, u64) {
+        let g = g as usize;
+        match g.checked_sub(old.len()) {
+            None => (
+                old.get(g).copied().unwrap_or_default(),
+                a_fp.get(g).copied().unwrap_or_default(),
+            ),
+            Some(j) => (
+                new.get(j).copied().unwrap_or_default(),
+                b_fp.get(j).copied().unwrap_or_default(),
+            ),
+        }
     };
-    let a: Vec<u32> = old.iter().map(|l| id(l)).collect();
-    let b: Vec<u32> = new.iter().map(|l| id(l)).collect();
-    let a_fp = old.iter().map(|l| fixed.hash_one(l)).collect();
-    let b_fp = new.iter().map(|l| fixed.hash_one(l)).collect();
+    // Sized once for every line distinct (doubling rehashes took a 1M-line
+    // diff's numbering out of the cache).
+    let mut ids: hashbrown::HashTable<(u32, u32)> =
+        hashbrown::HashTable::with_capacity(old.len().max(new.len()));
+    let mut id = |g: u32, text: &str, hash: u64| -> u32 {
+        let next = ids.len() as u32;
+        ids.entry(
+            hash,
+            |&(f, _)| {
+                let (t, h) = line(f);
+                h == hash && t == text
+            },
+            |&(f, _)| line(f).1,
+        )
+        .or_insert((g, next))
+        .get()
+        .1
+    };
+    let mut g: u32 = 0;
+    let mut numbered = |lines: &[&str], fps: &[u64]| -> Vec<u32> {
+        lines
+            .iter()
+            .zip(fps)
+            .map(|(l, &h)| {
+                let n = id(g, l, h);
+                g = g.wrapping_add(1);
+                n
+            })
+            .collect()
+    };
+    let a = numbered(old, &a_fp);
+    let b = numbered(new, &b_fp);
     (a, b, a_fp, b_fp)
 }
 
