@@ -23,19 +23,9 @@ pub(super) fn part_diagnostics(
     cloud_init_only: bool,
 ) -> Vec<Diagnostic> {
     let n = report.number;
-    // Parts that need no diagnostic (most of them) leave before the part's
-    // lines are indexed: the index of a large part was a large transient buffer.
-    if matches!(
-        report.outcome,
-        PartOutcome::Merged
-            | PartOutcome::WouldRun
-            | PartOutcome::Empty
-            | PartOutcome::Excluded
-            | PartOutcome::JinjaDropped
-    ) {
-        return Vec::new();
-    }
-    let whole = Label::new(first_line(ps.source, &LineIndex::new(&ps.text)));
+    // Made only for a part that gets a diagnostic (few do): indexing a large
+    // part's lines was a large transient buffer.
+    let whole = || Label::new(first_line(ps.source, &LineIndex::new(&ps.text)));
     let logs = |detail: Option<&str>| {
         let mut s = format!(
             "cloud-init logs: Failed at merging in cloud config part from {}",
@@ -69,7 +59,7 @@ pub(super) fn part_diagnostics(
                     content_type: report.content_type().to_owned(),
                     agent: agent.agent,
                 })
-                .with_primary(whole)
+                .with_primary(whole())
                 .with_note(format!(
                     "{} reads it on {}; cloudfold does not check its content",
                     agent.agent, agent.images
@@ -79,7 +69,7 @@ pub(super) fn part_diagnostics(
                     part: n,
                     content_type: report.content_type().to_owned(),
                 })
-                .with_primary(whole)
+                .with_primary(whole())
                 .with_note(logs),
             }
         }
@@ -98,7 +88,7 @@ pub(super) fn part_diagnostics(
                             },
                         ))
                     }
-                    None => d.with_primary(whole),
+                    None => d.with_primary(whole()),
                 };
                 if let Some((ctx, m)) = &e.context
                     && Some(*m) != e.mark
@@ -117,16 +107,16 @@ pub(super) fn part_diagnostics(
                 }
             }
             PartRejection::NoPayload => Diagnostic::new(&PartKind::Empty { part: n })
-                .with_primary(whole)
+                .with_primary(whole())
                 .with_note("this part is a message/rfc822 document: cloud-init sets its type to that of the last part inside it and hands it over with no payload of its own; the handler raises".to_owned())
                 .with_note(logs(None)),
             PartRejection::Empty => Diagnostic::new(&PartKind::Empty { part: n })
-                .with_primary(whole)
+                .with_primary(whole())
                 .with_note(logs(Some("empty cloud config"))),
             PartRejection::NotAMapping(t) => {
                 let label = match &ps.root {
                     Some(root) => Label::new(root.span()),
-                    None => whole,
+                    None => whole(),
                 };
                 Diagnostic::new(&PartKind::NotMapping { part: n, found: t })
                     .with_primary(label.with_message(format!("a {t}")))
@@ -144,21 +134,21 @@ pub(super) fn part_diagnostics(
                 part: n,
                 message: format!("{}: {}", e.class, e.message),
             })
-            .with_primary(whole),
+            .with_primary(whole()),
             PartRejection::HeaderNotString(t) => Diagnostic::new(&MergeKind::SpecInvalid {
                 part: n,
                 message: format!("the merge header is a {t}, not a string"),
             })
-            .with_primary(whole),
+            .with_primary(whole()),
             PartRejection::Merge(e) => {
-                let spec_label = spec_label(ps).unwrap_or(whole.clone());
+                let spec_label = spec_label(ps).unwrap_or_else(whole);
                 if let Some(at) = &e.at {
                     let label = ps
                         .root
                         .as_ref()
                         .and_then(|r| extract_payload_mergers(r, version).ok())
                         .and_then(|(data, _)| find_by_path(&data, at))
-                        .map_or(whole, |node| Label::new(node.span()).with_path(at.clone()));
+                        .map_or_else(whole, |node| Label::new(node.span()).with_path(at.clone()));
                     Diagnostic::new(&MergeKind::Failed {
                         part: n,
                         message: format!("{}: {}", e.class, e.message),
