@@ -2,7 +2,7 @@
 """Benchmark: every command on every input shape, at one size and ten times it.
 
     python3 benches/shapes.py [--runs 5] [--shapes a,b] [--commands x,y] [--scale 1.0]
-                              [--detail] [--realtime]
+                              [--detail] [--realtime] [--prefault MB]
 
 Each shape is a family of inputs that grows along one axis (one header line
 longer, more headers, a longer YAML line, a longer scalar, more parts, a
@@ -20,8 +20,16 @@ the larger run against the memory bound of `render` (6 x payload + 50 MB).
 `diff` compares the input with a copy that has one key more in its first
 cloud-config. `build` gets the shape as part files (and a manifest for header shapes);
 `merge` gets it as YAML fragments, in each dialect, where the shape is YAML.
-Whole processes, wall time (CPU time from wait4 alongside). Not a test: the
-numbers belong to the machine and the minute; only the ratios compare.
+Whole processes, wall time (CPU time from wait4 alongside, and split into user
+and system). Not a test: the numbers belong to the machine and the minute; only
+the ratios compare.
+
+The user-CPU ratio is the program's own work. System CPU at 10 n is mostly the
+kernel providing fresh pages, and on this VM (virtio-balloon free-page
+reporting) that cost depends on what ran in the seconds before: the same 10 n
+run spends 0.02 s or 0.9 s there (benches/README.md, 2026-11-28 (evening)).
+`--prefault MB` touches and frees MB MB on each CPU before every timed run (not
+timed), so that every run, at n and at 10 n, gets pages the host still backs.
 
 `--realtime` runs every timed command under SCHED_FIFO (as `chrt -f 1`; needs
 root or CAP_SYS_NICE): the other sessions' work then waits, so the wall is that
@@ -299,14 +307,31 @@ COMMANDS = payload_commands() + [
 TIME = "/usr/bin/time"
 
 
-def run_once(argv, realtime=False):
-    """Wall seconds, CPU seconds and peak RSS (bytes) of one run, and its exit code.
+def prefault(mb, realtime=False):
+    """Touch and free `mb` MB on every CPU this process may use, so that the next
+    run's fresh pages come from free memory the host still backs (see the module
+    doc): each run then starts from the same state, whatever ran before it."""
+    if not mb:
+        return
+    procs = []
+    for cpu in sorted(os.sched_getaffinity(0)):
+        code = f"import os; os.sched_setaffinity(0, {{{cpu}}}); bytearray({mb} << 20)"
+        argv = [sys.executable, "-c", code]
+        procs.append(subprocess.Popen(["chrt", "-f", "1"] + argv if realtime else argv))
+    for p in procs:
+        p.wait()
+
+
+def run_once(argv, realtime=False, prefault_mb=0):
+    """Wall, user CPU and system CPU seconds and peak RSS (bytes) of one run, and its
+    exit code.
 
     The peak comes from GNU time's `%M` when it is there: a child's `ru_maxrss`
     from `wait4` here would be this interpreter's own size (a forked process
     keeps the parent's high-water mark through exec)."""
     if realtime:
         argv = ["chrt", "-f", "1"] + argv
+    prefault(prefault_mb, realtime)
     with tempfile.NamedTemporaryFile("r") as out:
         timed = os.path.exists(TIME)
         wrapped = [TIME, "-q", "-o", out.name, "-f", "%M %x"] + argv if timed else argv
@@ -319,22 +344,26 @@ def run_once(argv, realtime=False):
         if timed:
             last = (out.read().strip().splitlines() or ["0 0"])[-1].split()
             rss, code = int(last[0]) * 1024, int(last[-1])
-    return wall, usage.ru_utime + usage.ru_stime, rss, code
+    return wall, usage.ru_utime, usage.ru_stime, rss, code
 
 
-def measure_pair(small, large, runs, realtime=False):
-    """Interleaved runs of two argvs: medians (wall, CPU), max RSS, exit codes."""
-    res = {0: ([], [], 0, set()), 1: ([], [], 0, set())}
+def measure_pair(small, large, runs, realtime=False, prefault_mb=0):
+    """Interleaved runs of two argvs: medians (wall, CPU, user CPU, system CPU), max
+    RSS, exit codes."""
+    res = {0: ([], [], [], [], 0, set()), 1: ([], [], [], [], 0, set())}
     for _ in range(runs):
         for k, argv in ((0, small), (1, large)):
-            wall, cpu, rss, code = run_once(argv, realtime)
-            walls, cpus, peak, codes = res[k]
+            wall, user, system, rss, code = run_once(argv, realtime, prefault_mb)
+            walls, cpus, users, systems, peak, codes = res[k]
             walls.append(wall)
-            cpus.append(cpu)
+            cpus.append(user + system)
+            users.append(user)
+            systems.append(system)
             codes.add(code)
-            res[k] = (walls, cpus, max(peak, rss), codes)
-    return [(statistics.median(w), statistics.median(c), p, codes)
-            for w, c, p, codes in (res[0], res[1])]
+            res[k] = (walls, cpus, users, systems, max(peak, rss), codes)
+    return [(statistics.median(w), statistics.median(c), statistics.median(u),
+             statistics.median(s), p, codes)
+            for w, c, u, s, p, codes in (res[0], res[1])]
 
 
 def main():
@@ -346,6 +375,8 @@ def main():
     ap.add_argument("--detail", action="store_true", help="print every cell's times too")
     ap.add_argument("--realtime", action="store_true",
                     help="run every timed command under chrt -f 1 (SCHED_FIFO)")
+    ap.add_argument("--prefault", type=int, default=0, metavar="MB",
+                    help="before every timed run, touch and free MB MB on each CPU")
     a = ap.parse_args()
     if not os.path.exists(BIN):
         sys.exit(f"build it first: cargo build --release ({BIN})")
@@ -365,8 +396,8 @@ def main():
                 sa, la = argv_of(small), argv_of(large)
                 if sa is None or la is None:
                     continue
-                (ts, cs, _, codes_s), (tl, cl, rss, codes_l) = measure_pair(
-                    [BIN, *sa], [BIN, *la], a.runs, a.realtime)
+                (ts, cs, us, _, _, codes_s), (tl, cl, ul, sl, rss, codes_l) = measure_pair(
+                    [BIN, *sa], [BIN, *la], a.runs, a.realtime, a.prefault)
                 ratio = tl / max(ts, 1e-9)
                 table[(shape.name, name)] = ratio
                 cpu_table[(shape.name, name)] = cl / max(cs, 1e-9)
@@ -374,14 +405,17 @@ def main():
                     worst = (ratio, f"{name} on {shape.name}")
                 bound = 6 * large["bytes"] + 50e6
                 detail.append((shape.name, name, small["bytes"], large["bytes"], ts, tl, cs, cl,
-                               ratio, rss, bound, sorted(codes_s | codes_l)))
+                               ratio, rss, bound, sorted(codes_s | codes_l), us, ul, sl))
                 print(f"{shape.name:<18} {name:<13} {ts * 1e3:8.1f} ms -> {tl * 1e3:8.1f} ms "
-                      f"x{ratio:5.2f} (CPU x{cl / max(cs, 1e-9):5.2f})  peak {rss / 1e6:6.1f} MB "
+                      f"x{ratio:5.2f} (CPU x{cl / max(cs, 1e-9):5.2f}, user x{ul / max(us, 1e-9):5.2f}, "
+                      f"system {sl * 1e3:5.0f} ms)  peak {rss / 1e6:6.1f} MB "
                       f"exit {sorted(codes_s | codes_l)}", file=sys.stderr, flush=True)
     names = [c[0] for c in commands]
     print(f"Time at 10 n / time at n: wall (CPU), medians of {a.runs} interleaved runs each; "
           f"target <= {TARGET:g} on the wall clock; '-' where the command takes no such "
-          f"input" + ("; every run under chrt -f 1" if a.realtime else "") + ":\n")
+          f"input" + ("; every run under chrt -f 1" if a.realtime else "")
+          + (f"; {a.prefault} MB prefaulted on each CPU before every run" if a.prefault else "")
+          + ":\n")
     print("| shape (n) | " + " | ".join(names) + " |")
     print("|---|" + "---:|" * len(names))
     for shape in shapes:
@@ -397,20 +431,20 @@ def main():
     print(f"\nworst ratio x{worst[0]:.2f} ({worst[1]}); over {TARGET:g}: "
           + (", ".join(f"{c} on {s}" for s, c in over) if over else "none")
           + f"; {len(table)} cells in {time.time() - t0:.0f} s")
-    over_mem = [(s, c, rss, b) for s, c, _, _, _, _, _, _, _, rss, b, _ in detail
+    over_mem = [(s, c, rss, b) for s, c, _, _, _, _, _, _, _, rss, b, *_ in detail
                 if c.startswith("render") and rss > b]
     print("render peak RSS over 6 x payload + 50 MB at 10 n: "
           + (", ".join(f"{c} on {s} {rss / 1e6:.0f} MB > {b / 1e6:.0f}"
                        for s, c, rss, b in over_mem) if over_mem else "none"))
     if a.detail:
         print("\n| shape | command | bytes n | bytes 10 n | wall n | wall 10 n | CPU n | CPU 10 n "
-              "| ratio | k | peak RSS 10 n | exit |")
-        print("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|")
-        for (s, c, bs, bl, ts, tl, cs, cl, r, rss, _, codes) in detail:
+              "| ratio | k | user ratio | system CPU 10 n | peak RSS 10 n | exit |")
+        print("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|")
+        for (s, c, bs, bl, ts, tl, cs, cl, r, rss, _, codes, us, ul, sl) in detail:
             k = math.log10(max(r, 1e-9))
             print(f"| {s} | {c} | {bs:,} | {bl:,} | {ts * 1e3:.1f} ms | {tl * 1e3:.1f} ms | "
                   f"{cs * 1e3:.1f} ms | {cl * 1e3:.1f} ms | {r:.2f} | {k:.2f} | "
-                  f"{rss / 1e6:.1f} MB | {codes} |")
+                  f"{ul / max(us, 1e-9):.2f} | {sl * 1e3:.1f} ms | {rss / 1e6:.1f} MB | {codes} |")
 
 
 if __name__ == "__main__":
