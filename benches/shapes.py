@@ -2,7 +2,7 @@
 """Benchmark: every command on every input shape, at one size and ten times it.
 
     python3 benches/shapes.py [--runs 5] [--shapes a,b] [--commands x,y] [--scale 1.0]
-                              [--detail] [--realtime] [--prefault MB]
+                              [--detail] [--realtime]
 
 Each shape is a family of inputs that grows along one axis (one header line
 longer, more headers, a longer YAML line, a longer scalar, more parts, a
@@ -28,8 +28,6 @@ The user-CPU ratio is the program's own work. System CPU at 10 n is mostly the
 kernel providing fresh pages, and on this VM (virtio-balloon free-page
 reporting) that cost depends on what ran in the seconds before: the same 10 n
 run spends 0.02 s or 0.9 s there (benches/README.md, 2026-11-28 (evening)).
-`--prefault MB` touches and frees MB MB on each CPU before every timed run (not
-timed), so that every run, at n and at 10 n, gets pages the host still backs.
 
 `--realtime` runs every timed command under SCHED_FIFO (as `chrt -f 1`; needs
 root or CAP_SYS_NICE): the other sessions' work then waits, so the wall is that
@@ -307,22 +305,7 @@ COMMANDS = payload_commands() + [
 TIME = "/usr/bin/time"
 
 
-def prefault(mb, realtime=False):
-    """Touch and free `mb` MB on every CPU this process may use, so that the next
-    run's fresh pages come from free memory the host still backs (see the module
-    doc): each run then starts from the same state, whatever ran before it."""
-    if not mb:
-        return
-    procs = []
-    for cpu in sorted(os.sched_getaffinity(0)):
-        code = f"import os; os.sched_setaffinity(0, {{{cpu}}}); bytearray({mb} << 20)"
-        argv = [sys.executable, "-c", code]
-        procs.append(subprocess.Popen(["chrt", "-f", "1"] + argv if realtime else argv))
-    for p in procs:
-        p.wait()
-
-
-def run_once(argv, realtime=False, prefault_mb=0):
+def run_once(argv, realtime=False):
     """Wall, user CPU and system CPU seconds and peak RSS (bytes) of one run, and its
     exit code.
 
@@ -331,7 +314,6 @@ def run_once(argv, realtime=False, prefault_mb=0):
     keeps the parent's high-water mark through exec)."""
     if realtime:
         argv = ["chrt", "-f", "1"] + argv
-    prefault(prefault_mb, realtime)
     with tempfile.NamedTemporaryFile("r") as out:
         timed = os.path.exists(TIME)
         wrapped = [TIME, "-q", "-o", out.name, "-f", "%M %x"] + argv if timed else argv
@@ -347,13 +329,13 @@ def run_once(argv, realtime=False, prefault_mb=0):
     return wall, usage.ru_utime, usage.ru_stime, rss, code
 
 
-def measure_pair(small, large, runs, realtime=False, prefault_mb=0):
+def measure_pair(small, large, runs, realtime=False):
     """Interleaved runs of two argvs: medians (wall, CPU, user CPU, system CPU), max
     RSS, exit codes."""
     res = {0: ([], [], [], [], 0, set()), 1: ([], [], [], [], 0, set())}
     for _ in range(runs):
         for k, argv in ((0, small), (1, large)):
-            wall, user, system, rss, code = run_once(argv, realtime, prefault_mb)
+            wall, user, system, rss, code = run_once(argv, realtime)
             walls, cpus, users, systems, peak, codes = res[k]
             walls.append(wall)
             cpus.append(user + system)
@@ -375,8 +357,6 @@ def main():
     ap.add_argument("--detail", action="store_true", help="print every cell's times too")
     ap.add_argument("--realtime", action="store_true",
                     help="run every timed command under chrt -f 1 (SCHED_FIFO)")
-    ap.add_argument("--prefault", type=int, default=0, metavar="MB",
-                    help="before every timed run, touch and free MB MB on each CPU")
     a = ap.parse_args()
     if not os.path.exists(BIN):
         sys.exit(f"build it first: cargo build --release ({BIN})")
@@ -397,7 +377,7 @@ def main():
                 if sa is None or la is None:
                     continue
                 (ts, cs, us, _, _, codes_s), (tl, cl, ul, sl, rss, codes_l) = measure_pair(
-                    [BIN, *sa], [BIN, *la], a.runs, a.realtime, a.prefault)
+                    [BIN, *sa], [BIN, *la], a.runs, a.realtime)
                 ratio = tl / max(ts, 1e-9)
                 table[(shape.name, name)] = ratio
                 cpu_table[(shape.name, name)] = cl / max(cs, 1e-9)
@@ -414,7 +394,6 @@ def main():
     print(f"Time at 10 n / time at n: wall (CPU), medians of {a.runs} interleaved runs each; "
           f"target <= {TARGET:g} on the wall clock; '-' where the command takes no such "
           f"input" + ("; every run under chrt -f 1" if a.realtime else "")
-          + (f"; {a.prefault} MB prefaulted on each CPU before every run" if a.prefault else "")
           + ":\n")
     print("| shape (n) | " + " | ".join(names) + " |")
     print("|---|" + "---:|" * len(names))
