@@ -24,24 +24,77 @@ pub fn first_repeat(keys: &[Key]) -> Option<(usize, usize)> {
                 .map(|a| (a, b))
         });
     }
-    first_equal(keys)
-        .iter()
-        .enumerate()
-        .find(|&(b, &a)| a != b)
-        .map(|(b, &a)| (a, b))
+    // The repeats as they are found, the earliest kept: a vector of every
+    // key's first index was a fresh list-sized block only to be scanned.
+    let mut best: Option<(usize, usize)> = None;
+    repeats(keys, |a, b| {
+        if best.is_none_or(|(_, first_b)| b < first_b) {
+            best = Some((a, b));
+        }
+    });
+    best
 }
 
 /// For each key, the first index whose key equals it (itself when none
-/// earlier does).
-pub fn first_equal(keys: &[Key]) -> Vec<usize> {
+/// earlier does), as [`FirstEqual::of`].
+pub fn first_equal(keys: &[Key]) -> FirstEqual {
+    let mut first = match u32::try_from(keys.len()) {
+        Ok(n) => FirstEqual::Narrow((0..n).collect()),
+        Err(_) => FirstEqual::Wide((0..keys.len()).collect()),
+    };
+    repeats(keys, |a, b| first.set(b, a));
+    first
+}
+
+/// Each key's first equal index, from [`first_equal`]; 32-bit indices
+/// where they fit (half the fresh memory of a list-sized table).
+#[derive(Debug)]
+pub enum FirstEqual {
+    /// Indices below 2³².
+    Narrow(Vec<u32>),
+    /// Longer lists.
+    Wide(Vec<usize>),
+}
+
+impl FirstEqual {
+    /// The first index whose key equals key `b`'s (`b` itself when none
+    /// earlier does, or when `b` is out of range).
+    pub fn of(&self, b: usize) -> usize {
+        match self {
+            FirstEqual::Narrow(v) => v.get(b).map_or(b, |&a| a as usize),
+            FirstEqual::Wide(v) => v.get(b).copied().unwrap_or(b),
+        }
+    }
+
+    fn set(&mut self, b: usize, a: usize) {
+        match self {
+            FirstEqual::Narrow(v) => {
+                if let (Some(slot), Ok(a)) = (v.get_mut(b), u32::try_from(a)) {
+                    *slot = a;
+                }
+            }
+            FirstEqual::Wide(v) => {
+                if let Some(slot) = v.get_mut(b) {
+                    *slot = a;
+                }
+            }
+        }
+    }
+}
+
+/// Calls `found(a, b)` for every index `b` whose key equals an earlier one,
+/// with `a` the first index with that key, in no particular order.
+fn repeats(keys: &[Key], mut found: impl FnMut(usize, usize)) {
     if u32::try_from(keys.len()).is_err() {
         // Past 32-bit indices: a hash table, slower but the same answer.
         let mut seen: indexmap::IndexMap<&Key, usize> = indexmap::IndexMap::new();
-        return keys
-            .iter()
-            .enumerate()
-            .map(|(i, k)| *seen.entry(k).or_insert(i))
-            .collect();
+        for (i, k) in keys.iter().enumerate() {
+            let a = *seen.entry(k).or_insert(i);
+            if a != i {
+                found(a, i);
+            }
+        }
+        return;
     }
     // foldhash, not SipHash: the hash of a million keys was a twentieth of a keyed merge.
     let state = foldhash::fast::RandomState::default();
@@ -53,7 +106,6 @@ pub fn first_equal(keys: &[Key]) -> Vec<usize> {
     }
     let mut scratch: Vec<(u32, u32)> = Vec::new();
     radix_sort(&mut pairs, &mut scratch);
-    let mut first: Vec<usize> = (0..keys.len()).collect();
     // Runs of one hash, indices ascending (the sort is stable); within a
     // run, each key is compared with the first of each distinct key before
     // it (more than one only where unequal keys share 32 bits of hash).
@@ -86,11 +138,7 @@ pub fn first_equal(keys: &[Key]) -> Vec<usize> {
             let b = b as usize;
             let key = keys.get(b);
             match firsts.iter().find(|&&a| keys.get(a) == key) {
-                Some(&a) => {
-                    if let Some(f) = first.get_mut(b) {
-                        *f = a;
-                    }
-                }
+                Some(&a) => found(a, b),
                 None => firsts.push(b),
             }
         }
@@ -100,13 +148,10 @@ pub fn first_equal(keys: &[Key]) -> Vec<usize> {
     radix_sort(&mut pairs, &mut scratch);
     for &(b, a) in &pairs {
         let (a, b) = (a as usize, b as usize);
-        if keys.get(a) == keys.get(b)
-            && let Some(f) = first.get_mut(b)
-        {
-            *f = a;
+        if keys.get(a) == keys.get(b) {
+            found(a, b);
         }
     }
-    first
 }
 
 /// Stable LSD radix sort by the first field (a hash, or an index).
@@ -178,8 +223,9 @@ mod tests {
         xs[4500] = 17;
         xs[100] = 3;
         let f = first_equal(&keys(&xs));
+        let of = |b| f.of(b);
         assert_eq!(
-            (f[4000], f[4500], f[17], f[100], f[3], f[7]),
+            (of(4000), of(4500), of(17), of(100), of(3), of(7)),
             (17, 17, 17, 3, 3, 7)
         );
     }

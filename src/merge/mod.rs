@@ -55,7 +55,7 @@ pub mod nickel;
 internal! { use decimal::Decimal; }
 internal! { use engine::{NewSide, merge_owned_with, merge_with}; }
 internal! { use fingerprint::fingerprint; }
-internal! { use first_repeat::{first_equal, first_repeat}; }
+internal! { use first_repeat::{FirstEqual, first_equal, first_repeat}; }
 internal! { use knockout::Knockout; }
 internal! { use knockout_error::KnockoutError; }
 internal! { use limits::{Limits, MAX_LEVELS}; }

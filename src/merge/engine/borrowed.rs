@@ -6,7 +6,8 @@ use crate::merge::first_equal;
 use crate::merge::py_ops::{Indexable, py_iter};
 use crate::merge::{
     Decision, DictMode, DictStrategy, FlattenStrategy, KeepReason, ListMode, ListStrategy,
-    MergeError, MergeObserver, PathSeg, Precedence, Rules, StrMode, StrStrategy, Strategy,
+    MergeError, MergeObserver, PathSeg, Precedence, PyException, Rules, StrMode, StrStrategy,
+    Strategy,
 };
 use crate::yaml::value::{Entries, Key, Map, Node, PyStrBuilder, Seq, Value, insert};
 
@@ -205,39 +206,51 @@ impl<R: Rules + ?Sized, O: MergeObserver + ?Sized> Walk<'_, R, O> {
         let mut buckets: std::collections::HashMap<u64, Vec<usize>> =
             std::collections::HashMap::new();
         let ids = self.rules.identities(&self.path, &items);
-        // The rule is looked up once for the list, not per item (a table
-        // search per item was a sixth of a keyed merge of long lists).
-        let new_ids = self.rules.identities(&self.path, new_items.items());
         // The identities of both lists in order, old first, and where each
         // item is (an appended new item's place is known when it is
         // appended). `first_equal` matches them in ordered passes: a hash
         // table the size of both lists lives out of the cache.
         // Sized once for both lists (grown by doubling, a million-item
-        // list's were copied and touched twice over).
+        // list's were copied and touched twice over); places in 32 bits.
         let both = items.len().saturating_add(new_items.len());
+        if u32::try_from(both).is_err() {
+            return Err(MergeError::new(
+                PyException::MemoryError,
+                "a list longer than 2**32 items",
+            ));
+        }
         let mut keys: Vec<Key> = Vec::with_capacity(both);
-        let mut place: Vec<usize> = Vec::with_capacity(both);
+        let mut place: Vec<u32> = Vec::with_capacity(both);
         for (i, (item, id)) in items.iter().zip(ids).enumerate() {
             if let Some(id) = id {
                 keys.push(Key(id));
-                place.push(i);
+                place.push(i as u32);
             } else if dedupe {
                 buckets.entry(fingerprint(item)).or_default().push(i);
             }
         }
         let old_keys = keys.len();
-        keys.extend(new_ids.iter().flatten().map(|id| Key(id.clone())));
+        // The rule is looked up once for the list, not per item (a table
+        // search per item was a sixth of a keyed merge of long lists). The
+        // identities are moved into `keys`, only whether each item has one
+        // is kept (a clone of each, kept to the end, was a list-sized block
+        // and a write to every node).
+        let mut has_id: Vec<bool> = Vec::with_capacity(new_items.len());
+        for id in self.rules.identities(&self.path, new_items.items()) {
+            has_id.push(id.is_some());
+            keys.extend(id.map(Key));
+        }
         let first = first_equal(&keys);
         let mut next_key = old_keys;
-        for (nv, id) in new_items.iter().zip(&new_ids) {
-            if id.is_some() {
+        for (nv, &id) in new_items.iter().zip(&has_id) {
+            if id {
                 let k = next_key;
                 next_key += 1;
-                let leader = first.get(k).copied().unwrap_or(k);
-                match place.get(leader).copied() {
+                let leader = first.of(k);
+                match place.get(leader).map(|&i| i as usize) {
                     Some(i) if leader != k => {
                         // Never a leader itself: its place is not looked up.
-                        place.push(i);
+                        place.push(i as u32);
                         let Some(slot) = items.get(i).cloned() else {
                             continue;
                         };
@@ -251,7 +264,7 @@ impl<R: Rules + ?Sized, O: MergeObserver + ?Sized> Walk<'_, R, O> {
                         self.leave();
                         continue;
                     }
-                    _ => place.push(items.len()),
+                    _ => place.push(items.len() as u32),
                 }
             } else if dedupe {
                 let fp = fingerprint(nv);

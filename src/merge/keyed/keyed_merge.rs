@@ -59,17 +59,31 @@ impl Normaliser<'_> {
         out
     }
 
-    /// The first identity of a list (`ids`, written at `ats`) that repeats
-    /// an earlier one, as the error.
-    fn repeat(&self, ids: &[Key], ats: &[Node]) -> Option<SymmetricError> {
+    /// The first identity of a list (`ids`, those of the `items` that have
+    /// one under `rule`, in order) that repeats an earlier one, as the error.
+    fn repeat(&self, rule: ListRule, ids: &[Key], items: &[Node]) -> Option<SymmetricError> {
         let (a, b) = first_repeat(ids)?;
-        let (id, first, second) = (ids.get(b)?, ats.get(a)?, ats.get(b)?);
+        let (first_id, id) = (ids.get(a)?, ids.get(b)?);
+        // The items the two identities came from, found again only for the
+        // error (keeping every item's place beside its identity was a
+        // list-sized block for nothing on the way to a merge).
+        let mut with_id = items.iter().filter(|it| identity_of(rule, it).is_some());
+        let first_item = with_id.nth(a)?;
+        let second_item = with_id.nth(b.checked_sub(a + 1)?)?;
+        // Point at the identity as written, else at the item.
+        let at = |id: &Key, item: &Node| {
+            if id.0.span().source == SourceId::UNKNOWN {
+                item.span()
+            } else {
+                id.0.span()
+            }
+        };
         Some(SymmetricError::DuplicateIdentity(Box::new(
             DuplicateIdentity {
                 path: self.path.to_string(),
                 identity: py_repr(&id.0),
-                first: first.span(),
-                second: second.span(),
+                first: at(first_id, first_item),
+                second: at(id, second_item),
             },
         )))
     }
@@ -113,7 +127,12 @@ impl Normaliser<'_> {
             }
             Value::Seq(s) => {
                 let rule = rule_for(&self.path);
-                let mut items: Vec<Node> = Vec::with_capacity(s.len());
+                // The items kept so far: `None` while they are `s`'s own
+                // (a copy of every list, built and dropped when nothing
+                // changed, was a list-sized block and a write to every item),
+                // and how many.
+                let mut copied: Option<Vec<Node>> = None;
+                let mut len = 0;
                 let mut changed = false;
                 let keyed = !matches!(rule, ListRule::Append | ListRule::Atomic);
                 // A union fingerprints every item; keyed rules only those without an identity.
@@ -122,7 +141,7 @@ impl Normaliser<'_> {
                 } else {
                     0
                 };
-                // Identities in order, with where each was written; repeats are
+                // Identities in order; repeats are
                 // found after the loop (or before an error in it) by
                 // `first_repeat`, in ordered passes rather than a hash table
                 // the size of the list.
@@ -134,7 +153,6 @@ impl Normaliser<'_> {
                     0
                 };
                 let mut ids: Vec<Key> = Vec::with_capacity(id_cap);
-                let mut ats: Vec<Node> = Vec::with_capacity(id_cap);
                 // Items by fingerprint: the last one's index in `seen`, each
                 // one's predecessor with the same fingerprint in `prev` (no
                 // allocation per item). Sized once for the list's items (a
@@ -145,54 +163,73 @@ impl Normaliser<'_> {
                 for (i, item) in s.iter().enumerate() {
                     let item2 = match self.normalise_item(item, i, depth) {
                         Ok(item2) => item2,
-                        Err(e) => return Err(self.repeat(&ids, &ats).unwrap_or(e)),
+                        Err(e) => {
+                            let kept = copied.as_deref().unwrap_or(s.items());
+                            return Err(self.repeat(rule, &ids, kept).unwrap_or(e));
+                        }
                     };
-                    changed |= !Node::ptr_eq(item, &item2);
+                    if !Node::ptr_eq(item, &item2) {
+                        changed = true;
+                        copy_from(&mut copied, s.items(), i);
+                    }
                     if !keyed {
-                        items.push(item2);
+                        push_kept(&mut copied, &mut len, item2);
                         continue;
                     }
                     if let Some(id) = identity_of(rule, &item2) {
-                        // Point at the identity as written, else at the item.
-                        let at = if id.span().source == SourceId::UNKNOWN {
-                            item2.clone()
-                        } else {
-                            id.clone()
-                        };
                         ids.push(Key(id));
-                        ats.push(at);
                     } else {
                         let fp = fingerprint(&item2);
                         let mut j = seen.get(&fp).copied().unwrap_or(usize::MAX);
-                        while let Some(x) = items.get(j) {
+                        let kept = copied.as_deref().unwrap_or(s.items());
+                        while let Some(x) = kept.get(j).filter(|_| j < len) {
                             if keyed_eq(x, &item2) {
-                                // A repeat within one fragment: dropped, as a
-                                // later fragment's repeat would be.
-                                changed = true;
                                 break;
                             }
                             j = prev.get(j).copied().unwrap_or(usize::MAX);
                         }
                         if j != usize::MAX {
+                            // A repeat within one fragment: dropped, as a
+                            // later fragment's repeat would be.
+                            changed = true;
+                            copy_from(&mut copied, s.items(), i);
                             continue;
                         }
-                        prev.resize(items.len(), usize::MAX);
-                        prev.push(seen.insert(fp, items.len()).unwrap_or(usize::MAX));
+                        prev.resize(len, usize::MAX);
+                        prev.push(seen.insert(fp, len).unwrap_or(usize::MAX));
                     }
-                    items.push(item2);
+                    push_kept(&mut copied, &mut len, item2);
                 }
-                if let Some(e) = self.repeat(&ids, &ats) {
+                if let Some(e) = self.repeat(rule, &ids, copied.as_deref().unwrap_or(s.items())) {
                     return Err(e);
                 }
-                Ok(if changed {
-                    Node::new(Value::Seq(Seq::new(items)), n.span())
-                } else {
-                    n.clone()
+                Ok(match copied {
+                    Some(items) if changed => Node::new(Value::Seq(Seq::new(items)), n.span()),
+                    _ => n.clone(),
                 })
             }
             _ => Ok(n.clone()),
         }
     }
+}
+
+/// Start the copy of a list's kept items at item `i`, when nothing before it
+/// changed (they are then `items[..i]`).
+fn copy_from(copied: &mut Option<Vec<Node>>, items: &[Node], i: usize) {
+    if copied.is_none() {
+        let mut v = Vec::with_capacity(items.len());
+        v.extend_from_slice(items.get(..i).unwrap_or_default());
+        *copied = Some(v);
+    }
+}
+
+/// Keep `item`: pushed onto the copy if there is one (else it is the list's
+/// own item, already in place).
+fn push_kept(copied: &mut Option<Vec<Node>>, len: &mut usize, item: Node) {
+    if let Some(v) = copied {
+        v.push(item);
+    }
+    *len += 1;
 }
 
 /// Normalise one fragment (must be a mapping): tags checked and recorded in

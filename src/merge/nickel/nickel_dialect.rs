@@ -19,7 +19,13 @@ impl<'a> LayerTags<'a> {
     /// The tags of `layers`.
     pub(crate) fn new(layers: &'a [Layer]) -> Self {
         let mut by_source: HashMap<SourceId, Vec<usize>> = HashMap::new();
-        for (i, l) in layers.iter().enumerate() {
+        // Layers without tags are left out: untagged fragments (the usual
+        // case) then cost no lookup per value.
+        for (i, l) in layers
+            .iter()
+            .enumerate()
+            .filter(|(_, l)| !l.tags.is_empty())
+        {
             by_source.entry(l.source).or_default().push(i);
         }
         LayerTags { layers, by_source }
@@ -28,6 +34,9 @@ impl<'a> LayerTags<'a> {
 
 impl TagLookup for LayerTags<'_> {
     fn tag_of(&self, node: &Node) -> Option<&str> {
+        if self.by_source.is_empty() {
+            return None;
+        }
         self.by_source
             .get(&node.span().source)?
             .iter()
