@@ -283,17 +283,25 @@ fn align_shared(a: &[u32], b: &[u32], budget: &mut Budget) -> Vec<Run> {
         }
     }
     let shared = |c: &u32| seen.get(*c as usize) == Some(&3);
-    let ia: Vec<usize> = (0..a.len())
-        .filter(|&i| a.get(i).is_some_and(shared))
-        .collect();
-    let ib: Vec<usize> = (0..b.len())
-        .filter(|&j| b.get(j).is_some_and(shared))
-        .collect();
-    if ia.len() == a.len() && ib.len() == b.len() {
+    let (na, nb) = (
+        a.iter().filter(|c| shared(c)).count(),
+        b.iter().filter(|c| shared(c)).count(),
+    );
+    if na == a.len() && nb == b.len() {
         return align_classes(a, b, classes, budget);
     }
-    let sa: Vec<u32> = ia.iter().filter_map(|&i| a.get(i).copied()).collect();
-    let sb: Vec<u32> = ib.iter().filter_map(|&j| b.get(j).copied()).collect();
+    // Each table sized once (counted above): collected from a filter, they
+    // grew by doubling, copying and touching about twice their size.
+    let kept = |items: &[u32], n: usize| -> (Vec<usize>, Vec<u32>) {
+        let (mut at, mut cs) = (Vec::with_capacity(n), Vec::with_capacity(n));
+        for (i, c) in items.iter().enumerate().filter(|(_, c)| shared(c)) {
+            at.push(i);
+            cs.push(*c);
+        }
+        (at, cs)
+    };
+    let (ia, sa) = kept(a, na);
+    let (ib, sb) = kept(b, nb);
     // The matched pairs, in the original indexes, then the script around them.
     let mut out = Vec::new();
     let (mut i, mut j) = (0usize, 0usize);

@@ -12,6 +12,7 @@ use super::alignment::{Budget, Run, align_symmetric};
 use super::line_hunk::{LineHunk, line_hunks};
 use crate::explain::{PartSummary, part_text};
 use crate::userdata::{Body, PartOutcome, PartReport, PartType};
+use std::borrow::Cow;
 use std::collections::{HashMap, VecDeque};
 use std::hash::{BuildHasher, Hash};
 
@@ -363,8 +364,11 @@ fn pair_cause(
         _ => body(ro) == body(rn),
     };
     if !same_body {
-        let text = |r: &PartReport| part_text(&r.leaf.payload()).to_string_lossy().into_owned();
-        deltas.push(PartDelta::Content(line_hunks(&text(ro), &text(rn), budget)));
+        deltas.push(PartDelta::Content(line_hunks(
+            &body_text(ro),
+            &body_text(rn),
+            budget,
+        )));
     }
     if deltas.is_empty() {
         return None;
@@ -387,4 +391,16 @@ fn pair_cause(
         deltas,
         at_boot,
     })
+}
+
+/// A part's payload as text, lone surrogates replaced (what its line diff
+/// reads): the body itself when it is valid UTF-8, which every part's
+/// payload decodes to unchanged, so a long part is not copied three times
+/// (payload, its text, the lossy string) for each side.
+fn body_text(r: &PartReport) -> Cow<'_, str> {
+    match &r.leaf.body {
+        Body::None => Cow::Borrowed(""),
+        Body::Bytes(b) if let Some(s) = b.as_str() => Cow::Borrowed(s),
+        Body::Bytes(_) => Cow::Owned(part_text(&r.leaf.payload()).to_string_lossy().into_owned()),
+    }
 }
