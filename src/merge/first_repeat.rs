@@ -159,24 +159,36 @@ fn repeats(keys: &[Key], mut found: impl FnMut(usize, usize)) {
 fn radix_sort(pairs: &mut Vec<(u32, u32)>, other: &mut Vec<(u32, u32)>) {
     let buckets = 1usize << DIGIT;
     let mask = (buckets - 1) as u32;
-    other.clear();
-    other.resize(pairs.len(), (0, 0));
-    let mut shift = 0;
-    while shift < 32 {
-        let mut counts = vec![0usize; buckets];
-        for p in pairs.iter() {
-            if let Some(c) = counts.get_mut(((p.0 >> shift) & mask) as usize) {
+    let passes = 32usize.div_ceil(DIGIT as usize);
+    // Every digit's counts in one read of the pairs (a read per digit was a
+    // third of the sort's passes over memory).
+    let mut counts = vec![0usize; buckets * passes];
+    for p in pairs.iter() {
+        let mut v = p.0;
+        for digit in counts.chunks_mut(buckets) {
+            if let Some(c) = digit.get_mut((v & mask) as usize) {
                 *c += 1;
             }
+            v >>= DIGIT;
         }
+    }
+    other.clear();
+    other.resize(pairs.len(), (0, 0));
+    for (d, digit) in counts.chunks_mut(buckets).enumerate() {
+        // A digit all pairs share (the high bits of an index) leaves the
+        // order as it is.
+        if digit.contains(&pairs.len()) {
+            continue;
+        }
+        let shift = d as u32 * DIGIT;
         let mut sum = 0;
-        for c in counts.iter_mut() {
+        for c in digit.iter_mut() {
             let n = *c;
             *c = sum;
             sum += n;
         }
         for p in pairs.iter() {
-            if let Some(c) = counts.get_mut(((p.0 >> shift) & mask) as usize) {
+            if let Some(c) = digit.get_mut(((p.0 >> shift) & mask) as usize) {
                 if let Some(slot) = other.get_mut(*c) {
                     *slot = *p;
                 }
@@ -184,7 +196,6 @@ fn radix_sort(pairs: &mut Vec<(u32, u32)>, other: &mut Vec<(u32, u32)>) {
             }
         }
         std::mem::swap(pairs, other);
-        shift += DIGIT;
     }
 }
 

@@ -62,6 +62,10 @@ pub(super) fn run(a: &MergeArgs) -> Result<Exit, Failure> {
     if a.explain {
         write_stdout(explain(merged, &sources, a.max_explain_values)?.as_bytes())?;
     }
+    // The process ends here: the layers' and the result's nodes are not
+    // freed one by one first (a walk over every node for nothing).
+    std::mem::forget(outcome);
+    std::mem::forget(layers);
     Ok(Exit::Ok)
 }
 
