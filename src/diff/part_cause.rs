@@ -398,9 +398,8 @@ fn pair_cause(
 /// payload decodes to unchanged, so a long part is not copied three times
 /// (payload, its text, the lossy string) for each side.
 fn body_text(r: &PartReport) -> Cow<'_, str> {
-    match &r.leaf.body {
-        Body::None => Cow::Borrowed(""),
-        Body::Bytes(b) if let Some(s) = b.as_str() => Cow::Borrowed(s),
-        Body::Bytes(_) => Cow::Owned(part_text(&r.leaf.payload()).to_string_lossy().into_owned()),
+    match r.leaf.payload_in_place().and_then(|b| b.as_str()) {
+        Some(s) => Cow::Borrowed(s),
+        None => Cow::Owned(part_text(&r.leaf.payload()).to_string_lossy().into_owned()),
     }
 }

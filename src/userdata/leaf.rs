@@ -253,15 +253,23 @@ impl Leaf {
         }
     }
 
+    /// The body when it is [`Leaf::payload`]'s bytes unchanged: a part
+    /// that is not text, or a text part whose body is valid UTF-8 (which
+    /// decodes to itself). Readers of a long part use it in place instead
+    /// of decoding a copy.
+    pub(crate) fn payload_in_place(&self) -> Option<&SharedBytes> {
+        match &self.body {
+            Body::Bytes(b) if self.maintype() != "text" || b.as_str().is_some() => Some(b),
+            _ => None,
+        }
+    }
+
     /// [`Leaf::payload`]'s size in bytes and truthiness, without copying it.
     pub fn payload_size(&self) -> (usize, bool) {
-        match &self.body {
-            Body::None => (0, false),
-            // Valid UTF-8 decodes to itself; surrogateescape never empties a text.
-            Body::Bytes(b) if self.maintype() != "text" || b.as_str().is_some() => {
-                (b.len(), !b.is_empty())
-            }
-            Body::Bytes(_) => {
+        match self.payload_in_place() {
+            Some(b) => (b.len(), !b.is_empty()),
+            // Surrogateescape never empties a text.
+            None => {
                 let p = self.payload();
                 (p.len(), p.is_truthy())
             }

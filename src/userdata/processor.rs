@@ -353,13 +353,9 @@ impl Processor<'_> {
             let ctype_orig = ctype_orig.unwrap_or(Cow::Borrowed("text/plain"));
             let mut ctype = None;
             if REDETECT_TYPES.contains(&&*ctype_orig) {
-                ctype = match (&payload, &leaf.body) {
-                    // The part's own bytes where they are what the payload
-                    // decodes to (not text, or valid UTF-8): a long part is
-                    // not copied only for its first characters.
-                    (None, Body::Bytes(b)) if leaf.maintype() != "text" || b.as_str().is_some() => {
-                        type_from_starts_with(b)
-                    }
+                ctype = match (&payload, leaf.payload_in_place()) {
+                    // A long part is not copied only for its first characters.
+                    (None, Some(b)) => type_from_starts_with(b),
                     _ => match payload.get_or_insert_with(|| leaf.payload()) {
                         Payload::Text(t) => type_from_starts_with(t.to_string_lossy().as_bytes()),
                         Payload::Bytes(b) => type_from_starts_with(b),
