@@ -55,34 +55,51 @@ fn number(old: &[&str], new: &[&str]) -> (Vec<u32>, Vec<u32>, Vec<u64>, Vec<u64>
     // diff's numbering out of the cache).
     let mut ids: hashbrown::HashTable<(u32, u32)> =
         hashbrown::HashTable::with_capacity(old.len().max(new.len()));
-    let mut id = |g: u32, text: &str, hash: u64| -> u32 {
+    // A line's number and where the first line with its text is.
+    let mut id = |g: u32, text: &str, hash: u64| -> (u32, u32) {
         let next = ids.len() as u32;
-        ids.entry(
-            hash,
-            |&(f, _)| {
-                let (t, h) = line(f);
-                h == hash && t == text
-            },
-            |&(f, _)| line(f).1,
-        )
-        .or_insert((g, next))
-        .get()
-        .1
+        let &(first, n) = ids
+            .entry(
+                hash,
+                |&(f, _)| {
+                    let (t, h) = line(f);
+                    h == hash && t == text
+                },
+                |&(f, _)| line(f).1,
+            )
+            .or_insert((g, next))
+            .get();
+        (n, first)
     };
     let mut g: u32 = 0;
-    let mut numbered = |lines: &[&str], fps: &[u64]| -> Vec<u32> {
-        lines
-            .iter()
-            .zip(fps)
-            .map(|(l, &h)| {
-                let n = id(g, l, h);
-                g = g.wrapping_add(1);
+    let mut a = Vec::with_capacity(old.len());
+    for (l, &h) in old.iter().zip(&a_fp) {
+        a.push(id(g, l, h).0);
+        g = g.wrapping_add(1);
+    }
+    // A new line equal to the old line after the one the previous new line
+    // matched has that line's number, found without a probe: two versions
+    // of one text mostly run in step, and at millions of lines each probe
+    // of the table is a cache miss.
+    let mut in_step: Option<usize> = None;
+    let mut b = Vec::with_capacity(new.len());
+    for (l, &h) in new.iter().zip(&b_fp) {
+        let same = in_step.filter(|&i| a_fp.get(i) == Some(&h) && old.get(i) == Some(l));
+        let n = match same.and_then(|i| Some((i, *a.get(i)?))) {
+            Some((i, n)) => {
+                in_step = Some(i + 1);
                 n
-            })
-            .collect()
-    };
-    let a = numbered(old, &a_fp);
-    let b = numbered(new, &b_fp);
+            }
+            None => {
+                let (n, first) = id(g, l, h);
+                let first = first as usize;
+                in_step = (first < old.len()).then_some(first + 1);
+                n
+            }
+        };
+        b.push(n);
+        g = g.wrapping_add(1);
+    }
     (a, b, a_fp, b_fp)
 }
 
@@ -173,5 +190,41 @@ mod tests {
                 },
             ]
         );
+    }
+
+    /// Lines numbered by first appearance over `old` then `new`, as a map
+    /// from text to number gives them.
+    fn numbered_plainly<'a>(old: &[&'a str], new: &[&'a str]) -> (Vec<u32>, Vec<u32>) {
+        let mut ids: std::collections::HashMap<&'a str, u32> = std::collections::HashMap::new();
+        let mut n = |l: &&'a str| {
+            let next = ids.len() as u32;
+            *ids.entry(*l).or_insert(next)
+        };
+        let a = old.iter().map(&mut n).collect();
+        let b = new.iter().map(&mut n).collect();
+        (a, b)
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn numbers_are_first_appearances(
+            old in proptest::collection::vec("[abc]{0,2}", 0..40),
+            edits in proptest::collection::vec((0usize..40, 0u8..3, "[abcd]{0,2}"), 0..6),
+        ) {
+            // `new` is `old` edited in a few places, so most of it runs in step.
+            let mut new = old.clone();
+            for (at, op, text) in edits {
+                let at = at.min(new.len());
+                match (op, new.get_mut(at)) {
+                    (0, _) | (_, None) => new.insert(at, text),
+                    (1, Some(_)) => { new.remove(at); }
+                    (_, Some(line)) => *line = text,
+                }
+            }
+            let old: Vec<&str> = old.iter().map(String::as_str).collect();
+            let new: Vec<&str> = new.iter().map(String::as_str).collect();
+            let (a, b, _, _) = number(&old, &new);
+            proptest::prop_assert_eq!((a, b), numbered_plainly(&old, &new));
+        }
     }
 }
