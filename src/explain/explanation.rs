@@ -36,9 +36,9 @@ pub enum ExplainError {
     /// The fold itself failed.
     #[error(transparent)]
     Render(#[from] RenderError),
-    /// The merged config is bigger than the walk may expand (an alias bomb).
+    /// The merged config has more nodes than the walk may visit (a huge config, or an alias bomb).
     #[error(
-        "the merged config expands to more than {limit} nodes when its shared aliases are walked (raise the limit with --max-nodes)"
+        "the merged config has more than {limit} nodes, an alias's value counted at each place it is used (raise the limit with --max-nodes)"
     )]
     TooManyNodes {
         /// The limit ([`ExplainLimits::max_nodes`]).

@@ -73,10 +73,10 @@ pub struct LayerExplanation {
     pub notes: Vec<LayerNote>,
 }
 
-/// The walk would visit more nodes than allowed (an alias bomb).
+/// The walk would visit more nodes than allowed (a huge config, or an alias bomb).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
 #[error(
-    "the layered config expands to more than {limit} nodes when its shared aliases are walked (raise the limit with --max-nodes)"
+    "the layered config has more than {limit} nodes, an alias's value counted at each place it is used (raise the limit with --max-nodes)"
 )]
 pub struct TooManyNodes {
     /// The limit.
