@@ -10,7 +10,8 @@ pub struct Report {
     pub diagnostics: Vec<Diagnostic>,
     /// The document and every part, by the `SourceId` their spans carry.
     pub sources: SourceMap,
-    /// The fold, unless cloud-init would abort.
+    /// The fold, unless cloud-init would abort (its `cloud_config_txt` left empty:
+    /// no check reads it).
     pub folded: Option<Folded>,
 }
 

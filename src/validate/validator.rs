@@ -75,7 +75,23 @@ impl FoldObserver for Roots {
 /// let report = validate(payload, &ValidateOptions::default(), &NoIncludes);
 /// assert_eq!(report.diagnostics[0].code, "part-yaml-invalid");
 /// ```
-pub fn validate(payload: &[u8], opts: &ValidateOptions, includes: &dyn IncludeResolver) -> Report {
+///
+/// `payload` is borrowed (`&[u8]`, `&Vec<u8>`) or given away (`Vec<u8>`): one
+/// given away that is valid UTF-8 and not gzip'ed becomes the document's text
+/// itself rather than a copy of it (less memory to copy and to fault in).
+pub fn validate<'a>(
+    payload: impl Into<std::borrow::Cow<'a, [u8]>>,
+    opts: &ValidateOptions,
+    includes: &dyn IncludeResolver,
+) -> Report {
+    validate_cow(payload.into(), opts, includes)
+}
+
+fn validate_cow(
+    payload: std::borrow::Cow<'_, [u8]>,
+    opts: &ValidateOptions,
+    includes: &dyn IncludeResolver,
+) -> Report {
     let version = match opts.userdata.release {
         Release::V22_4 => Version::V22_4,
         Release::V25_1 => Version::V25_1,
@@ -85,14 +101,32 @@ pub fn validate(payload: &[u8], opts: &ValidateOptions, includes: &dyn IncludeRe
     let mut head: Vec<Diagnostic> = Vec::new();
 
     // The document as the processor reads it: one gzip layer undone.
-    let gunzipped = gunzip(payload, limit).ok();
+    let gunzipped = gunzip(&payload, limit).ok();
     // Where the document is in the file as written: the file itself, unless gzip'ed.
     let doc_placement = match gunzipped {
         None => Placement::File,
         Some(_) => Placement::NotInFile("the payload file is gzip-compressed".into()),
     };
-    let data: std::borrow::Cow<'_, [u8]> = gunzipped.map_or(payload.into(), Into::into);
-    let doc_text = String::from_utf8_lossy(&data).into_owned();
+    // An owned payload that is the document as valid UTF-8 becomes its text;
+    // `payload` then reads that text's bytes, the same bytes.
+    let (raw, text) = match payload {
+        std::borrow::Cow::Owned(v) if gunzipped.is_none() => match String::from_utf8(v) {
+            Ok(t) => (std::borrow::Cow::Borrowed(&[][..]), Some(t)),
+            Err(e) => (std::borrow::Cow::Owned(e.into_bytes()), None),
+        },
+        p => (p, None),
+    };
+    let text_is_payload = text.is_some();
+    let doc_text = match text {
+        Some(t) => t,
+        None => String::from_utf8_lossy(gunzipped.as_deref().unwrap_or(&raw)).into_owned(),
+    };
+    let payload: &[u8] = if text_is_payload {
+        doc_text.as_bytes()
+    } else {
+        &raw
+    };
+    let data: &[u8] = gunzipped.as_deref().unwrap_or(payload);
     let name = if opts.input_name.is_empty() {
         "user-data".to_owned()
     } else {
@@ -104,7 +138,7 @@ pub fn validate(payload: &[u8], opts: &ValidateOptions, includes: &dyn IncludeRe
     head.extend(payload_encoding(payload, limit, DOCUMENT, &doc_lines));
     let is_mime = data
         .get(..4096)
-        .unwrap_or(&data)
+        .unwrap_or(data)
         .to_ascii_lowercase()
         .windows(13)
         .any(|w| w == b"mime-version:");
@@ -113,7 +147,7 @@ pub fn validate(payload: &[u8], opts: &ValidateOptions, includes: &dyn IncludeRe
     // index: once the parts are numbered, a defect in one gets its number.
     let mime_at = head.len();
     let mut mime_entities: Vec<usize> = Vec::new();
-    if is_mime && std::str::from_utf8(&data).is_ok() {
+    if is_mime && std::str::from_utf8(data).is_ok() {
         let (msg, diags) = mime_diagnostics(&doc_lines, DOCUMENT);
         mime = msg;
         for (index, d) in diags {
@@ -140,7 +174,7 @@ pub fn validate(payload: &[u8], opts: &ValidateOptions, includes: &dyn IncludeRe
         }
         head.push(d);
     }
-    let folded = match folded {
+    let mut folded = match folded {
         Ok(f) => f,
         Err(e) => {
             let e = match e {
@@ -162,13 +196,13 @@ pub fn validate(payload: &[u8], opts: &ValidateOptions, includes: &dyn IncludeRe
             head.push(
                 d.with_note("nothing is merged, no cloud-config.txt is written and no script runs"),
             );
+            if let Some(l) = opts.size_limit {
+                head.extend(size_diagnostics(payload, &[], l));
+            }
             sources.insert(
                 DOCUMENT,
                 SourceFile::new(name, doc_text).placed(doc_placement),
             );
-            if let Some(l) = opts.size_limit {
-                head.extend(size_diagnostics(payload, &[], l));
-            }
             return Report {
                 diagnostics: head,
                 sources,
@@ -176,6 +210,9 @@ pub fn validate(payload: &[u8], opts: &ValidateOptions, includes: &dyn IncludeRe
             };
         }
     };
+    // No check reads cloud-config.txt (folding it is what finds a dump
+    // error): freed before the parts' texts are copied, not kept to the end.
+    folded.cloud_config_txt = String::new();
     for w in &folded.warnings {
         let message = format!("{}: {}", w.location(), w.message);
         let d = match w.kind {
@@ -295,10 +332,6 @@ pub fn validate(payload: &[u8], opts: &ValidateOptions, includes: &dyn IncludeRe
             SourceFile::part(report.number, report.filename().clone(), ps.text).placed(placement),
         );
     }
-    sources.insert(
-        DOCUMENT,
-        SourceFile::new(name, doc_text).placed(doc_placement),
-    );
     let mut diagnostics = head;
     diagnostics.extend(per_part.into_iter().flatten());
     if let Some(schema) = &opts.schema
@@ -309,6 +342,10 @@ pub fn validate(payload: &[u8], opts: &ValidateOptions, includes: &dyn IncludeRe
     if let Some(l) = opts.size_limit {
         diagnostics.extend(size_diagnostics(payload, &folded.parts, l));
     }
+    sources.insert(
+        DOCUMENT,
+        SourceFile::new(name, doc_text).placed(doc_placement),
+    );
     Report {
         diagnostics,
         sources,

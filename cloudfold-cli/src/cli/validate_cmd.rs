@@ -165,7 +165,7 @@ fn run_payloads(a: &ValidateArgs) -> Result<Exit, Failure> {
             }
         };
         opts.input_name = path.map_or_else(|| "<stdin>".to_owned(), |p| p.display().to_string());
-        let mut report = validate(&bytes, &opts, &includes);
+        let mut report = validate(bytes, &opts, &includes);
         // Annotations name the file that holds the payload; a seed image holds it
         // inside, where no line of the image is the payload's.
         let annotated = match payload_file(input) {
