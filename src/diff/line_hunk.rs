@@ -84,8 +84,10 @@ fn number(old: &[&str], new: &[&str]) -> (Vec<u32>, Vec<u32>, Vec<u64>, Vec<u64>
     let mut in_step: Option<usize> = None;
     let mut b = Vec::with_capacity(new.len());
     for (l, &h) in new.iter().zip(&b_fp) {
-        let same = in_step.filter(|&i| a_fp.get(i) == Some(&h) && old.get(i) == Some(l));
-        let n = match same.and_then(|i| Some((i, *a.get(i)?))) {
+        let same = in_step
+            .filter(|&i| a_fp.get(i) == Some(&h) && old.get(i) == Some(l))
+            .and_then(|i| Some((i, *a.get(i)?)));
+        let n = match same {
             Some((i, n)) => {
                 in_step = Some(i + 1);
                 n

@@ -19,6 +19,7 @@ use crate::userdata::{
     RenderError, WarningKind, gunzip, load_str_in, render_observed,
 };
 use crate::yaml::Node;
+use std::borrow::Cow;
 use std::cell::RefCell;
 use std::collections::HashMap;
 
@@ -80,7 +81,7 @@ impl FoldObserver for Roots {
 /// given away that is valid UTF-8 and not gzip'ed becomes the document's text
 /// itself rather than a copy of it (less memory to copy and to fault in).
 pub fn validate<'a>(
-    payload: impl Into<std::borrow::Cow<'a, [u8]>>,
+    payload: impl Into<Cow<'a, [u8]>>,
     opts: &ValidateOptions,
     includes: &dyn IncludeResolver,
 ) -> Report {
@@ -88,7 +89,7 @@ pub fn validate<'a>(
 }
 
 fn validate_cow(
-    payload: std::borrow::Cow<'_, [u8]>,
+    payload: Cow<'_, [u8]>,
     opts: &ValidateOptions,
     includes: &dyn IncludeResolver,
 ) -> Report {
@@ -107,25 +108,23 @@ fn validate_cow(
         None => Placement::File,
         Some(_) => Placement::NotInFile("the payload file is gzip-compressed".into()),
     };
-    // An owned payload that is the document as valid UTF-8 becomes its text;
-    // `payload` then reads that text's bytes, the same bytes.
-    let (raw, text) = match payload {
-        std::borrow::Cow::Owned(v) if gunzipped.is_none() => match String::from_utf8(v) {
-            Ok(t) => (std::borrow::Cow::Borrowed(&[][..]), Some(t)),
-            Err(e) => (std::borrow::Cow::Owned(e.into_bytes()), None),
+    // A payload given away that is the document as valid UTF-8 becomes its
+    // text (nothing else is kept); any other is kept and its text is a copy.
+    let (kept, doc_text) = match payload {
+        Cow::Owned(v) if gunzipped.is_none() => match String::from_utf8(v) {
+            Ok(t) => (None, t),
+            Err(e) => {
+                let v = e.into_bytes();
+                let t = String::from_utf8_lossy(&v).into_owned();
+                (Some(Cow::Owned(v)), t)
+            }
         },
-        p => (p, None),
+        p => {
+            let t = String::from_utf8_lossy(gunzipped.as_deref().unwrap_or(&p)).into_owned();
+            (Some(p), t)
+        }
     };
-    let text_is_payload = text.is_some();
-    let doc_text = match text {
-        Some(t) => t,
-        None => String::from_utf8_lossy(gunzipped.as_deref().unwrap_or(&raw)).into_owned(),
-    };
-    let payload: &[u8] = if text_is_payload {
-        doc_text.as_bytes()
-    } else {
-        &raw
-    };
+    let payload: &[u8] = kept.as_deref().unwrap_or(doc_text.as_bytes());
     let data: &[u8] = gunzipped.as_deref().unwrap_or(payload);
     let name = if opts.input_name.is_empty() {
         "user-data".to_owned()
