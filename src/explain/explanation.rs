@@ -14,6 +14,7 @@ use crate::userdata::{
 };
 use crate::yaml::Node;
 use crate::yaml::value::{PyStr, Value};
+use std::borrow::Cow;
 
 /// Bounds on walking the merged config.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -309,7 +310,9 @@ impl Explanation {
     }
 }
 
-/// Fold `payload` as [`crate::userdata::render`] does and explain the result.
+/// Fold `payload` as [`crate::userdata::render`] does and explain the result: the
+/// fold (its `cloud_config_txt` left empty: the explanation does not read it, and a
+/// config `render` cannot write fails here too) and the explanation.
 ///
 /// ```
 /// use cloudfold::explain::{explain, ExplainLimits, OriginKind};
@@ -321,8 +324,12 @@ impl Explanation {
 /// assert_eq!((item.origin.unwrap().start.line, item.origin.unwrap().start.column), (2, 10));
 /// assert_eq!(item.kind, OriginKind::Whole);
 /// ```
-pub fn explain(
-    payload: &[u8],
+///
+/// `payload` is borrowed (`&[u8]`, `&Vec<u8>`) or given away (`Vec<u8>`): a
+/// payload given away that is one valid UTF-8 part becomes that part's text
+/// rather than a copy of it (less memory to copy and to fault in).
+pub fn explain<'a>(
+    payload: impl Into<Cow<'a, [u8]>>,
     opts: &UserDataOptions,
     includes: &dyn IncludeResolver,
     limits: ExplainLimits,
@@ -339,7 +346,10 @@ pub fn explain(
         };
         &with_lines
     };
-    let folded = render_observed(payload, opts, includes, &mut rec)?;
+    let mut folded = render_observed(payload, opts, includes, &mut rec)?;
+    // Nothing here reads cloud-config.txt (writing it is what finds a dump
+    // error, as `render` finds it): freed before the walk, not kept to the end.
+    folded.cloud_config_txt = String::new();
     let ex = build(&folded, &rec, limits)?;
     Ok((folded, ex))
 }

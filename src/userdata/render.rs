@@ -193,15 +193,16 @@ pub fn render(
 
 /// [`render`], telling `observer` each cloud-config part's data and every
 /// merge decision taken for it (the result is the same).
-pub fn render_observed(
-    payload: &[u8],
+pub fn render_observed<'a>(
+    payload: impl Into<Cow<'a, [u8]>>,
     opts: &UserDataOptions,
     includes: &dyn IncludeResolver,
     observer: &mut dyn FoldObserver,
 ) -> Result<Folded, RenderError> {
+    let payload = payload.into();
     std::thread::scope(|scope| {
         let preloader = Preloader::new(scope, opts, payload.len());
-        let processed = process_cow(payload.into(), opts, includes, Some(&preloader))?;
+        let processed = process_cow(payload, opts, includes, Some(&preloader))?;
         fold_processed(
             processed,
             opts,

@@ -26,7 +26,7 @@ pub(super) fn explain_payload(
     let includes = LocalIncludes {
         dir: p.fold.include_dir.clone(),
     };
-    let (folded, ex) = match explain(&input, &opts, &includes, ExplainLimits { max_nodes }) {
+    let (folded, ex) = match explain(input, &opts, &includes, ExplainLimits { max_nodes }) {
         Ok(r) => r,
         Err(ExplainError::Render(e)) => {
             let (code, msg) = render_failure(e);
