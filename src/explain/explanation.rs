@@ -618,10 +618,12 @@ struct Visit<'h> {
 
 /// A map or list whose keys or items the walk is taking, in order, one at a
 /// time: a frame per open container rather than a pending visit per child
-/// (a list of a million items queued a million visits, ~140 MB).
+/// (a list of a million items queued a million visits, ~140 MB), holding the
+/// container rather than a copy of its children (a huge list's copy was
+/// fresh memory twice the size of the list's own item vector).
 struct Frame<'h> {
-    /// Its keys (`None` for items) and values.
-    children: std::vec::IntoIter<(Option<Node>, Node)>,
+    /// The map or list.
+    container: Node,
     /// The index of the next child.
     next: usize,
     path: String,
@@ -643,21 +645,15 @@ impl<'h> Frame<'h> {
         slot: Option<&'h Slot>,
         placed: Option<Step>,
     ) -> Option<Frame<'h>> {
-        let (children, runs): (Vec<_>, _) = match node.value() {
-            Value::Map(m) if !m.is_empty() => (
-                m.iter()
-                    .map(|(k, v)| (Some(k.clone()), v.clone()))
-                    .collect(),
-                Vec::new(),
-            ),
-            Value::Seq(s) | Value::Tuple(s) if !s.is_empty() => (
-                s.iter().map(|i| (None, i.clone())).collect(),
-                slot.map(|sl| sl.runs_by_item(s.len())).unwrap_or_default(),
-            ),
+        let runs = match node.value() {
+            Value::Map(m) if !m.is_empty() => Vec::new(),
+            Value::Seq(s) | Value::Tuple(s) if !s.is_empty() => {
+                slot.map(|sl| sl.runs_by_item(s.len())).unwrap_or_default()
+            }
             _ => return None,
         };
         Some(Frame {
-            children: children.into_iter(),
+            container: node.clone(),
             next: 0,
             path: path.to_owned(),
             depth,
@@ -672,8 +668,12 @@ impl<'h> Frame<'h> {
 
     /// The next key or item.
     fn next_visit(&mut self) -> Option<Visit<'h>> {
-        let (key, node) = self.children.next()?;
         let i = self.next;
+        let (key, node) = match self.container.value() {
+            Value::Map(m) => m.get_index(i).map(|(k, v)| (Some(k.clone()), v.clone()))?,
+            Value::Seq(s) | Value::Tuple(s) => (None, s.items().get(i)?.clone()),
+            _ => return None,
+        };
         self.next += 1;
         let path = &self.path;
         Some(match key {
@@ -720,16 +720,17 @@ impl<'h> Frame<'h> {
 /// aliases counts at every place it occurs, as the walk visits it.
 fn count_entries(root: &Node, cap: usize) -> Option<usize> {
     let mut n = 0usize;
+    // Only containers are stacked: a huge list's items add nothing more.
     let mut stack = vec![root];
     while let Some(node) = stack.pop() {
         match node.value() {
             Value::Map(m) => {
                 n += m.len();
-                stack.extend(m.iter().map(|(_, v)| v));
+                stack.extend(m.iter().map(|(_, v)| v).filter(|v| shows_children(v)));
             }
             Value::Seq(s) | Value::Tuple(s) => {
                 n += s.len();
-                stack.extend(s.iter());
+                stack.extend(s.iter().filter(|i| shows_children(i)));
             }
             _ => {}
         }

@@ -24,47 +24,65 @@ pub(crate) enum NodeSet {
 
 impl NodeSet {
     /// Every node reachable from `roots` (a shared container is walked once).
+    /// Two walks, the first for the address range, the second setting the
+    /// members: no list of every member's address is held, and only
+    /// containers are stacked (a huge list's items were each an address and
+    /// a stack entry, fresh memory beside the tree itself).
     pub(crate) fn reachable<'a>(roots: impl IntoIterator<Item = &'a Node>) -> NodeSet {
-        let mut ids = Vec::new();
+        let roots: Vec<&Node> = roots.into_iter().collect();
+        let (mut min, mut max, mut count) = (usize::MAX, 0usize, 0usize);
         let mut containers: HashSet<usize, foldhash::fast::FixedState> = HashSet::default();
-        let mut stack: Vec<&Node> = roots.into_iter().collect();
-        while let Some(n) = stack.pop() {
-            match n.value() {
-                Value::Seq(s) | Value::Tuple(s) if containers.insert(n.id()) => {
-                    stack.extend(s.iter());
-                }
-                Value::Map(m) | Value::Set(m) if containers.insert(n.id()) => {
-                    for (k, v) in m.iter() {
-                        stack.push(k);
-                        stack.push(v);
-                    }
-                }
-                _ => {}
-            }
-            ids.push(n.id());
-        }
-        NodeSet::of_ids(ids)
+        walk(&roots, |n| {
+            let id = n.id();
+            (min, max, count) = (min.min(id), max.max(id), count + 1);
+            is_container(n) && containers.insert(id)
+        });
+        drop(containers);
+        let mut set = NodeSet::empty((count > 0).then_some((min, max)), count);
+        walk(&roots, |n| set.insert(n.id()) && is_container(n));
+        set
     }
 
+    /// Members' addresses, as a set.
+    #[cfg(test)]
     fn of_ids(ids: Vec<usize>) -> NodeSet {
-        let (Some(&min), Some(&max)) = (ids.iter().min(), ids.iter().max()) else {
+        let range = ids.iter().min().zip(ids.iter().max());
+        let mut set = NodeSet::empty(range.map(|(a, b)| (*a, *b)), ids.len());
+        for id in ids {
+            set.insert(id);
+        }
+        set
+    }
+
+    /// An empty set for `count` addresses (repeats counted) within `range`.
+    fn empty(range: Option<(usize, usize)>, count: usize) -> NodeSet {
+        let Some((min, max)) = range else {
             return NodeSet::Hashed(HashSet::default());
         };
         let words = ((max - min) >> GRAIN) / 64 + 1;
         // At most a word per member: never more memory than the hash set.
-        if words > ids.len().max(1024) {
-            return NodeSet::Hashed(ids.into_iter().collect());
-        }
-        let mut bits = vec![0u64; words];
-        for id in ids {
-            let bit = (id - min) >> GRAIN;
-            if let Some(w) = bits.get_mut(bit / 64) {
-                *w |= 1 << (bit % 64);
-            }
+        if words > count.max(1024) {
+            return NodeSet::Hashed(HashSet::default());
         }
         NodeSet::Bits {
             base: min,
-            words: bits,
+            words: vec![0u64; words],
+        }
+    }
+
+    /// Adds an address within the set's range; whether it was new.
+    fn insert(&mut self, id: usize) -> bool {
+        match self {
+            NodeSet::Bits { base, words } => {
+                let bit = id.wrapping_sub(*base) >> GRAIN;
+                let Some(w) = words.get_mut(bit / 64) else {
+                    return false;
+                };
+                let new = *w & (1 << (bit % 64)) == 0;
+                *w |= 1 << (bit % 64);
+                new
+            }
+            NodeSet::Hashed(set) => set.insert(id),
         }
     }
 
@@ -79,6 +97,45 @@ impl NodeSet {
                     .is_some_and(|w| w & (1 << (bit % 64)) != 0)
             }),
             NodeSet::Hashed(set) => set.contains(&id),
+        }
+    }
+}
+
+/// Whether `n` is a map, list, tuple or set (a node the walk descends into).
+fn is_container(n: &Node) -> bool {
+    matches!(
+        n.value(),
+        Value::Seq(_) | Value::Tuple(_) | Value::Map(_) | Value::Set(_)
+    )
+}
+
+/// Calls `first` on every node reachable from `roots`, at every place it
+/// occurs, and walks into a container when `first` says it is one not yet
+/// walked. Only containers are stacked.
+fn walk<'a>(roots: &[&'a Node], mut first: impl FnMut(&'a Node) -> bool) {
+    let mut stack: Vec<&'a Node> = Vec::new();
+    let mut take = |n: &'a Node, stack: &mut Vec<&'a Node>| {
+        if first(n) {
+            stack.push(n);
+        }
+    };
+    for r in roots {
+        take(r, &mut stack);
+    }
+    while let Some(n) = stack.pop() {
+        match n.value() {
+            Value::Seq(s) | Value::Tuple(s) => {
+                for i in s.iter() {
+                    take(i, &mut stack);
+                }
+            }
+            Value::Map(m) | Value::Set(m) => {
+                for (k, v) in m.iter() {
+                    take(k, &mut stack);
+                    take(v, &mut stack);
+                }
+            }
+            _ => {}
         }
     }
 }

@@ -244,17 +244,23 @@ fn comment_column(root: &Node) -> usize {
                 width = width.max(w);
             }
         };
+        // Only values with children are stacked: a huge list's items were
+        // a stack entry each, fresh memory for nothing.
         match node.value() {
             Value::Map(m) => {
                 for (k, v) in m.iter() {
                     take(Some(k), v);
-                    stack.push((v, depth + 1));
+                    if shows_children(v) {
+                        stack.push((v, depth + 1));
+                    }
                 }
             }
             Value::Seq(s) | Value::Tuple(s) => {
                 for i in s.iter() {
                     take(None, i);
-                    stack.push((i, depth + 1));
+                    if shows_children(i) {
+                        stack.push((i, depth + 1));
+                    }
                 }
             }
             _ => {}
