@@ -299,6 +299,16 @@ impl Explanation {
     /// (the walk's size was checked against [`ExplainLimits::max_nodes`]
     /// when the explanation was made).
     pub fn entries(&self) -> impl Iterator<Item = Entry> + '_ {
+        self.walk_entries(true)
+    }
+
+    /// [`Explanation::entries`] with every `path` left empty: the text view
+    /// does not show paths, and building one per entry was a fifth of its time.
+    pub(crate) fn text_entries(&self) -> impl Iterator<Item = Entry> + '_ {
+        self.walk_entries(false)
+    }
+
+    fn walk_entries(&self, named: bool) -> Entries<'_> {
         let stack = self
             .walk
             .as_ref()
@@ -306,6 +316,7 @@ impl Explanation {
         Entries {
             walk: self.walk.as_ref(),
             stack: stack.into_iter().collect(),
+            named,
         }
     }
 }
@@ -666,8 +677,8 @@ impl<'h> Frame<'h> {
         })
     }
 
-    /// The next key or item.
-    fn next_visit(&mut self) -> Option<Visit<'h>> {
+    /// The next key or item, with its path when `named`.
+    fn next_visit(&mut self, named: bool) -> Option<Visit<'h>> {
         let i = self.next;
         let (key, node) = match self.container.value() {
             Value::Map(m) => m.get_index(i).map(|(k, v)| (Some(k.clone()), v.clone()))?,
@@ -675,13 +686,20 @@ impl<'h> Frame<'h> {
             _ => return None,
         };
         self.next += 1;
-        let path = &self.path;
+        let parent = &self.path;
+        let path = |seg: &dyn std::fmt::Display| {
+            if named {
+                format!("{parent}{seg}")
+            } else {
+                String::new()
+            }
+        };
         Some(match key {
             Some(k) => {
                 let seg = PathSeg::Key(k.clone());
                 Visit {
                     node,
-                    path: format!("{path}{seg}"),
+                    path: path(&seg),
                     depth: self.depth,
                     slot: self.slot.and_then(|s| s.key(&k)),
                     key: Some(k),
@@ -695,7 +713,7 @@ impl<'h> Frame<'h> {
                 let child = self.slot.and_then(|s| s.items.get(&i));
                 Visit {
                     node,
-                    path: format!("{path}[{i}]"),
+                    path: path(&format_args!("[{i}]")),
                     depth: self.depth,
                     key: None,
                     index: Some(i),
@@ -745,6 +763,8 @@ fn count_entries(root: &Node, cap: usize) -> Option<usize> {
 struct Entries<'a> {
     walk: Option<&'a EntryWalk>,
     stack: Vec<Frame<'a>>,
+    /// Whether entries carry their paths.
+    named: bool,
 }
 
 impl Iterator for Entries<'_> {
@@ -754,7 +774,7 @@ impl Iterator for Entries<'_> {
         let src = &self.walk?.sources;
         let v = loop {
             let top = self.stack.last_mut()?;
-            match top.next_visit() {
+            match top.next_visit(self.named) {
                 Some(v) => break v,
                 None => {
                     self.stack.pop();

@@ -55,42 +55,57 @@ fn inline_dumped(n: &Node) -> String {
     }
 }
 
-fn place(ex: &Explanation, o: &Origin) -> String {
+/// Pushes where `o` is: `part N (FILENAME):LINE:COL`.
+fn push_place(c: &mut String, ex: &Explanation, o: &Origin) {
     let name = ex.part(o.part).map_or("?", |p| p.filename.as_str());
-    match ex.part(o.part).and_then(|p| p.template_line(o)) {
-        // A rendered template: the place in the rendered text, and the
-        // template line that wrote it.
-        Some(t) => format!(
-            "part {} ({name}):{}:{} (template line {t})",
-            o.part, o.start.line, o.start.column
-        ),
-        None => format!(
-            "part {} ({name}):{}:{}",
-            o.part, o.start.line, o.start.column
-        ),
+    let _ = write!(
+        c,
+        "part {} ({name}):{}:{}",
+        o.part, o.start.line, o.start.column
+    );
+    // A rendered template: the place in the rendered text, and the
+    // template line that wrote it.
+    if let Some(t) = ex.part(o.part).and_then(|p| p.template_line(o)) {
+        let _ = write!(c, " (template line {t})");
     }
 }
 
-fn step_words(s: &Step, origin_part: Option<usize>) -> String {
-    let mut w = s.change.describe();
+/// Pushes the words for the step that placed a value.
+fn push_step_words(c: &mut String, s: &Step, origin_part: Option<usize>) {
     if s.inherited {
         // It came inside the value the decision was about.
-        w = match s.change {
-            Change::Added => w,
-            Change::Replaced => "part of the replacing value".to_owned(),
-            Change::Overlaid => "part of the overlaid item".to_owned(),
-            Change::Appended => "part of the appended item".to_owned(),
-            Change::Prepended => "part of the prepended item".to_owned(),
-            Change::Patched => "part of the patched value".to_owned(),
-            _ => format!("part of a value {w}"),
-        };
-    } else if let Some(r) = s.replaced_part {
-        let _ = write!(w, " part {r}'s value");
+        match s.change {
+            Change::Added => push_describe(c, s.change),
+            Change::Replaced => c.push_str("part of the replacing value"),
+            Change::Overlaid => c.push_str("part of the overlaid item"),
+            Change::Appended => c.push_str("part of the appended item"),
+            Change::Prepended => c.push_str("part of the prepended item"),
+            Change::Patched => c.push_str("part of the patched value"),
+            _ => {
+                c.push_str("part of a value ");
+                push_describe(c, s.change);
+            }
+        }
+    } else {
+        push_describe(c, s.change);
+        if let Some(r) = s.replaced_part {
+            let _ = write!(c, " part {r}'s value");
+        }
     }
     if origin_part != Some(s.part) {
-        let _ = write!(w, " by part {}", s.part);
+        let _ = write!(c, " by part {}", s.part);
     }
-    w
+}
+
+/// Pushes [`Change::describe`], without a `String` for the common changes
+/// (one per entry: a huge list's million).
+fn push_describe(c: &mut String, change: Change) {
+    match change {
+        Change::Truncated { .. } | Change::KeptOld(_) | Change::StrAppended => {
+            c.push_str(&change.describe());
+        }
+        other => c.push_str(other.code()),
+    }
 }
 
 /// Consecutive parts that took the same later decision at one place, from
@@ -158,21 +173,34 @@ fn push_later<'s>(c: &mut String, steps: impl Iterator<Item = &'s Step>) {
     flush(c, run);
 }
 
-fn comment(ex: &Explanation, e: &Entry) -> String {
-    let mut c = match (&e.origin, e.kind) {
+/// Pushes an entry's comment: where its value came from and what each part
+/// did to it.
+fn push_comment(c: &mut String, ex: &Explanation, e: &Entry) {
+    match (&e.origin, e.kind) {
         (_, OriginKind::Concat) => {
-            let parts: Vec<String> = e.contributions.iter().map(|o| place(ex, o)).collect();
-            format!("str append of {}", parts.join(" + "))
+            c.push_str("str append of ");
+            for (i, o) in e.contributions.iter().enumerate() {
+                if i > 0 {
+                    c.push_str(" + ");
+                }
+                push_place(c, ex, o);
+            }
         }
-        (Some(o), OriginKind::Element) => format!("a character of {}", place(ex, o)),
-        (Some(o), _) => place(ex, o),
-        (None, _) => "built by the merge".to_owned(),
-    };
+        (Some(o), OriginKind::Element) => {
+            c.push_str("a character of ");
+            push_place(c, ex, o);
+        }
+        (Some(o), _) => push_place(c, ex, o),
+        (None, _) => c.push_str("built by the merge"),
+    }
     if let Some(s) = &e.placed
         && e.kind != OriginKind::Concat
     {
         c.push(' ');
-        c.push_str(&step_words(s, e.origin.map(|o| o.part)));
+        push_step_words(c, s, e.origin.map(|o| o.part));
+    }
+    if e.later.is_empty() {
+        return;
     }
     // Hashed: a list that thousands of parts appended to has as many
     // later steps, and a scan of those seen for each was quadratic.
@@ -182,32 +210,51 @@ fn comment(ex: &Explanation, e: &Entry) -> String {
         !(e.kind == OriginKind::Concat && s.change == Change::StrAppended)
             && seen.insert((s.part, s.change))
     });
-    push_later(&mut c, later);
-    c
+    push_later(c, later);
 }
 
+#[cfg(test)]
 fn left(e: &Entry) -> String {
-    left_of(e.depth, e.key.as_ref(), &e.value)
+    let mut s = String::new();
+    push_left(&mut s, e.depth, e.key.as_ref(), &e.value);
+    s
 }
 
-/// The YAML an entry's line starts with: its key or dash, and its value
-/// unless children follow.
-fn left_of(depth: usize, key: Option<&Node>, value: &Node) -> String {
-    let pad = "  ".repeat(depth);
-    let tail = if shows_children(value) {
-        String::new()
-    } else {
-        inline(value)
-    };
+/// Pushes the YAML an entry's line starts with: its key or dash, and its
+/// value unless children follow.
+fn push_left(c: &mut String, depth: usize, key: Option<&Node>, value: &Node) {
+    for _ in 0..depth {
+        c.push_str("  ");
+    }
     match key {
-        Some(k) if tail.is_empty() => format!("{pad}{}:", inline(k)),
-        Some(k) => format!("{pad}{}: {tail}", inline(k)),
-        None if tail.is_empty() => format!("{pad}-"),
-        None => format!("{pad}- {tail}"),
+        Some(k) => {
+            push_inline(c, k);
+            c.push(':');
+        }
+        None => c.push('-'),
+    }
+    if !shows_children(value) {
+        let at = c.len();
+        c.push(' ');
+        push_inline(c, value);
+        // An empty inline text writes nothing after the key or dash.
+        if c.len() == at + 1 {
+            c.truncate(at);
+        }
     }
 }
 
-/// `left_of(..).chars().count()`, without making the text when the key and
+/// Pushes [`inline`], without a `String` for a string written as itself.
+fn push_inline(c: &mut String, n: &Node) {
+    match n.value() {
+        Value::Str(s) if s.as_str().is_some_and(crate::yaml::writes_as_itself) => {
+            c.push_str(s.as_str().unwrap_or_default());
+        }
+        _ => c.push_str(&inline(n)),
+    }
+}
+
+/// The width [`push_left`] writes, in code points, without making the text when the key and
 /// value are written as themselves.
 fn left_width(depth: usize, key: Option<&Node>, value: &Node) -> usize {
     let tail = if shows_children(value) {
@@ -296,11 +343,24 @@ pub fn write_text<W: Write>(ex: &Explanation, out: &mut W) -> std::fmt::Result {
     // The entries are made as they are written, not held: a million-item
     // list's entries and left sides were ~250 MB.
     let width = ex.config().map_or(0, comment_column);
-    for e in ex.entries() {
-        let l = left(&e);
-        let n = l.chars().count();
-        let pad = width.saturating_sub(n);
-        writeln!(out, "{l}{:pad$}  # {}", "", comment(ex, &e))?;
+    // One line buffer for all: a huge list's million lines were a `String`
+    // or more each.
+    let mut line = String::new();
+    for e in ex.text_entries() {
+        line.clear();
+        push_left(&mut line, e.depth, e.key.as_ref(), &e.value);
+        let n = if line.is_ascii() {
+            line.len()
+        } else {
+            line.chars().count()
+        };
+        for _ in n..width {
+            line.push(' ');
+        }
+        line.push_str("  # ");
+        push_comment(&mut line, ex, &e);
+        line.push('\n');
+        out.write_str(&line)?;
     }
     out.write_str("\n# Parts\n")?;
     for p in &ex.parts {
