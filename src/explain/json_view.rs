@@ -39,8 +39,19 @@ impl Serialize for JsonView<'_> {
 }
 
 /// A scalar or key as typed JSON (`null` past the walk limits).
-fn typed(n: &Node) -> J {
-    to_typed_json(n, WalkLimits::default()).unwrap_or(J::Null)
+struct Typed<'a>(&'a Node);
+
+impl Serialize for Typed<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        match self.0.value() {
+            // A string is itself in typed JSON: written without a copy into a
+            // JSON value (one per entry: a huge list's million).
+            Value::Str(t) if let Some(t) = t.as_str() => s.serialize_str(t),
+            _ => to_typed_json(self.0, WalkLimits::default())
+                .unwrap_or(J::Null)
+                .serialize(s),
+        }
+    }
 }
 
 struct PosView(Position);
@@ -129,7 +140,7 @@ impl Serialize for EntryView<'_> {
         let mut m = s.serialize_map(None)?;
         m.serialize_entry("path", &e.path)?;
         if let Some(k) = &e.key {
-            m.serialize_entry("key", &typed(k))?;
+            m.serialize_entry("key", &Typed(k))?;
             m.serialize_entry("key_origin", &origin(ex, &e.key_origin))?;
         }
         if let Some(i) = e.index {
@@ -140,7 +151,7 @@ impl Serialize for EntryView<'_> {
             e.value.value(),
             Value::Map(_) | Value::Seq(_) | Value::Tuple(_)
         ) {
-            m.serialize_entry("value", &typed(&e.value))?;
+            m.serialize_entry("value", &Typed(&e.value))?;
         }
         m.serialize_entry("origin", &origin(ex, &e.origin))?;
         m.serialize_entry("origin_kind", e.kind.code())?;
