@@ -339,16 +339,29 @@ impl<R: Rules + ?Sized, O: MergeObserver + ?Sized> Walk<'_, R, O> {
                 Ok(Node::new(Value::Tuple(Seq::new(items)), new.span()))
             }
             ListMode::Append | ListMode::Prepend => {
-                let added = self.iterate(new)?;
+                // A list's items are read in place: iterating it into a list
+                // of its own first copied every item once more.
+                let iterated = match new.as_seq() {
+                    Some(s) => {
+                        self.charge(s.len())?;
+                        None
+                    }
+                    None => Some(self.iterate(new)?),
+                };
+                let added = match (&iterated, new.as_seq()) {
+                    (Some(items), _) => items.as_slice(),
+                    (None, Some(s)) => s.items(),
+                    (None, None) => &[],
+                };
                 self.charge(old_items.len())?;
                 let mut items = Vec::with_capacity(old_items.len().saturating_add(added.len()));
                 if s.mode == ListMode::Append {
                     self.emit(Decision::Appended, Some(old), Some(new));
                     items.extend_from_slice(old_items.items());
-                    items.extend(added);
+                    items.extend_from_slice(added);
                 } else {
                     self.emit(Decision::Prepended, Some(old), Some(new));
-                    items.extend(added);
+                    items.extend_from_slice(added);
                     items.extend_from_slice(old_items.items());
                 }
                 Ok(Node::new(wrap(items), old.span()))
