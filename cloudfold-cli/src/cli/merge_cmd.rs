@@ -9,8 +9,13 @@ use cloudfold::merge::dialect::{DialectOutcome, Layer, origins};
 use cloudfold::merge::hiera::{HieraOptions, HieraStrategy};
 use cloudfold::merge::{compose, hiera, keyed, nickel};
 use cloudfold::source::SourceId;
-use cloudfold::yaml::{DumpOptions, dump};
+use cloudfold::yaml::{DumpOptions, dump_after};
 use cloudfold::yaml::{WalkLimits, to_typed_json};
+
+/// Merged outputs guessed larger than this have their size reserved (the
+/// emitter writes a document of up to this size on two threads when given a
+/// size).
+const RESERVED_FROM: usize = 16 << 20;
 
 pub(super) fn run(a: &MergeArgs) -> Result<Exit, Failure> {
     let mut sources = SourceMap::new();
@@ -40,9 +45,27 @@ pub(super) fn run(a: &MergeArgs) -> Result<Exit, Failure> {
     let Some(merged) = &outcome.merged else {
         return Ok(Exit::Aborted);
     };
+    // Every diagnostic is out: the layers' texts are read no more (`--explain`
+    // names files only), and freed before the output is made.
+    let mut read = 0usize;
+    for (_, f) in sources.iter_mut() {
+        read = read.saturating_add(f.text.len());
+        f.text = String::new();
+    }
     let out = match a.format {
         MergeFormat::Yaml => {
-            let text = dump(merged, &DumpOptions::readable()).map_err(|e| e.to_string())?;
+            // Reserved for every layer's text (a dump is about the size it
+            // was read, and appended lists hold them all): a large merged
+            // output is then not regrown by doubling from its first layer's
+            // size or from nothing. Smaller ones are left to the emitter's
+            // own guess: a reserved size there would have it write the
+            // document on two threads, which a merge does not need.
+            let capacity = match read.saturating_add(read / 8) {
+                c if c > RESERVED_FROM => c,
+                _ => 0,
+            };
+            let text = dump_after("", merged, &DumpOptions::readable(), capacity)
+                .map_err(|e| e.to_string())?;
             // A cloud-config needs its header for cloud-init to read it as
             // one; written apart, not copied in front of a dump of the
             // payload's size.
