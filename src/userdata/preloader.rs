@@ -206,11 +206,10 @@ impl<'scope, 'env> Preloader<'scope, 'env> {
             })
             .map(|(i, h)| (i, Arc::clone(&h.leaf)))
             .collect();
-        let bytes: usize = parts.iter().map(|(_, l)| l.payload_size().0).sum();
         let wanted = match self.opts.preload {
             Preload::Off => false,
             Preload::Always => !parts.is_empty(),
-            Preload::Auto => parts.len() >= 2 && bytes >= Preload::MIN_BYTES,
+            Preload::Auto => parts.len() >= 2 && reaches(&parts, Preload::MIN_BYTES),
         };
         if !wanted {
             self.close();
@@ -378,6 +377,17 @@ fn adopt_guesses(
         right += 1;
     }
     (slots, right)
+}
+
+/// Whether the payloads of `parts` add up to `min` bytes, counted only that
+/// far: each size looks at a part's text, cold by now, and the fold waits
+/// for the count (thousands of parts).
+fn reaches(parts: &[(usize, Arc<Leaf>)], min: usize) -> bool {
+    let mut bytes = 0usize;
+    parts.iter().any(|(_, l)| {
+        bytes = bytes.saturating_add(l.payload_size().0);
+        bytes >= min
+    })
 }
 
 /// A part's text as the fold loads it: its body, if UTF-8 (the handler
