@@ -73,15 +73,25 @@ impl Change {
 
     /// Words for people.
     pub fn describe(&self) -> String {
+        let mut s = String::new();
+        // Writing into a `String` cannot fail.
+        let _ = self.write_describe(&mut s);
+        s
+    }
+
+    /// [`Change::describe`] written to `w` (the text view writes one per
+    /// entry: a huge list's million, without a `String` each).
+    pub(crate) fn write_describe(&self, w: &mut impl std::fmt::Write) -> std::fmt::Result {
         match self {
-            Change::Truncated { old_len, new_len } if new_len > old_len => format!(
+            Change::Truncated { old_len, new_len } if new_len > old_len => write!(
+                w,
                 "overlaid by index ({} of {new_len} items dropped)",
                 new_len - old_len
             ),
-            Change::Truncated { .. } => "overlaid by index".to_owned(),
-            Change::KeptOld(r) => format!("kept old ({})", keep_words(*r)),
-            Change::StrAppended => "str append".to_owned(),
-            other => other.code().to_owned(),
+            Change::Truncated { .. } => w.write_str("overlaid by index"),
+            Change::KeptOld(r) => write!(w, "kept old ({})", keep_words(*r)),
+            Change::StrAppended => w.write_str("str append"),
+            other => w.write_str(other.code()),
         }
     }
 

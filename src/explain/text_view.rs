@@ -75,7 +75,9 @@ fn push_step_words(c: &mut String, s: &Step, origin_part: Option<usize>) {
     if s.inherited {
         // It came inside the value the decision was about.
         match s.change {
-            Change::Added => push_describe(c, s.change),
+            Change::Added => {
+                let _ = s.change.write_describe(c);
+            }
             Change::Replaced => c.push_str("part of the replacing value"),
             Change::Overlaid => c.push_str("part of the overlaid item"),
             Change::Appended => c.push_str("part of the appended item"),
@@ -83,28 +85,17 @@ fn push_step_words(c: &mut String, s: &Step, origin_part: Option<usize>) {
             Change::Patched => c.push_str("part of the patched value"),
             _ => {
                 c.push_str("part of a value ");
-                push_describe(c, s.change);
+                let _ = s.change.write_describe(c);
             }
         }
     } else {
-        push_describe(c, s.change);
+        let _ = s.change.write_describe(c);
         if let Some(r) = s.replaced_part {
             let _ = write!(c, " part {r}'s value");
         }
     }
     if origin_part != Some(s.part) {
         let _ = write!(c, " by part {}", s.part);
-    }
-}
-
-/// Pushes [`Change::describe`], without a `String` for the common changes
-/// (one per entry: a huge list's million).
-fn push_describe(c: &mut String, change: Change) {
-    match change {
-        Change::Truncated { .. } | Change::KeptOld(_) | Change::StrAppended => {
-            c.push_str(&change.describe());
-        }
-        other => c.push_str(other.code()),
     }
 }
 
@@ -349,12 +340,7 @@ pub fn write_text<W: Write>(ex: &Explanation, out: &mut W) -> std::fmt::Result {
     for e in ex.text_entries() {
         line.clear();
         push_left(&mut line, e.depth, e.key.as_ref(), &e.value);
-        let n = if line.is_ascii() {
-            line.len()
-        } else {
-            line.chars().count()
-        };
-        for _ in n..width {
+        for _ in line.chars().count()..width {
             line.push(' ');
         }
         line.push_str("  # ");

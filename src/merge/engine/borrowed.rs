@@ -341,17 +341,16 @@ impl<R: Rules + ?Sized, O: MergeObserver + ?Sized> Walk<'_, R, O> {
             ListMode::Append | ListMode::Prepend => {
                 // A list's items are read in place: iterating it into a list
                 // of its own first copied every item once more.
-                let iterated = match new.as_seq() {
+                let iterated;
+                let added = match new.as_seq() {
                     Some(s) => {
                         self.charge(s.len())?;
-                        None
+                        s.items()
                     }
-                    None => Some(self.iterate(new)?),
-                };
-                let added = match (&iterated, new.as_seq()) {
-                    (Some(items), _) => items.as_slice(),
-                    (None, Some(s)) => s.items(),
-                    (None, None) => &[],
+                    None => {
+                        iterated = self.iterate(new)?;
+                        iterated.as_slice()
+                    }
                 };
                 self.charge(old_items.len())?;
                 let mut items = Vec::with_capacity(old_items.len().saturating_add(added.len()));
