@@ -2,7 +2,10 @@
 
 use super::{Date, DateTime, Int, Map, PyStr, Seq};
 use crate::source::{Mark, SourceId, Span};
-use std::sync::Arc;
+// No weak count: building a node, checking it is unshared and freeing it
+// take one atomic operation fewer each (std's `Arc::get_mut` is a locked
+// compare-exchange on the weak count, its drop a second decrement).
+use triomphe::{Arc, UniqueArc};
 
 /// One value with the span it was read from.
 ///
@@ -22,8 +25,8 @@ struct NodeData {
 }
 
 /// A [`Span`] as a node keeps it: offsets in 32 bits, so the span takes 28
-/// bytes, not 40, and a node (with its 32-byte value and the `Arc`'s two
-/// counts) is one 80-byte allocation instead of 112. Every command holds a
+/// bytes, not 40, and a node (with its 32-byte value and the `Arc`'s
+/// count) is one 72-byte allocation. Every command holds a
 /// node per item of a list: a 20 MB list is ~1M of them.
 #[derive(Clone, Copy)]
 struct NodeSpan {
@@ -114,30 +117,26 @@ impl Node {
         }))
     }
 
-    /// Bytes of one node's allocation (the `Arc`'s counts, the value, the
+    /// Bytes of one node's allocation (the `Arc`'s count, the value, the
     /// span): what a tree costs per node.
     #[cfg(test)]
     pub(crate) fn allocation_size() -> usize {
-        // The `Arc`'s strong and weak counts precede the data.
-        2 * std::mem::size_of::<usize>() + std::mem::size_of::<NodeData>()
+        // The `Arc`'s count precedes the data.
+        std::mem::size_of::<usize>() + std::mem::size_of::<NodeData>()
     }
 
     /// A string node read from `span`, its text copied straight into the
     /// node's allocation: building the string first and moving it in stalled
     /// on the copy (~3 % of a load).
     pub(crate) fn new_str(s: &str, span: Span) -> Node {
-        let mut rc = Arc::new(NodeData {
+        let mut rc = UniqueArc::new(NodeData {
             value: Value::Str(PyStr::empty()),
             span: NodeSpan::pack(span),
         });
-        if let Some(NodeData {
-            value: Value::Str(p),
-            ..
-        }) = Arc::get_mut(&mut rc)
-        {
+        if let Value::Str(p) = &mut rc.value {
             p.set(s);
         }
-        Node(rc)
+        Node(rc.shareable())
     }
 
     /// A node built in code (no source span).
@@ -196,7 +195,7 @@ impl Node {
     /// Whether nothing else refers to this node (so taking its value apart
     /// is unobservable).
     pub fn is_unique(&self) -> bool {
-        Arc::strong_count(&self.0) == 1 && Arc::weak_count(&self.0) == 0
+        self.0.is_unique()
     }
 
     /// The value, if nothing else refers to this node; the node back otherwise.
@@ -212,7 +211,7 @@ impl Node {
     /// Whether other references to this node exist (it may occur more than
     /// once in a tree); `false` means this reference is the only one.
     pub fn is_shared(&self) -> bool {
-        Arc::strong_count(&self.0) > 1
+        Arc::count(&self.0) > 1
     }
 
     /// A stable identity while the node lives (for alias detection).
