@@ -304,12 +304,17 @@ impl<R: Rules + ?Sized, O: MergeObserver + ?Sized> Walk<'_, R, O> {
         let hole = self.hole();
         let orig_len = entries.len();
         let mut undo: Vec<(usize, Undo)> = Vec::new();
+        // Where the next key probably is: after the last one found.
+        let mut hint = 0;
         for at in 0..from.len() {
             let Some((k, v)) = from.entry(at) else {
                 break;
             };
             self.enter(|| PathSeg::Key(k.clone()));
-            let found = entries.get_index_of(k);
+            let found = entries.get_index_of_near(k, hint);
+            if let Some(i) = found {
+                hint = i + 1;
+            }
             match (found, s.mode) {
                 (None, _) => {
                     self.emit(Decision::Added, None, Some(v.node()));

@@ -1,7 +1,7 @@
 //! `Entries`: the items of a dict in insertion order, found by Python key equality;
 //! small dicts are scanned, larger ones hashed.
 
-use super::Node;
+use super::{Node, Value};
 use super::map::{Key, NodeKey, StrKey};
 use indexmap::{Equivalent, IndexMap};
 
@@ -111,6 +111,26 @@ impl Entries {
     /// Position of `key`.
     pub fn get_index_of(&self, key: &Node) -> Option<usize> {
         self.get_full(key).map(|(i, _, _)| i)
+    }
+
+    /// [`Self::get_index_of`], trying position `hint` first: a dict merged
+    /// into another often lists its keys in the same order (a payload's parts
+    /// share their layout), and then each key is found with one comparison
+    /// instead of a scan. Only a string key is taken at the hint: a `str`
+    /// equals only the one equal `str` of a dict, so no other entry could be
+    /// the one a scan finds.
+    pub(crate) fn get_index_of_near(&self, key: &Node, hint: usize) -> Option<usize> {
+        let at_hint = match &self.0 {
+            Repr::Small(v) => v.get(hint).map(|(k, _)| k),
+            Repr::Hashed(m) => m.get_index(hint).map(|(k, _)| k),
+        };
+        if let Some(k) = at_hint
+            && let (Value::Str(a), Value::Str(b)) = (k.0.value(), key.value())
+            && a == b
+        {
+            return Some(hint);
+        }
+        self.get_index_of(key)
     }
 
     /// The value for a string key.
@@ -302,7 +322,7 @@ impl Extend<(Key, Node)> for Entries {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::yaml::value::{Int, Value};
+    use crate::yaml::value::Int;
 
     fn int(i: i64) -> Node {
         Node::synthetic(Value::Int(Int::Small(i)))
@@ -336,6 +356,24 @@ mod tests {
             if n > 2 {
                 assert!(e.shift_remove(&Node::str("k1")).is_some());
                 assert_eq!(e.get_index_of(&Node::str("k2")), Some(1));
+            }
+        }
+    }
+
+    /// A lookup near a hint finds what a scan finds, wherever the hint is.
+    #[test]
+    fn hinted_lookup_agrees() {
+        for n in [3, 3 * SMALL] {
+            let mut e = Entries::default();
+            for i in 0..n {
+                e.insert(Key(Node::str(&format!("k{i}"))), int(i as i64));
+            }
+            e.insert(Key(int(7)), int(0));
+            for probe in [Node::str("k1"), Node::str("k2"), Node::str("x"), int(7)] {
+                let want = e.get_index_of(&probe);
+                for hint in 0..n + 3 {
+                    assert_eq!(e.get_index_of_near(&probe, hint), want);
+                }
             }
         }
     }
