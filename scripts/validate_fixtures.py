@@ -104,7 +104,7 @@ case("merge-failed", mime(cc("#cloud-config\nmotd: hello\n", "base.yaml"),
 case("merge-unknown-option", "#cloud-config\nmerge_how: dict(no_replace,recurse_lists)+list(apend)\nruncmd: [ls]\n")
 case("merge-option-no-effect", "#cloud-config\nmerge_how: dict(replace,recurse_list)+list(append,recurse_dict)\nruncmd: [ls]\n")
 case("merge-settings-substring", "#cloud-config\nmerge_how:\n  - name: dict\n    settings: no_replace\nruncmd: [ls]\n")
-case("merge-merger-shadowed", "#cloud-config\nmerge_how: dict(no_replace,recurse_list)+list(append)+dict(replace)\nruncmd: [ls]\n")
+case("merge-merger-shadowed", "#cloud-config\nmerge_how: dict(no_replace,recurse_list)+list(append)+dict(replace)+dict()\nruncmd: [ls]\n")
 case("merge-merger-unreachable", mime(cc("#cloud-config\nruncmd: [a]\n", "base.yaml"),
                                        cc("#cloud-config\nruncmd: [b]\n", "extra.yaml",
                                           ["Merge-Type: dict(replace)+list(append)"])))

@@ -67,10 +67,16 @@ pub enum MergeKind {
         found: Vec<&'static str>,
     },
     /// `merge-merger-shadowed` (warning): a second merger for the same type; only the
-    /// first is used (`dict(replace)+dict(no_replace)`).
+    /// first is used. One warning per type, on the first ignored merger, counting the
+    /// others (`dict(no_replace,recurse_list)+list(append)+dict(replace)+dict()`:
+    /// `dict(replace)` and 1 later `dict` merger).
     MergerShadowed {
-        /// The ignored merger.
+        /// The first ignored merger.
         merger: String,
+        /// Its type (`dict`, `list` or `str`).
+        name: &'static str,
+        /// How many later mergers of that type are ignored too.
+        more: usize,
     },
     /// `merge-merger-unreachable` (warning): `dict(replace)` never recurses, so a
     /// `list` or `str` merger after it is never used (`dict(replace)+list(append)`:
@@ -163,10 +169,17 @@ impl fmt::Display for MergeKind {
                     "the settings of `{merger}` are one string, so cloud-init tests options as substrings of it (found: {found})"
                 )
             }
-            MergeKind::MergerShadowed { merger } => write!(
-                f,
-                "`{merger}` is never used: an earlier merger handles the same type"
-            ),
+            MergeKind::MergerShadowed { merger, name, more } => {
+                let (others, verb) = match more {
+                    0 => (String::new(), "is"),
+                    1 => (format!(" and 1 later `{name}` merger"), "are"),
+                    n => (format!(" and {n} later `{name}` mergers"), "are"),
+                };
+                write!(
+                    f,
+                    "`{merger}`{others} {verb} never used: an earlier merger handles the same type"
+                )
+            }
             MergeKind::MergerUnreachable { merger } => write!(
                 f,
                 "`{merger}` is never used: `dict(replace)` replaces values without recursing into them"

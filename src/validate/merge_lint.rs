@@ -51,6 +51,14 @@ impl Merger {
         }
     }
 
+    fn name(self) -> &'static str {
+        match self {
+            Merger::Dict => "dict",
+            Merger::List => "list",
+            Merger::Str => "str",
+        }
+    }
+
     fn known(self) -> &'static [&'static str] {
         match self {
             Merger::Dict => DICT_OPTIONS,
@@ -117,6 +125,10 @@ pub(super) fn merge_lint(ps: &PartSource, version: Version) -> Vec<Diagnostic> {
     }
     let label = |span: Option<Span>| span.map(Label::new);
     let mut seen: Vec<Merger> = Vec::new();
+    // One warning per shadowed type, on its first shadowed merger, counting
+    // the rest: a spec repeating its mergers would otherwise get one each.
+    let mut shadowed: Vec<Merger> = Vec::new();
+    let count = |m: Merger| stack.iter().filter(|s| s.0 == m).count();
     // The first dict merger decides; `dict(replace)` never reaches the others.
     let dict_replaces = stack
         .iter()
@@ -138,13 +150,18 @@ pub(super) fn merge_lint(ps: &PartSource, version: Version) -> Vec<Diagnostic> {
             });
         };
         if seen.contains(m) {
-            push(
-                &mut out,
-                Diagnostic::new(&MergeKind::MergerShadowed {
-                    merger: text.clone(),
-                }),
-                None,
-            );
+            if !shadowed.contains(m) {
+                shadowed.push(*m);
+                push(
+                    &mut out,
+                    Diagnostic::new(&MergeKind::MergerShadowed {
+                        merger: text.clone(),
+                        name: m.name(),
+                        more: count(*m).saturating_sub(2),
+                    }),
+                    None,
+                );
+            }
             continue;
         }
         seen.push(*m);
