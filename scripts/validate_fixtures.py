@@ -101,7 +101,7 @@ case("merge-spec-invalid", "#cloud-config\nmerge_how:\n  - name: list\nruncmd: [
 case("merge-failed", mime(cc("#cloud-config\nmotd: hello\n", "base.yaml"),
                            cc("#cloud-config\nmerge_how: dict(no_replace)+str(append)\nmotd:\n  text: hi\n",
                               "extra.yaml")))
-case("merge-unknown-option", "#cloud-config\nmerge_how: dict(no_replace,recurse_lists)+list(apend)\nruncmd: [ls]\n")
+case("merge-unknown-option", "#cloud-config\nmerge_how: dict(no_replace,recurse_lists)+list(apend,prepnd)\nruncmd: [ls]\n")
 case("merge-option-no-effect", "#cloud-config\nmerge_how: dict(replace,recurse_list)+list(append,recurse_dict)\nruncmd: [ls]\n")
 case("merge-settings-substring", "#cloud-config\nmerge_how:\n  - name: dict\n    settings: no_replace\nruncmd: [ls]\n")
 case("merge-merger-shadowed", "#cloud-config\nmerge_how: dict(no_replace,recurse_list)+list(append)+dict(replace)+dict()\nruncmd: [ls]\n")

@@ -39,12 +39,16 @@ pub enum MergeKind {
         message: String,
     },
     /// `merge-unknown-option` (warning): an option the merger never tests;
-    /// cloud-init ignores it silently (`merge_how: list(apend)+dict(recurse_lists)`).
+    /// cloud-init ignores it silently. One warning per merger, on its first unknown
+    /// option, counting the others and naming them in notes
+    /// (`merge_how: dict(no_replace,recurse_lists)+list(apend,prepnd)`).
     UnknownOption {
         /// The merger.
         merger: String,
-        /// The option as given.
+        /// The first unknown option as given.
         option: String,
+        /// How many other unknown options the merger is given.
+        more: usize,
     },
     /// `merge-option-no-effect` (warning): a real option that changes nothing here
     /// (`dict(replace,recurse_list)`: replace never recurses;
@@ -149,10 +153,24 @@ impl fmt::Display for MergeKind {
                     "merging part {part} fails ({message}): the part is dropped"
                 )
             }
-            MergeKind::UnknownOption { merger, option } => write!(
-                f,
-                "`{merger}` has no option `{option}`: cloud-init ignores it silently"
-            ),
+            MergeKind::UnknownOption {
+                merger,
+                option,
+                more,
+            } => match more {
+                0 => write!(
+                    f,
+                    "`{merger}` has no option `{option}`: cloud-init ignores it silently"
+                ),
+                1 => write!(
+                    f,
+                    "`{merger}` has no option `{option}`, nor 1 other given: cloud-init ignores them silently"
+                ),
+                n => write!(
+                    f,
+                    "`{merger}` has no option `{option}`, nor {n} others given: cloud-init ignores them silently"
+                ),
+            },
             MergeKind::OptionNoEffect {
                 merger,
                 option,

@@ -6,6 +6,7 @@ use super::{MergeKind, PartSource};
 use crate::diagnostic::{Diagnostic, Label};
 use crate::merge::cloud_init::{MergeSpec, Options, SpecName, Version, extract_payload_mergers};
 use crate::source::{LineIndex, Span};
+use std::collections::HashSet;
 
 const DICT_OPTIONS: &[&str] = &[
     "replace",
@@ -176,31 +177,55 @@ pub(super) fn merge_lint(ps: &PartSource, version: Version) -> Vec<Diagnostic> {
         }
         match options {
             Options::List(items) => {
-                for o in items {
-                    if m.known().contains(&o.as_str()) {
-                        continue;
-                    }
+                // Each option once, and all unknown ones in one warning: every
+                // warning shows the spec's line, so one per option given would
+                // grow with the square of the spec.
+                let mut given: HashSet<&str> = HashSet::new();
+                let odd: Vec<&str> = items
+                    .iter()
+                    .map(String::as_str)
+                    .filter(|o| !m.known().contains(o) && given.insert(o))
+                    .collect();
+                let unknown: Vec<&str> = odd
+                    .iter()
+                    .copied()
+                    .filter(|o| *m != Merger::Dict || *o != "recurse_dict")
+                    .collect();
+                for o in odd {
                     if *m == Merger::Dict && o == "recurse_dict" {
                         push(
                             &mut out,
                             Diagnostic::new(&MergeKind::OptionNoEffect {
                                 merger: text.clone(),
-                                option: o.clone(),
+                                option: o.to_owned(),
                                 reason: "the dict merger always recurses into mappings",
                             }),
-                            Some(o.as_str()),
+                            Some(o),
                         );
+                        continue;
+                    }
+                    let Some((first, others)) = unknown.split_first() else {
+                        continue;
+                    };
+                    if o != *first {
                         continue;
                     }
                     let mut d = Diagnostic::new(&MergeKind::UnknownOption {
                         merger: text.clone(),
-                        option: o.clone(),
+                        option: o.to_owned(),
+                        more: others.len(),
                     });
                     d = match did_you_mean(o, m.known()) {
                         Some(s) => d.with_help(format!("did you mean `{s}`?")),
                         None => d.with_help(format!("its options are: {}", m.known().join(", "))),
                     };
-                    push(&mut out, d, Some(o.as_str()));
+                    for other in others {
+                        d = d.with_note(match did_you_mean(other, m.known()) {
+                            Some(s) => format!("`{other}` is unknown too: did you mean `{s}`?"),
+                            None => format!("`{other}` is unknown too"),
+                        });
+                    }
+                    push(&mut out, d, Some(o));
                 }
             }
             Options::Substring(s) => {

@@ -409,3 +409,48 @@ fn every_diagnostic_about_a_part_names_it() {
     );
     assert!(tally.located_in_document > 0);
 }
+
+/// Issue 28 item 1: a merge spec's lint does not grow with its repeats. Every
+/// warning shows the spec's line, so one per repeated merger or per unknown
+/// option made validate's output grow with the square of the spec.
+#[test]
+fn merge_lint_is_one_warning_per_problem_not_per_repeat() {
+    let codes = |payload: String| -> Vec<(&'static str, String)> {
+        validate(
+            payload.into_bytes(),
+            &ValidateOptions::default(),
+            &NoIncludes,
+        )
+        .diagnostics
+        .into_iter()
+        .map(|d| (d.code, d.message))
+        .collect()
+    };
+    let unit = "list(append,recurse_dict)+dict(no_replace,recurse_list)+str(append)+";
+    let spec = unit.repeat(1000);
+    let spec = spec.trim_end_matches('+');
+    let got = codes(format!("#cloud-config\nmerge_how: {spec}\nruncmd: [ls]\n"));
+    let shadowed: Vec<&String> = got
+        .iter()
+        .filter(|(c, _)| *c == "merge-merger-shadowed")
+        .map(|(_, m)| m)
+        .collect();
+    assert_eq!(shadowed.len(), 3, "{got:?}");
+    assert!(
+        shadowed[0].starts_with("`list(append,recurse_dict)` and 998 later `list` mergers are"),
+        "{}",
+        shadowed[0]
+    );
+    let options: Vec<String> = (0..2000).map(|i| format!("opt{}", i % 1000)).collect();
+    let got = codes(format!(
+        "#cloud-config\nmerge_how: dict(recurse_dict,recurse_dict)+list({})\nruncmd: [ls]\n",
+        options.join(",")
+    ));
+    let count = |code: &str| got.iter().filter(|(c, _)| *c == code).count();
+    assert_eq!(count("merge-unknown-option"), 1, "{got:?}");
+    assert_eq!(count("merge-option-no-effect"), 1, "{got:?}");
+    assert!(
+        got.iter()
+            .any(|(_, m)| m.contains("no option `opt0`, nor 999 others given"))
+    );
+}
