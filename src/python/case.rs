@@ -115,6 +115,9 @@ pub fn py_lower(s: &str) -> String {
 }
 
 /// `a.lower() == b.lower()`.
+// Inlined: the callers look header names up against literals, whose
+// ASCII test then folds away; the rare non-ASCII case stays out of line.
+#[inline]
 pub fn py_eq_lower(a: &str, b: &str) -> bool {
     // Equal but for ASCII case: equal lowered, whatever else they hold.
     if a.eq_ignore_ascii_case(b) {
@@ -122,7 +125,12 @@ pub fn py_eq_lower(a: &str, b: &str) -> bool {
     }
     // Otherwise only a non-ASCII character can lower to make them equal
     // (the Kelvin sign lowers to `k`).
-    !(a.is_ascii() && b.is_ascii()) && py_lower(a) == py_lower(b)
+    !(b.is_ascii() && a.is_ascii()) && eq_lowered(a, b)
+}
+
+#[cold]
+fn eq_lowered(a: &str, b: &str) -> bool {
+    py_lower(a) == py_lower(b)
 }
 
 /// `s.upper()`.

@@ -278,12 +278,13 @@ impl<'a> CloudConfigHandler<'a> {
         preloaded: Option<Loaded>,
         observer: &mut dyn FoldObserver,
     ) -> Result<(Node, Cow<'_, ci::MergerStack>), PartRejection> {
-        let header: Option<&str> = match leaf.merge_type_header() {
+        let merge_type = leaf.merge_type_header();
+        let header: Option<&str> = match merge_type {
             None => None,
             Some(HeaderValue::Text(t)) => Some(t),
             Some(HeaderValue::Value(n)) => n.as_str(),
         };
-        let header_bad = match leaf.merge_type_header() {
+        let header_bad = match merge_type {
             Some(HeaderValue::Value(n)) if n.as_str().is_none() => Some(n.type_name()),
             _ => None,
         };

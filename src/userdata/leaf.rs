@@ -280,11 +280,18 @@ impl Leaf {
     /// the value of the *first* header matching it case-insensitively.
     /// Returns that value for an exact-spelling lookup, as handlers do.
     pub fn handler_header(&self, exact_name: &str) -> Option<&HeaderValue> {
-        if self.headers.iter().any(|(n, _)| n == exact_name) {
-            self.get(exact_name)
-        } else {
-            None
+        // One pass: the first case-insensitive match, kept once a header of
+        // the exact spelling (itself a match) shows the name is there.
+        let mut first = None;
+        for (n, v) in &self.headers {
+            if n == exact_name {
+                return first.or(Some(v));
+            }
+            if first.is_none() && crate::python::py_eq_lower(n, exact_name) {
+                first = Some(v);
+            }
         }
+        None
     }
 
     /// The `Merge-Type` / `X-Merge-Type` value the cloud-config handler uses:
