@@ -186,13 +186,12 @@ pub(super) fn merge_lint(ps: &PartSource, version: Version) -> Vec<Diagnostic> {
                     .map(String::as_str)
                     .filter(|o| !m.known().contains(o) && given.insert(o))
                     .collect();
-                let unknown: Vec<&str> = odd
-                    .iter()
-                    .copied()
-                    .filter(|o| *m != Merger::Dict || *o != "recurse_dict")
-                    .collect();
+                let no_effect = |o: &str| *m == Merger::Dict && o == "recurse_dict";
+                let mut unknown = odd.iter().copied().filter(|o| !no_effect(o));
+                let first_unknown = unknown.next();
+                let others: Vec<&str> = unknown.collect();
                 for o in odd {
-                    if *m == Merger::Dict && o == "recurse_dict" {
+                    if no_effect(o) {
                         push(
                             &mut out,
                             Diagnostic::new(&MergeKind::OptionNoEffect {
@@ -204,10 +203,7 @@ pub(super) fn merge_lint(ps: &PartSource, version: Version) -> Vec<Diagnostic> {
                         );
                         continue;
                     }
-                    let Some((first, others)) = unknown.split_first() else {
-                        continue;
-                    };
-                    if o != *first {
+                    if first_unknown != Some(o) {
                         continue;
                     }
                     let mut d = Diagnostic::new(&MergeKind::UnknownOption {
@@ -219,7 +215,7 @@ pub(super) fn merge_lint(ps: &PartSource, version: Version) -> Vec<Diagnostic> {
                         Some(s) => d.with_help(format!("did you mean `{s}`?")),
                         None => d.with_help(format!("its options are: {}", m.known().join(", "))),
                     };
-                    for other in others {
+                    for other in &others {
                         d = d.with_note(match did_you_mean(other, m.known()) {
                             Some(s) => format!("`{other}` is unknown too: did you mean `{s}`?"),
                             None => format!("`{other}` is unknown too"),
