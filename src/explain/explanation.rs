@@ -9,8 +9,8 @@ use crate::merge::{Decision, PathSeg};
 use crate::python::py_is_space;
 use crate::source::Span;
 use crate::userdata::{
-    Folded, IncludeResolver, PartOutcome, PartReport, Payload, RenderError, UserDataOptions,
-    render_observed,
+    FoldText, Folded, IncludeResolver, PartOutcome, PartReport, Payload, RenderError,
+    UserDataOptions, render_observed_writing,
 };
 use crate::yaml::Node;
 use crate::yaml::value::{PyStr, Value};
@@ -357,10 +357,9 @@ pub fn explain<'a>(
         };
         &with_lines
     };
-    let mut folded = render_observed(payload, opts, includes, &mut rec)?;
-    // Nothing here reads cloud-config.txt (writing it is what finds a dump
-    // error, as `render` finds it): freed before the walk, not kept to the end.
-    folded.cloud_config_txt = String::new();
+    // Nothing here reads cloud-config.txt: it is written only to find a dump
+    // error (as `render` finds it), and none of it kept.
+    let folded = render_observed_writing(payload, opts, includes, &mut rec, FoldText::Checked)?;
     let ex = build(&folded, &rec, limits)?;
     Ok((folded, ex))
 }

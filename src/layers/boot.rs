@@ -320,6 +320,7 @@ pub fn fold_layers_with(
                             warnings: Vec::new(),
                             cloud_config_txt: String::new(),
                             readable: String::new(),
+                            pieces: Vec::new(),
                             file_names: Vec::new(),
                             error_file_names: Vec::new(),
                         }))

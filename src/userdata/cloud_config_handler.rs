@@ -12,7 +12,7 @@ use crate::merge::{MergeError, NoObserver};
 use crate::python::py_is_space;
 use crate::source::SourceId;
 use crate::yaml::value::{Entries, Map, Node, PyStr, Value};
-use crate::yaml::{DumpOptions, RunAside, YamlError, dump_after_aside};
+use crate::yaml::{DumpOptions, DumpText, Keep, RunAside, YamlError, dump_text};
 use std::borrow::Cow;
 use std::fmt::Write as _;
 
@@ -335,17 +335,19 @@ impl<'a> CloudConfigHandler<'a> {
 
     /// The text cloud-init writes to `cloud-config.txt` at `end`.
     pub fn cloud_config_txt(&self) -> Result<String, crate::yaml::DumpError> {
-        self.cloud_config_txt_aside(None)
+        self.cloud_config_txt_aside(None, Keep::Whole)
+            .map(DumpText::into_string)
     }
 
-    /// [`CloudConfigHandler::cloud_config_txt`], a large dump's second half
-    /// written by `aside`.
+    /// [`CloudConfigHandler::cloud_config_txt`] kept as `keep` says, a
+    /// large dump's second half written by `aside`.
     pub(crate) fn cloud_config_txt_aside(
         &self,
         aside: Option<&dyn RunAside>,
-    ) -> Result<String, crate::yaml::DumpError> {
+        keep: Keep,
+    ) -> Result<DumpText, crate::yaml::DumpError> {
         let Some(buf) = &self.buf else {
-            return Ok(String::new());
+            return Ok(DumpText::default());
         };
         // Lines joined by "\n", the dump last: written straight after the
         // header into one buffer sized for both.
@@ -366,27 +368,41 @@ impl<'a> CloudConfigHandler<'a> {
                 let _ = writeln!(head, "# Cloud-config part ignored SCHEMA_ERROR: {f}");
             }
         }
-        dump_after_aside(
+        dump_text(
             &head,
             buf,
             &DumpOptions::cloud_init(),
             self.dump_guess(),
             aside,
+            keep,
         )
     }
 
     /// `#cloud-config` and the merged config in the readable style
-    /// ([`DumpOptions::readable`]; `{}` when nothing was merged), a large
-    /// dump's second half written by `aside` when it can be split.
+    /// ([`DumpOptions::readable`]; `{}` when nothing was merged) kept as
+    /// `keep` says, a large dump's second half written by `aside` when it
+    /// can be split.
     pub(crate) fn readable_aside(
         &self,
         aside: Option<&dyn RunAside>,
-    ) -> Result<String, crate::yaml::DumpError> {
+        keep: Keep,
+    ) -> Result<DumpText, crate::yaml::DumpError> {
         let Some(buf) = &self.buf else {
-            return Ok("#cloud-config\n{}\n".to_owned());
+            let text = "#cloud-config\n{}\n";
+            return Ok(DumpText {
+                pieces: vec![text.to_owned()],
+                len: text.len(),
+            });
         };
         let opts = DumpOptions::readable();
-        dump_after_aside("#cloud-config\n", buf, &opts, self.dump_guess(), aside)
+        dump_text(
+            "#cloud-config\n",
+            buf,
+            &opts,
+            self.dump_guess(),
+            aside,
+            keep,
+        )
     }
 
     /// The dump is usually no longer than the text the parts were loaded from.

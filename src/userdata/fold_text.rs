@@ -15,4 +15,9 @@ pub enum FoldText {
     Readable,
     /// No text: the merged tree and the report only.
     Nothing,
+    /// `cloud-config.txt` written only to learn whether it can be (a config
+    /// that cannot be written fails the fold, as with
+    /// [`FoldText::CloudConfigTxt`]), none of it kept: for a command that
+    /// reports on what cloud-init does without printing the text.
+    Checked,
 }

@@ -19,10 +19,16 @@ use crate::jinja::{
 };
 use crate::merge::NoObserver;
 use crate::source::SourceId;
-use crate::yaml::{Node, PyErrorClass};
+use crate::yaml::{Keep, Node, PyErrorClass};
 use std::borrow::Cow;
 use std::sync::Arc;
 use std::thread::Scope;
+
+/// About how many bytes a piece of a text written in pieces holds: a piece
+/// large enough that writing it out costs one call, small enough that a
+/// text checked and dropped ([`FoldText::Checked`]) reuses one buffer that
+/// stays in the cache.
+const PIECE_BYTES: usize = 256 << 10;
 
 /// What happened to one part.
 #[derive(Debug, Clone, PartialEq)]
@@ -141,6 +147,10 @@ pub struct Folded {
     /// `#cloud-config` and the merged config in the readable style, when the
     /// fold was asked for it ([`FoldText::Readable`]); empty otherwise.
     pub readable: String,
+    /// The text asked for, when asked for in pieces ([`Renderer::in_pieces`];
+    /// `cloud_config_txt` and `readable` are then empty): the pieces one
+    /// after the other are the text, which is never copied into one string.
+    pub pieces: Vec<String>,
     /// Names listed as merged.
     pub file_names: Vec<String>,
     /// Names listed as schema errors (written in 25.1).
@@ -199,17 +209,22 @@ pub fn render_observed<'a>(
     includes: &dyn IncludeResolver,
     observer: &mut dyn FoldObserver,
 ) -> Result<Folded, RenderError> {
+    render_observed_writing(payload, opts, includes, observer, FoldText::CloudConfigTxt)
+}
+
+/// [`render_observed`] writing `text`.
+pub(crate) fn render_observed_writing<'a>(
+    payload: impl Into<Cow<'a, [u8]>>,
+    opts: &UserDataOptions,
+    includes: &dyn IncludeResolver,
+    observer: &mut dyn FoldObserver,
+    text: FoldText,
+) -> Result<Folded, RenderError> {
     let payload = payload.into();
     std::thread::scope(|scope| {
         let preloader = Preloader::new(scope, opts, payload.len());
         let processed = process_cow(payload, opts, includes, Some(&preloader))?;
-        fold_processed(
-            processed,
-            opts,
-            observer,
-            preloader,
-            FoldText::CloudConfigTxt,
-        )
+        fold_processed(processed, opts, observer, preloader, text, false)
     })
 }
 
@@ -245,6 +260,7 @@ pub struct Renderer<'scope, 'env> {
     opts: &'env UserDataOptions,
     preloader: Preloader<'scope, 'env>,
     text: FoldText,
+    pieces: bool,
 }
 
 impl<'scope, 'env> Renderer<'scope, 'env> {
@@ -260,6 +276,7 @@ impl<'scope, 'env> Renderer<'scope, 'env> {
             opts,
             preloader: Preloader::new(scope, opts, expected_len),
             text: FoldText::CloudConfigTxt,
+            pieces: false,
         }
     }
 
@@ -282,6 +299,27 @@ impl<'scope, 'env> Renderer<'scope, 'env> {
         self
     }
 
+    /// This render gives its text in pieces ([`Folded::pieces`]): a caller
+    /// that writes the text out writes each piece in turn, and a large text
+    /// is neither regrown nor joined into one string first.
+    ///
+    /// ```
+    /// use cloudfold::userdata::{FoldText, NoIncludes, Renderer, UserDataOptions};
+    /// let opts = UserDataOptions::default();
+    /// let folded = std::thread::scope(|scope| {
+    ///     let renderer = Renderer::start(scope, &opts, 0).writing(FoldText::Readable).in_pieces();
+    ///     renderer.render_owned(b"#cloud-config\nruncmd: [echo hi]\n".to_vec(), &NoIncludes)
+    /// })
+    /// .unwrap();
+    /// assert_eq!(folded.pieces.concat(), "#cloud-config\nruncmd:\n- echo hi\n");
+    /// assert!(folded.readable.is_empty());
+    /// ```
+    #[must_use]
+    pub fn in_pieces(mut self) -> Self {
+        self.pieces = true;
+        self
+    }
+
     /// `render_owned` on this render's threads.
     pub fn render_owned(
         self,
@@ -295,6 +333,7 @@ impl<'scope, 'env> Renderer<'scope, 'env> {
             &mut NoObserver,
             self.preloader,
             self.text,
+            self.pieces,
         )
     }
 
@@ -307,7 +346,14 @@ impl<'scope, 'env> Renderer<'scope, 'env> {
         observer: &mut dyn FoldObserver,
     ) -> Result<Folded, RenderError> {
         let processed = process_cow(payload.into(), self.opts, includes, Some(&self.preloader))?;
-        fold_processed(processed, self.opts, observer, self.preloader, self.text)
+        fold_processed(
+            processed,
+            self.opts,
+            observer,
+            self.preloader,
+            self.text,
+            self.pieces,
+        )
     }
 }
 
@@ -323,6 +369,7 @@ fn fold_processed(
     observer: &mut dyn FoldObserver,
     mut preloader: Preloader<'_, '_>,
     text: FoldText,
+    in_pieces: bool,
 ) -> Result<Folded, RenderError> {
     let walk = processed
         .message
@@ -416,18 +463,29 @@ fn fold_processed(
     }
     // The helper, done loading, writes half of a large dump.
     preloader.settle();
-    let dumped = |r: Result<String, crate::yaml::DumpError>| r.map_err(RenderError::Dump);
-    let (cloud_config_txt, readable) = match text {
-        FoldText::CloudConfigTxt => (
-            dumped(handler.cloud_config_txt_aside(Some(&preloader)))?,
-            String::new(),
-        ),
-        FoldText::Readable => (
-            String::new(),
-            dumped(handler.readable_aside(Some(&preloader)))?,
-        ),
-        FoldText::Nothing => (String::new(), String::new()),
+    let aside: Option<&dyn crate::yaml::RunAside> = Some(&preloader);
+    let keep = if in_pieces {
+        Keep::Pieces(PIECE_BYTES)
+    } else {
+        Keep::Whole
     };
+    let written = match text {
+        FoldText::CloudConfigTxt => Some(handler.cloud_config_txt_aside(aside, keep)),
+        FoldText::Readable => Some(handler.readable_aside(aside, keep)),
+        FoldText::Checked => {
+            Some(handler.cloud_config_txt_aside(aside, Keep::Nothing(PIECE_BYTES)))
+        }
+        FoldText::Nothing => None,
+    };
+    let written = written.transpose().map_err(RenderError::Dump)?;
+    let (mut cloud_config_txt, mut readable, mut pieces) =
+        (String::new(), String::new(), Vec::new());
+    match (written, text) {
+        (Some(w), FoldText::CloudConfigTxt | FoldText::Readable) if in_pieces => pieces = w.pieces,
+        (Some(w), FoldText::CloudConfigTxt) => cloud_config_txt = w.into_string(),
+        (Some(w), FoldText::Readable) => readable = w.into_string(),
+        _ => {}
+    }
     drop(preloader);
     let (config, file_names, error_file_names) = handler.into_results();
     Ok(Folded {
@@ -437,6 +495,7 @@ fn fold_processed(
         warnings,
         cloud_config_txt,
         readable,
+        pieces,
         file_names,
         error_file_names,
     })
@@ -586,14 +645,15 @@ mod tests {
             many_parts(3000),
         ];
         for p in payloads {
-            let fold = |text| {
+            let fold_as = |text, pieces| {
                 std::thread::scope(|scope| {
-                    Renderer::start(scope, &opts, p.len())
-                        .writing(text)
-                        .render_owned(p.clone(), &NoIncludes)
+                    let r = Renderer::start(scope, &opts, p.len()).writing(text);
+                    let r = if pieces { r.in_pieces() } else { r };
+                    r.render_owned(p.clone(), &NoIncludes)
                 })
                 .unwrap()
             };
+            let fold = |text| fold_as(text, false);
             let (txt, readable, nothing) = (
                 fold(FoldText::CloudConfigTxt),
                 fold(FoldText::Readable),
@@ -618,7 +678,16 @@ mod tests {
                 render(&p, &opts, &NoIncludes).unwrap().cloud_config_txt
             );
             assert!(nothing.readable.is_empty() && nothing.cloud_config_txt.is_empty());
-            for other in [&readable, &nothing] {
+            // In pieces: the same texts, not joined.
+            let txt_pieces = fold_as(FoldText::CloudConfigTxt, true);
+            let readable_pieces = fold_as(FoldText::Readable, true);
+            assert_eq!(txt_pieces.pieces.concat(), txt.cloud_config_txt);
+            assert_eq!(readable_pieces.pieces.concat(), want);
+            assert!(txt_pieces.cloud_config_txt.is_empty() && readable_pieces.readable.is_empty());
+            // Checked: written, none of it kept.
+            let checked = fold_as(FoldText::Checked, false);
+            assert!(checked.cloud_config_txt.is_empty() && checked.pieces.is_empty());
+            for other in [&readable, &nothing, &checked, &txt_pieces] {
                 assert_eq!(dump(other), want);
                 assert_eq!(other.parts.len(), txt.parts.len());
                 assert_eq!(other.file_names, txt.file_names);

@@ -15,8 +15,8 @@ use crate::merge::{MergeEvent, MergeObserver};
 use crate::mime::{Message, TransferEncoding};
 use crate::source::{LineIndex, SourceId};
 use crate::userdata::{
-    Body, Fetched, FoldObserver, IncludeResolver, Origin, PartType, ProcessError, Release,
-    RenderError, WarningKind, gunzip, load_str_in, render_observed,
+    Body, Fetched, FoldObserver, FoldText, IncludeResolver, Origin, PartType, ProcessError,
+    Release, RenderError, WarningKind, gunzip, load_str_in, render_observed_writing,
 };
 use crate::yaml::Node;
 use std::borrow::Cow;
@@ -160,7 +160,15 @@ fn validate_cow(
         failed: RefCell::new(Vec::new()),
     };
     let mut roots = Roots::default();
-    let folded = render_observed(payload, &opts.userdata, &recording, &mut roots);
+    // No check reads cloud-config.txt: it is written only to find a dump
+    // error, and none of it kept.
+    let folded = render_observed_writing(
+        payload,
+        &opts.userdata,
+        &recording,
+        &mut roots,
+        FoldText::Checked,
+    );
     let failed = recording.failed.into_inner();
     let urls = (!failed.is_empty()).then(|| include_urls_at(&doc_lines));
     for (url, reason) in failed {
@@ -173,7 +181,7 @@ fn validate_cow(
         }
         head.push(d);
     }
-    let mut folded = match folded {
+    let folded = match folded {
         Ok(f) => f,
         Err(e) => {
             let e = match e {
@@ -209,9 +217,6 @@ fn validate_cow(
             };
         }
     };
-    // No check reads cloud-config.txt (folding it is what finds a dump
-    // error): freed before the parts' texts are copied, not kept to the end.
-    folded.cloud_config_txt = String::new();
     for w in &folded.warnings {
         let message = format!("{}: {}", w.location(), w.message);
         let d = match w.kind {

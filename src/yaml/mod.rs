@@ -30,7 +30,8 @@ internal! { mod typed_json; }
 internal! { mod value; }
 
 pub use emitter::{DumpError, DumpOptions, dump, dump_after};
-internal! { use emitter::{AsideJob, RunAside, dump_after_aside, dump_after_split, dump_via_graph}; }
+internal! { use emitter::{AsideJob, RunAside, dump_after_aside, dump_after_pieces, dump_after_split, dump_via_graph}; }
+pub(crate) use emitter::{DumpText, Keep, dump_text};
 pub use error::PyErrorClass;
 pub use error::YamlError;
 internal! { use event::{Event, EventKind, Props, ScalarStyle, ScalarText}; }

@@ -1,9 +1,13 @@
 //! A top-level mapping written on two threads (`dump_after_split`) is the
 //! text one thread writes (`dump_after`), byte for byte, whatever values meet
-//! at the join; and the split is refused where it could differ.
+//! at the join; and the split is refused where it could differ. Written in
+//! pieces (`dump_after_pieces`), on one thread or two, the pieces one after
+//! the other are that text too.
 
 use cloudfold::yaml::value::{Entries, Map, Node, Seq, Value, insert};
-use cloudfold::yaml::{DumpOptions, LoadOptions, dump_after, dump_after_split, load};
+use cloudfold::yaml::{
+    DumpOptions, LoadOptions, dump_after, dump_after_pieces, dump_after_split, load,
+};
 use cloudfold::{AsideJob, RunAside};
 use serde_json::Value as J;
 use std::path::PathBuf;
@@ -93,11 +97,51 @@ fn check_with(n: &Node, opts: &DumpOptions, what: &str) -> bool {
             if let Some(split) = &split {
                 assert_eq!(split, &whole, "{what}");
             }
+            for piece in [1, 40, 1 << 20] {
+                let pieces = dump_after_pieces("#head\n", n, &opts, piece, true);
+                let joined = pieces.map(|p| p.unwrap().concat());
+                assert_eq!(joined, split, "{what}, pieces of {piece}");
+            }
         }
         // An error is for one thread to report.
         Err(_) => assert_eq!(split, None, "{what}"),
     }
     split.is_some()
+}
+
+/// Every corpus document, anchors included, written in pieces on one
+/// thread: the pieces joined are the text written whole, and so is the
+/// error (a piece ends where an anchor can no longer be spliced in: the
+/// walk starts again knowing the object).
+#[test]
+fn every_corpus_document_in_pieces() {
+    let docs = corpus_docs();
+    for (i, doc) in docs.iter().enumerate() {
+        let n = load(doc, &LoadOptions::default()).unwrap().unwrap();
+        let tight = |o: DumpOptions| {
+            let len = dump_after("", &n, &o, 0).map_or(0, |t| t.len());
+            DumpOptions {
+                max_output_bytes: len / 2,
+                ..o
+            }
+        };
+        for opts in [
+            DumpOptions::cloud_init(),
+            DumpOptions::readable(),
+            tight(DumpOptions::cloud_init()),
+            tight(DumpOptions::readable()),
+        ] {
+            let whole = dump_after("#head\n", &n, &opts, 0);
+            for piece in [1, 3, 40, 1 << 20] {
+                let pieces = dump_after_pieces("#head\n", &n, &opts, piece, false).unwrap();
+                let joined = pieces.map(|p| {
+                    assert!(p.len() == 1 || p[..p.len() - 1].iter().all(|p| p.len() >= piece));
+                    p.concat()
+                });
+                assert_eq!(joined, whole, "corpus document {i}, pieces of {piece}");
+            }
+        }
+    }
 }
 
 #[test]

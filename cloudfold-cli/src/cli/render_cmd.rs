@@ -141,8 +141,11 @@ pub(super) fn fold(
     std::thread::scope(|scope| {
         // A large file's helper thread gets going while the file is read.
         let expected = size_hint(p.input.as_deref()).min(max_input_size);
-        let renderer =
-            Renderer::start(scope, &opts, usize::try_from(expected).unwrap_or(0)).writing(text);
+        // The text in pieces, each written out in turn: a large one is
+        // neither regrown nor joined first.
+        let renderer = Renderer::start(scope, &opts, usize::try_from(expected).unwrap_or(0))
+            .writing(text)
+            .in_pieces();
         let input = match read_payload(p.input.as_deref(), max_input_size) {
             Ok(i) => i,
             // Over --max-input-size is a limit (exit 4), like the others.
@@ -281,14 +284,15 @@ pub(super) fn run(a: &RenderArgs) -> Result<Exit, Failure> {
     }
     let out = match (&select, a.format) {
         (Some(q), format) => match selected(folded.config.as_ref(), q, format, &limits)? {
-            Ok(s) => Some(s),
+            Ok(s) => Some(vec![s]),
             Err((code, msg)) => {
                 eprintln!("error: {msg}");
                 return Ok(code);
             }
         },
-        (None, RenderFormat::CloudInit) => Some(std::mem::take(&mut folded.cloud_config_txt)),
-        (None, RenderFormat::Yaml) => Some(std::mem::take(&mut folded.readable)),
+        (None, RenderFormat::CloudInit | RenderFormat::Yaml) => {
+            Some(std::mem::take(&mut folded.pieces))
+        }
         (None, RenderFormat::Json | RenderFormat::CombinedJson) => {
             // Written as the config is walked: the text of a large config
             // is never held whole.
@@ -315,7 +319,9 @@ pub(super) fn run(a: &RenderArgs) -> Result<Exit, Failure> {
     // tree one by one would only cost time (~10 % of a large render).
     std::mem::forget(folded);
     if let Some(out) = out {
-        super::stdout::write_stdout(out.as_bytes())?;
+        super::stdout::write_stdout_pieces(&out)?;
+        // As the tree above: the process exits next.
+        std::mem::forget(out);
     }
     if a.strict && warned > 0 {
         return Ok(Exit::Strict);

@@ -12,6 +12,16 @@ pub(super) fn write_stdout(bytes: &[u8]) -> Result<(), String> {
     written(out.write_all(bytes).and_then(|()| out.flush()))
 }
 
+/// [`write_stdout`] of a text in pieces, written one after the other.
+pub(super) fn write_stdout_pieces(pieces: &[String]) -> Result<(), String> {
+    let mut out = std::io::stdout().lock();
+    let r = pieces
+        .iter()
+        .try_for_each(|p| out.write_all(p.as_bytes()))
+        .and_then(|()| out.flush());
+    written(r)
+}
+
 /// Standard output, buffered, for a result written as it is made (a large
 /// JSON text is not held whole); pass what writing it returned to [`written`].
 pub(crate) fn stdout_writer() -> std::io::BufWriter<std::io::Stdout> {

@@ -6,6 +6,7 @@
 //! ones PyYAML 6.0.3's emitter makes for a SafeDumper with
 //! `default_flow_style=False`.
 
+use super::dump_text::{DumpText, KEPT_TAIL, Keep};
 use super::implicit_resolver::resolves_to_str;
 use super::output::Output;
 use super::repr_graph::{MapTag, ScalarTag, SeqTag};
@@ -73,6 +74,15 @@ struct DocumentEmitter<'o, Ix> {
     replaying: bool,
     /// Where each anchored object was first written: (anchor, offset).
     anchored_at: Vec<(u32, usize)>,
+    /// How much of the text is kept, and in what.
+    keep: Keep,
+    /// Pieces of the text moved out of the output (see [`Self::flush`]).
+    pieces: Vec<String>,
+    /// Bytes of text moved out of the output (kept in `pieces` or dropped).
+    moved: usize,
+    /// Output length from which the walk checks the size limit and whether
+    /// a piece is done (see [`Self::update_check`]): one comparison a node.
+    check_at: usize,
 }
 
 /// Where the first occurrence of an object that may recur was written, so
@@ -96,20 +106,24 @@ struct Checkpoint<Ix> {
 const MAX_CHECKPOINTS: usize = 64;
 
 /// Write the document for the tree `g` after `prefix` (stops early, with
-/// unusable text, once `g.failed()`); `capacity`: bytes to reserve for it.
+/// unusable text, once `g.failed()`); `capacity`: bytes to reserve for it;
+/// `keep`: how much of the text to keep, in what.
 pub(super) fn emit<G: Tree>(
     g: &mut G,
     opts: &DumpOptions,
     prefix: &str,
     capacity: usize,
-) -> Result<String, DumpError> {
+    keep: Keep,
+) -> Result<DumpText, DumpError> {
+    let capacity = capacity.min(opts.max_output_bytes).max(g.size_hint());
     let mut e = DocumentEmitter {
         opts,
         o: Output::new(
             opts.best_indent(),
             opts.best_width(),
             prefix.as_bytes(),
-            capacity.min(opts.max_output_bytes).max(g.size_hint()),
+            keep.piece()
+                .map_or(capacity, |p| capacity.min(piece_capacity(p))),
         ),
         written: vec![false; g.anchors() as usize + 1],
         cps: Vec::new(),
@@ -119,7 +133,12 @@ pub(super) fn emit<G: Tree>(
         marks: Vec::new(),
         replaying: false,
         anchored_at: Vec::new(),
+        keep,
+        pieces: Vec::new(),
+        moved: 0,
+        check_at: 0,
     };
+    e.update_check();
     if opts.explicit_start {
         e.o.write_indent();
         e.o.write_indicator("---", true, false, false);
@@ -136,9 +155,22 @@ pub(super) fn emit<G: Tree>(
         e.o.write_indicator("...", true, false, false);
         e.o.write_indent();
     }
+    let len = e.moved + e.o.out.len();
+    let mut pieces = e.pieces;
+    pieces.push(utf8(e.o.out));
+    Ok(DumpText { pieces, len })
+}
+
+/// Text written by the emitter as a string.
+fn utf8(text: Vec<u8>) -> String {
     // Everything written was ASCII or whole characters.
-    Ok(String::from_utf8(e.o.out)
-        .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned()))
+    String::from_utf8(text).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
+}
+
+/// Bytes reserved for a piece of about `piece` bytes (a piece ends after
+/// the node that reaches its size: room for a few more lines).
+fn piece_capacity(piece: usize) -> usize {
+    piece.saturating_add(piece / 8)
 }
 
 impl<Ix: Copy + PartialEq> DocumentEmitter<'_, Ix> {
@@ -227,11 +259,64 @@ impl<Ix: Copy + PartialEq> DocumentEmitter<'_, Ix> {
             if let Some((ix, ctx)) = next {
                 self.node(g, ix, ctx);
             }
-            if self.o.out.len().saturating_sub(self.o.base) > self.opts.max_output_bytes {
-                return Err(DumpError::TooLarge(self.opts.max_output_bytes));
+            if self.o.out.len() >= self.check_at {
+                if self.o.out.len() > self.max_len() {
+                    return Err(DumpError::TooLarge(self.opts.max_output_bytes));
+                }
+                if let Some(piece) = self.keep.piece()
+                    && !self.replaying
+                {
+                    self.flush(piece);
+                }
+                self.update_check();
             }
         }
         Ok(())
+    }
+
+    /// The longest output within the size limit (a subtree written again
+    /// is counted alone).
+    fn max_len(&self) -> usize {
+        let moved = if self.replaying { 0 } else { self.moved };
+        (self.opts.max_output_bytes.saturating_add(self.o.base)).saturating_sub(moved)
+    }
+
+    /// Set the output length from which [`Self::run`] looks again: past
+    /// the size limit, or (written in pieces, not replaying) a piece's size.
+    fn update_check(&mut self) {
+        let piece = match self.keep.piece() {
+            Some(p) if !self.replaying => p,
+            _ => usize::MAX,
+        };
+        self.check_at = self.max_len().saturating_add(1).min(piece);
+    }
+
+    /// Move the text written so far out of the output: into a piece, or
+    /// dropped but for its last bytes ([`Keep::Nothing`] after the first).
+    /// Text moved out cannot be replaced, so no object written so far is
+    /// written again with an anchor in place (one that recurs makes the
+    /// caller walk again knowing it, as one beyond [`MAX_CHECKPOINTS`] does).
+    fn flush(&mut self, piece: usize) {
+        if self.marks.is_empty() {
+            self.checkpoints.clear();
+        } else {
+            for c in &mut self.checkpoints {
+                c.valid = false;
+            }
+        }
+        self.anchored_at.clear();
+        let len = self.o.out.len();
+        if matches!(self.keep, Keep::Nothing(_)) && !self.pieces.is_empty() {
+            let cut = len.saturating_sub(KEPT_TAIL);
+            self.o.out.copy_within(cut.., 0);
+            self.o.out.truncate(len - cut);
+            self.moved += cut;
+        } else {
+            let next = Vec::with_capacity(piece_capacity(piece));
+            let text = std::mem::replace(&mut self.o.out, next);
+            self.pieces.push(utf8(text));
+            self.moved += len;
+        }
     }
 
     /// Close the innermost collection.
@@ -290,12 +375,14 @@ impl<Ix: Copy + PartialEq> DocumentEmitter<'_, Ix> {
         let saved_written = std::mem::replace(&mut self.written, written);
         let saved_key = self.key_analysis.take();
         self.replaying = true;
+        self.update_check();
         g.replay(true);
         self.node(g, ix, ctx);
         let done = self.run(g).is_ok() && !g.failed();
         g.replay(false);
         self.replaying = false;
         let sub = std::mem::replace(&mut self.o, saved_o);
+        self.update_check();
         self.stack = saved_stack;
         self.written = saved_written;
         self.key_analysis = saved_key;

@@ -28,6 +28,7 @@
 mod document_emitter;
 mod dump_error;
 mod dump_options;
+mod dump_text;
 mod implicit_resolver;
 mod output;
 mod py_order;
@@ -44,6 +45,7 @@ mod value_tree;
 pub use crate::run_aside::{AsideJob, RunAside};
 pub use dump_error::DumpError;
 pub use dump_options::DumpOptions;
+pub(crate) use dump_text::{DumpText, Keep};
 
 use crate::yaml::value::Node;
 use tree::Tree;
@@ -82,6 +84,18 @@ pub fn dump_after_aside(
     capacity: usize,
     aside: Option<&dyn RunAside>,
 ) -> Result<String, DumpError> {
+    dump_text(prefix, node, opts, capacity, aside, Keep::Whole).map(DumpText::into_string)
+}
+
+/// [`dump_after_aside`], the text kept as `keep` says.
+pub(crate) fn dump_text(
+    prefix: &str,
+    node: &Node,
+    opts: &DumpOptions,
+    capacity: usize,
+    aside: Option<&dyn RunAside>,
+    keep: Keep,
+) -> Result<DumpText, DumpError> {
     // A large mapping is written on two threads, half its keys each.
     if let Some(text) = split_dump::dump_split(
         prefix,
@@ -90,6 +104,7 @@ pub fn dump_after_aside(
         capacity,
         split_dump::MIN_SPLIT_BYTES,
         aside,
+        keep,
     ) {
         return Ok(text);
     }
@@ -100,7 +115,7 @@ pub fn dump_after_aside(
     let mut known = Vec::new();
     for _ in 0..=MAX_REWALKS {
         let mut tree = value_tree::ValueTree::new(node, opts, &known);
-        let text = document_emitter::emit(&mut tree, opts, prefix, capacity);
+        let text = document_emitter::emit(&mut tree, opts, prefix, capacity, keep);
         match (text, tree.recurring()) {
             (Ok(text), None) if !tree.failed() => return Ok(text),
             (_, Some(more)) => known = more,
@@ -108,7 +123,7 @@ pub fn dump_after_aside(
         }
     }
     let mut graph = representer::represent(node, opts)?;
-    document_emitter::emit(&mut graph, opts, prefix, capacity)
+    document_emitter::emit(&mut graph, opts, prefix, capacity, keep)
 }
 
 /// [`dump_after`] with the top-level mapping written on two threads whatever
@@ -122,7 +137,29 @@ pub fn dump_after_split(
     opts: &DumpOptions,
     aside: Option<&dyn RunAside>,
 ) -> Option<String> {
-    split_dump::dump_split(prefix, node, opts, 0, 0, aside)
+    split_dump::dump_split(prefix, node, opts, 0, 0, aside, Keep::Whole).map(DumpText::into_string)
+}
+
+/// [`dump_after_aside`] in pieces of about `piece` bytes (`split`: on two
+/// threads whatever its size, `None` where it would use one); for the
+/// tests, which compare them with the text written whole.
+#[doc(hidden)]
+pub fn dump_after_pieces(
+    prefix: &str,
+    node: &Node,
+    opts: &DumpOptions,
+    piece: usize,
+    split: bool,
+) -> Option<Result<Vec<String>, DumpError>> {
+    let keep = Keep::Pieces(piece);
+    let text = if split {
+        Ok(split_dump::dump_split(
+            prefix, node, opts, 0, 0, None, keep,
+        )?)
+    } else {
+        dump_text(prefix, node, opts, 0, None, keep)
+    };
+    Some(text.map(|t| t.pieces))
 }
 
 /// [`dump`] through the representation graph only (the reference the
@@ -130,5 +167,5 @@ pub fn dump_after_split(
 #[doc(hidden)]
 pub fn dump_via_graph(node: &Node, opts: &DumpOptions) -> Result<String, DumpError> {
     let mut graph = representer::represent(node, opts)?;
-    document_emitter::emit(&mut graph, opts, "", 0)
+    document_emitter::emit(&mut graph, opts, "", 0, Keep::Whole).map(DumpText::into_string)
 }

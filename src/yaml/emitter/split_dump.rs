@@ -30,6 +30,7 @@
 
 use super::document_emitter;
 use super::dump_options::DumpOptions;
+use super::dump_text::{DumpText, Keep};
 use super::py_order::sort_like_python;
 use super::representer::aliasable;
 use super::tree::Tree as _;
@@ -41,11 +42,12 @@ use crate::yaml::value::{Entries, Key, Map, Node, Value};
 /// thread's start-up costs about what it saves.
 pub(super) const MIN_SPLIT_BYTES: usize = 128 << 10;
 
-/// Document size (as guessed) up to which it is split: the halves are
-/// joined by copying the second onto the first, so while they are joined
-/// the text is in memory one and a half times. Above this the memory counts
-/// more than the dump's time on one thread: a 20 MB list rendered peaked
-/// over the memory bound of 6 x payload + 50 MB (benches/README.md).
+/// Document size (as guessed) up to which it is split when written whole:
+/// the halves are joined by copying the second onto the first, so while
+/// they are joined the text is in memory one and a half times. Above this
+/// the memory counts more than the dump's time on one thread: a 20 MB list
+/// rendered peaked over the memory bound of 6 x payload + 50 MB
+/// (benches/README.md). Halves written in pieces are joined without a copy.
 pub(super) const MAX_SPLIT_BYTES: usize = 16 << 20;
 
 /// The document markers the split relies on.
@@ -62,8 +64,9 @@ pub(super) fn dump_split(
     capacity: usize,
     min_bytes: usize,
     aside: Option<&dyn RunAside>,
-) -> Option<String> {
-    if capacity < min_bytes || capacity > MAX_SPLIT_BYTES {
+    keep: Keep,
+) -> Option<DumpText> {
+    if capacity < min_bytes || (capacity > MAX_SPLIT_BYTES && keep == Keep::Whole) {
         return None;
     }
     let Value::Map(map) = node.value() else {
@@ -156,10 +159,10 @@ pub(super) fn dump_split(
                 &last_opts
             };
             // The list is this document's one object held elsewhere too.
-            texts.push(write(list, 1, Some(*window), opts, "", list_share));
+            texts.push(write(list, 1, Some(*window), opts, "", list_share, keep));
         }
         if let Some((b, b_own)) = &b {
-            texts.push(write(b, *b_own, None, &last_opts, "", rest_share));
+            texts.push(write(b, *b_own, None, &last_opts, "", rest_share, keep));
         }
         texts
     });
@@ -169,7 +172,7 @@ pub(super) fn dump_split(
     };
     let (head, tails) = match unstarted {
         None => {
-            let head = write(&a, a_own, head_window, &head_opts, prefix, capacity);
+            let head = write(&a, a_own, head_window, &head_opts, prefix, capacity, keep);
             (head, second.result()?)
         }
         // No thread running: start one for this document.
@@ -178,27 +181,40 @@ pub(super) fn dump_split(
                 .name("cloudfold-dump".into())
                 .spawn_scoped(scope, job)
                 .ok()?;
-            let head = write(&a, a_own, head_window, &head_opts, prefix, capacity);
+            let head = write(&a, a_own, head_window, &head_opts, prefix, capacity, keep);
             let tails = second.result()?;
             other.join().ok()?;
             Some((head, tails))
         })?,
     };
     let mut text = head?;
-    if opts.explicit_start && !text.get(prefix.len()..)?.starts_with(START) {
+    if opts.explicit_start && !text.starts_with_after(prefix.len(), START) {
         return None;
     }
-    // Each piece is a whole document: `---` ... `...`.
+    // Each run is a whole document: `---` ... `...`.
     for tail in tails {
-        let tail = tail?;
-        let body = tail.strip_prefix(START)?;
-        if !text.ends_with(&format!("\n{END}")) {
+        let mut tail = tail?;
+        if !tail.starts_with_after(0, START)
+            || !text.ends_with(&format!("\n{END}"))
+            || !text.truncate_end(END.len())
+        {
             return None;
         }
-        text.truncate(text.len() - END.len());
-        text.push_str(body);
+        match keep {
+            // Copied onto the first text, its marker left behind.
+            Keep::Whole => {
+                let tail = tail.into_string();
+                let body = tail.get(START.len()..)?;
+                text.pieces.last_mut()?.push_str(body);
+                text.len += body.len();
+            }
+            Keep::Pieces(_) | Keep::Nothing(_) => {
+                tail.strip_start(START);
+                text.append(tail);
+            }
+        }
     }
-    (text.len() - prefix.len() <= opts.max_output_bytes).then_some(text)
+    (text.len - prefix.len() <= opts.max_output_bytes).then_some(text)
 }
 
 /// Where a top-level value that is a long list is cut: its first `at`
@@ -256,12 +272,13 @@ fn write(
     opts: &DumpOptions,
     prefix: &str,
     capacity: usize,
-) -> Option<String> {
+    keep: Keep,
+) -> Option<DumpText> {
     let mut tree = match window {
         Some(w) => ValueTree::windowed(node, opts, w),
         None => ValueTree::new(node, opts, &[]),
     };
-    let text = document_emitter::emit(&mut tree, opts, prefix, capacity).ok()?;
+    let text = document_emitter::emit(&mut tree, opts, prefix, capacity, keep).ok()?;
     (!tree.failed() && tree.recurring().is_none() && tree.shared_met() == own).then_some(text)
 }
 
