@@ -2,6 +2,7 @@
 
 use super::{Date, DateTime, Int, Map, PyStr, Seq};
 use crate::source::{Mark, SourceId, Span};
+use std::num::NonZeroU32;
 // No weak count: building a node, checking it is unshared and freeing it
 // take one atomic operation fewer each (std's `Arc::get_mut` is a locked
 // compare-exchange on the weak count, its drop a second decrement).
@@ -24,12 +25,37 @@ struct NodeData {
     span: NodeSpan,
 }
 
-/// A [`Span`] as a node keeps it: offsets in 32 bits, so the span takes 28
-/// bytes, not 40, and a node (with its 32-byte value and the `Arc`'s
-/// count) is one 72-byte allocation. Every command holds a
-/// node per item of a list: a 20 MB list is ~1M of them.
+/// A [`Span`] as a node keeps it, in 24 bytes: with the 32-byte value and
+/// the `Arc`'s count a node is one 64-byte allocation, a cache line and
+/// mimalloc's 64-byte class (at 72 bytes it took the 80-byte one). Every
+/// command holds a node per item of a list: a 20 MB list is ~1M of them.
+///
+/// Offsets are kept in 32 bits as in [`WideSpan`]; the compact form keeps
+/// the source id and the end's line, as a distance from the start's, in 16
+/// bits each. A span that does not fit is boxed: only a node over 65,535
+/// lines does in practice (at most a few per nesting level, so O(depth)
+/// boxes), or one with a source id from 65,535 up (but `UNKNOWN`) or its
+/// start at the 4 GiB offset clamp.
+enum NodeSpan {
+    Compact {
+        /// The start's offset plus one: never zero, the niche `Wide`'s
+        /// discriminant lives in, so the enum takes no tag word.
+        start_index: NonZeroU32,
+        end_index: u32,
+        start_line: u32,
+        start_column: u32,
+        end_column: u32,
+        /// The source id plus one (`SourceId::UNKNOWN` wraps to 0) in the
+        /// high 16 bits, the end's line minus the start's in the low 16.
+        source_lines: u32,
+    },
+    Wide(Box<WideSpan>),
+}
+
+/// A [`Span`] with its offsets in 32 bits (28 bytes): what a node keeps of
+/// any span.
 #[derive(Clone, Copy)]
-struct NodeSpan {
+struct WideSpan {
     source: SourceId,
     start: NodeMark,
     end: NodeMark,
@@ -59,9 +85,9 @@ impl NodeMark {
     }
 }
 
-impl NodeSpan {
-    fn pack(s: Span) -> NodeSpan {
-        NodeSpan {
+impl WideSpan {
+    fn pack(s: Span) -> WideSpan {
+        WideSpan {
             source: s.source,
             start: NodeMark::pack(s.start),
             end: NodeMark::pack(s.end),
@@ -70,6 +96,88 @@ impl NodeSpan {
 
     fn unpack(self) -> Span {
         Span::new(self.source, self.start.unpack(), self.end.unpack())
+    }
+}
+
+impl NodeSpan {
+    #[inline]
+    fn pack(s: Span) -> NodeSpan {
+        // The source id plus one and the line distance in 16 bits (an end
+        // line before the start's wraps far past that in 64 bits), the
+        // start's offset plus one non-zero and in 32 bits (`usize::MAX`
+        // wraps to zero).
+        let source = s.source.0.wrapping_add(1);
+        let lines = u64::from(s.end.line).wrapping_sub(u64::from(s.start.line));
+        if source <= 0xFFFF
+            && lines <= 0xFFFF
+            && let Ok(start) = u32::try_from(s.start.index.wrapping_add(1))
+            && let Some(start_index) = NonZeroU32::new(start)
+        {
+            return NodeSpan::Compact {
+                start_index,
+                end_index: NodeMark::pack(s.end).index,
+                start_line: s.start.line,
+                start_column: s.start.column,
+                end_column: s.end.column,
+                source_lines: source << 16 | lines as u32,
+            };
+        }
+        NodeSpan::wide(s)
+    }
+
+    /// The boxed form: rare, kept out of the builder's per-node path.
+    #[cold]
+    #[inline(never)]
+    fn wide(s: Span) -> NodeSpan {
+        NodeSpan::Wide(Box::new(WideSpan::pack(s)))
+    }
+
+    /// Moves the end to `end` (a collection's, when it closes): in place
+    /// when the span stays compact, which is the builder's per-collection
+    /// path.
+    fn set_end(&mut self, end: Mark) {
+        let e = NodeMark::pack(end);
+        if let NodeSpan::Compact {
+            end_index,
+            start_line,
+            end_column,
+            source_lines,
+            ..
+        } = self
+            && let Some(lines) = e.line.checked_sub(*start_line).filter(|l| *l <= 0xFFFF)
+        {
+            *end_index = e.index;
+            *end_column = e.column;
+            *source_lines = *source_lines & !0xFFFF | lines;
+            return;
+        }
+        let mut span = self.unpack();
+        span.end = end;
+        *self = NodeSpan::pack(span);
+    }
+
+    #[inline]
+    fn unpack(&self) -> Span {
+        match *self {
+            NodeSpan::Compact {
+                start_index,
+                end_index,
+                start_line,
+                start_column,
+                end_column,
+                source_lines,
+            } => Span::new(
+                SourceId((source_lines >> 16).wrapping_sub(1)),
+                Mark::new((start_index.get() - 1) as usize, start_line, start_column),
+                // No overflow: the distance was taken from these two lines.
+                Mark::new(
+                    end_index as usize,
+                    start_line + (source_lines & 0xFFFF),
+                    end_column,
+                ),
+            ),
+            NodeSpan::Wide(ref w) => w.unpack(),
+        }
     }
 }
 
@@ -181,7 +289,7 @@ impl Node {
     /// fixed). In place, not through the fill-once cell: no atomics.
     pub(crate) fn close_collection(&mut self, end: Mark, value: Value) -> Option<()> {
         let data = Arc::get_mut(&mut self.0)?;
-        data.span.end = NodeMark::pack(end);
+        data.span.set_end(end);
         data.value = value;
         Some(())
     }
@@ -311,7 +419,7 @@ impl std::fmt::Debug for Node {
 
 #[cfg(test)]
 mod tests {
-    use super::{Node, Value};
+    use super::{Node, NodeData, NodeSpan, Value};
     use crate::source::{Mark, SourceId, Span};
 
     #[test]
@@ -324,9 +432,72 @@ mod tests {
         let s = Node::new(Value::Null, Span::new(SourceId(1), far, far)).span();
         assert_eq!((s.start.line, s.start.column), (9, 3));
         assert_eq!(s.start.index, u32::MAX as usize);
+        assert_eq!((s.end.line, s.end.column), (9, 3));
+        assert_eq!(s.end.index, u32::MAX as usize);
         let mut open = Node::open_collection(true, span);
         assert_eq!(open.close_collection(Mark::new(9000, 50, 1), Value::Null), Some(()));
         assert_eq!(open.span().end, Mark::new(9000, 50, 1));
         assert_eq!(open.span().start, span.start);
+    }
+
+    #[test]
+    fn a_node_is_one_cache_line() {
+        assert_eq!(std::mem::size_of::<NodeSpan>(), 24);
+        assert_eq!(std::mem::size_of::<NodeData>(), 56);
+        assert_eq!(Node::allocation_size(), 64);
+    }
+
+    /// Whether `span` is kept compact, and that it unpacks to itself.
+    fn compact(span: Span) -> bool {
+        let packed = NodeSpan::pack(span);
+        assert_eq!(packed.unpack(), span);
+        for n in [Node::new(Value::Null, span), Node::new_str("x", span)] {
+            assert_eq!(n.span(), span);
+        }
+        matches!(packed, NodeSpan::Compact { .. })
+    }
+
+    #[test]
+    fn spans_are_compact_up_to_each_limit_and_boxed_past_it() {
+        let m = |index: usize, line, column| Mark::new(index, line, column);
+        let at = |source, start, end| Span::new(SourceId(source), start, end);
+        let max = u32::MAX;
+        let big = max as usize;
+        assert!(compact(Span::unknown()));
+        assert!(compact(at(0, m(0, 0, 0), m(0, 0, 0))));
+        // Source ids: 16 bits, `UNKNOWN` among them.
+        assert!(compact(at(65_534, m(1, 2, 3), m(4, 5, 6))));
+        assert!(!compact(at(65_535, m(1, 2, 3), m(4, 5, 6))));
+        assert!(!compact(at(max - 1, m(1, 2, 3), m(4, 5, 6))));
+        assert!(compact(at(max, m(1, 2, 3), m(4, 5, 6))));
+        // Lines: the start's in 32 bits, the end's 0..=65,535 after it.
+        assert!(compact(at(1, m(0, 0, 0), m(9, 65_535, 0))));
+        assert!(!compact(at(1, m(0, 0, 0), m(9, 65_536, 0))));
+        assert!(compact(at(1, m(0, max - 65_535, 0), m(9, max, 0))));
+        assert!(!compact(at(1, m(0, 0, 0), m(9, max, 0))));
+        assert!(compact(at(1, m(0, max, 0), m(9, max, 0))));
+        assert!(!compact(at(1, m(0, 3, 0), m(9, 2, 0))));
+        // Columns and the end's offset: 32 bits.
+        assert!(compact(at(1, m(0, 0, max), m(big, 0, max))));
+        // The start's offset: 32 bits but the clamp, boxed (exact there too).
+        assert!(compact(at(1, m(big - 1, 0, 0), m(big, 0, 0))));
+        assert!(!compact(at(1, m(big, 0, 0), m(big, 0, 0))));
+        let clamped = NodeSpan::pack(at(1, m(usize::MAX, 7, 8), m(usize::MAX, 9, 10))).unpack();
+        assert_eq!(clamped, at(1, m(big, 7, 8), m(big, 9, 10)));
+        // Every field at its limit at once.
+        assert!(compact(at(65_534, m(big - 1, max - 65_535, max), m(big, max, max))));
+        // Closing a collection re-packs it, either way.
+        let mut open = Node::open_collection(false, at(3, m(10, 1, 0), m(11, 1, 1)));
+        assert!(open.close_collection(m(900_000, 70_000, 2), Value::Null).is_some());
+        assert_eq!(open.span(), at(3, m(10, 1, 0), m(900_000, 70_000, 2)));
+        for (line, fits) in [(65_536, true), (65_537, false), (0, false)] {
+            let mut open = Node::open_collection(true, at(max, m(10, 1, 0), m(11, 1, 1)));
+            assert!(open.close_collection(m(big, line, max), Value::Null).is_some());
+            assert_eq!(open.span(), at(max, m(10, 1, 0), m(big, line, max)));
+            assert_eq!(matches!(open.0.span, NodeSpan::Compact { .. }), fits);
+        }
+        let mut open = Node::open_collection(true, at(65_535, m(10, 1, 0), m(11, 1, 1)));
+        assert!(open.close_collection(m(12, 2, 2), Value::Null).is_some());
+        assert_eq!(open.span(), at(65_535, m(10, 1, 0), m(12, 2, 2)));
     }
 }
