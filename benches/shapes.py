@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Benchmark: every command on every input shape, at one size and ten times it.
 
-    python3 benches/shapes.py [--runs 5] [--shapes a,b] [--commands x,y] [--scale 1.0]
+    python3 benches/shapes.py [--runs 11] [--shapes a,b] [--commands x,y] [--scale 1.0]
                               [--detail] [--realtime]
 
 Each shape is a family of inputs that grows along one axis (one header line
@@ -28,6 +28,8 @@ The user-CPU ratio is the program's own work. System CPU at 10 n is mostly the
 kernel providing fresh pages, and on this VM (virtio-balloon free-page
 reporting) that cost depends on what ran in the seconds before: the same 10 n
 run spends 0.02 s or 0.9 s there (benches/README.md, 2026-11-28 (evening)).
+Eleven runs by default: with five, two runs stalled on such a fault move a
+cell's median past 11 (benches/README.md, 2026-11-29 (11:13)).
 
 `--realtime` runs every timed command under SCHED_FIFO (as `chrt -f 1`; needs
 root or CAP_SYS_NICE): the other sessions' work then waits, so the wall is that
@@ -350,7 +352,7 @@ def measure_pair(small, large, runs, realtime=False):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--runs", type=int, default=5)
+    ap.add_argument("--runs", type=int, default=11)
     ap.add_argument("--shapes", help="comma-separated shape names (default: all)")
     ap.add_argument("--commands", help="comma-separated command names (default: all)")
     ap.add_argument("--scale", type=float, default=1.0, help="multiply every base size")
