@@ -406,9 +406,7 @@ impl<'a> Builder<'a> {
                 for (k, v) in m.merged {
                     insert(&mut entries, k, v);
                 }
-                for (k, v) in self.pairs.drain(m.base..) {
-                    insert(&mut entries, k, v);
-                }
+                entries.insert_all(self.pairs.drain(m.base..));
                 if entries.len() != flattened {
                     self.irregular.insert(node.id());
                 }

@@ -31,6 +31,40 @@ enum Repr {
     Hashed(Box<Hashed>),
 }
 
+/// Whether the keys of `pairs` (at most [`SMALL`]) are strings whose
+/// fingerprints differ pairwise, so that no two are equal (`false` tells
+/// nothing).
+fn distinct_strs(pairs: &[(Node, Node)]) -> bool {
+    let mut seen = [0u64; SMALL];
+    for (i, (k, _)) in pairs.iter().enumerate() {
+        let Value::Str(s) = k.value() else {
+            return false;
+        };
+        let f = fingerprint(s.as_wtf8());
+        match (seen.get(..i), seen.get(i)) {
+            (Some(before), Some(_)) if !before.contains(&f) => {}
+            _ => return false,
+        }
+        if let Some(slot) = seen.get_mut(i) {
+            *slot = f;
+        }
+    }
+    true
+}
+
+/// A text's length and first and last eight bytes mixed into a word: equal
+/// texts have equal fingerprints.
+fn fingerprint(b: &[u8]) -> u64 {
+    let mut head = [0u8; 8];
+    for (d, s) in head.iter_mut().zip(b) {
+        *d = *s;
+    }
+    let tail = b.last_chunk::<8>().copied().unwrap_or(head);
+    u64::from_le_bytes(head)
+        ^ u64::from_le_bytes(tail).rotate_left(32)
+        ^ (b.len() as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15)
+}
+
 impl Default for Entries {
     fn default() -> Self {
         Entries(Repr::Small(Vec::new()))
@@ -83,6 +117,25 @@ impl Entries {
             Repr::Hashed(m) => {
                 m.insert(key, value);
             }
+        }
+    }
+
+    /// [`Entries::insert`] of each pair in turn. Into a dict with no entries
+    /// yet, string keys whose fingerprints all differ are pushed without the
+    /// scan for an equal key (they cannot be equal: a `str` equals only a
+    /// `str`): every mapping a load builds comes through here, and those
+    /// scans were most of what building a part's top-level mapping cost.
+    pub(crate) fn insert_all(&mut self, pairs: std::vec::Drain<'_, (Node, Node)>) {
+        if let Repr::Small(v) = &mut self.0
+            && v.is_empty()
+            && pairs.len() <= SMALL
+            && distinct_strs(pairs.as_slice())
+        {
+            v.extend(pairs.map(|(k, n)| (Key(k), n)));
+            return;
+        }
+        for (k, n) in pairs {
+            self.insert(Key(k), n);
         }
     }
 
@@ -357,6 +410,42 @@ mod tests {
                 assert!(e.shift_remove(&Node::str("k1")).is_some());
                 assert_eq!(e.get_index_of(&Node::str("k2")), Some(1));
             }
+        }
+    }
+
+    /// `insert_all` builds what inserting each pair in turn builds: unequal
+    /// string keys (pushed unscanned), repeated ones, keys of other types,
+    /// a full small dict and one past it.
+    #[test]
+    fn insert_all_is_insert_each() {
+        let long = "a key longer than sixteen bytes";
+        let key_sets: Vec<Vec<Node>> = vec![
+            vec![],
+            vec![Node::str("a"), Node::str("b"), Node::str("")],
+            vec![Node::str("a"), Node::str("b"), Node::str("a")],
+            vec![Node::str(long), Node::str("x"), Node::str(long)],
+            vec![Node::str("1"), int(1), Node::str("1")],
+            vec![int(1), int(1)],
+            (0..SMALL).map(|i| Node::str(&format!("k{i}"))).collect(),
+            (0..=SMALL).map(|i| Node::str(&format!("k{i}"))).collect(),
+        ];
+        for keys in key_sets {
+            let pairs: Vec<(Node, Node)> = keys
+                .iter()
+                .enumerate()
+                .map(|(i, k)| (k.clone(), int(i as i64)))
+                .collect();
+            let mut want = Entries::default();
+            for (k, v) in pairs.clone() {
+                want.insert(Key(k), v);
+            }
+            let mut got = Entries::default();
+            let mut stack = pairs;
+            got.insert_all(stack.drain(..));
+            let listed = |e: &Entries| -> Vec<(usize, usize)> {
+                e.iter().map(|(k, v)| (k.0.id(), v.id())).collect()
+            };
+            assert_eq!(listed(&got), listed(&want));
         }
     }
 
