@@ -131,7 +131,9 @@ impl Entries {
             && pairs.len() <= SMALL
             && distinct_strs(pairs.as_slice())
         {
-            v.extend(pairs.map(|(k, n)| (Key(k), n)));
+            for (k, n) in pairs {
+                v.push((Key(k), n));
+            }
             return;
         }
         for (k, n) in pairs {
