@@ -34,9 +34,45 @@ pub(crate) fn find_any<const N: usize>(bytes: &[u8], set: [u8; N]) -> Option<usi
         .map(|i| base + i)
 }
 
+/// High bit set in the bytes of `x` below `n` (at most 0x80). As in
+/// [`eq_mask`], only the lowest flagged byte is exact.
+fn below_mask(x: u64, n: u8) -> u64 {
+    x.wrapping_sub(ONES * u64::from(n)) & !x & HIGHS
+}
+
+/// The index of the first byte of `bytes` below `below` (at most 0x80) or in
+/// `set`: for JSON's escaped bytes (controls, `"`, `\`) in strings written
+/// by hand.
+pub(crate) fn find_below_or_any<const N: usize>(
+    bytes: &[u8],
+    below: u8,
+    set: [u8; N],
+) -> Option<usize> {
+    debug_assert!(below <= 0x80);
+    let mut chunks = bytes.chunks_exact(8);
+    let mut base = 0;
+    for chunk in chunks.by_ref() {
+        let mut word = [0u8; 8];
+        word.copy_from_slice(chunk);
+        let x = u64::from_le_bytes(word);
+        let hits = set
+            .iter()
+            .fold(below_mask(x, below), |acc, &b| acc | eq_mask(x, b));
+        if hits != 0 {
+            return Some(base + (hits.trailing_zeros() / 8) as usize);
+        }
+        base += 8;
+    }
+    chunks
+        .remainder()
+        .iter()
+        .position(|&c| c < below || set.contains(&c))
+        .map(|i| base + i)
+}
+
 #[cfg(test)]
 mod tests {
-    use super::find_any;
+    use super::{find_any, find_below_or_any};
 
     #[test]
     fn find_any_is_the_first_byte_of_the_set() {
@@ -59,6 +95,40 @@ mod tests {
             assert_eq!(find_any(&text, [b'\n', b':', b'#']), want, "{text:?}");
             let want = text.iter().position(|&c| c == b'\n');
             assert_eq!(find_any(&text, [b'\n']), want, "{text:?}");
+        }
+    }
+
+    #[test]
+    fn find_below_or_any_is_the_first_escaped_byte() {
+        // Every byte value, at every offset of texts of every length to 20.
+        let mut seed = 0x9e37_79b9_u64;
+        for _ in 0..20_000 {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            let len = ((seed >> 33) % 21) as usize;
+            let mut text = Vec::with_capacity(len);
+            for _ in 0..len {
+                seed = seed
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                // Mostly plain bytes, sometimes any byte.
+                let b = (seed >> 40) as u8;
+                text.push(if seed >> 62 == 0 { b } else { b'a' + b % 26 });
+            }
+            let want = text
+                .iter()
+                .position(|&c| c < 0x20 || c == b'"' || c == b'\\');
+            assert_eq!(
+                find_below_or_any(&text, 0x20, [b'"', b'\\']),
+                want,
+                "{text:?}"
+            );
+        }
+        for b in 0..=255u8 {
+            let text = [b'a', b'a', b'a', b'a', b'a', b'a', b'a', b, b'a'];
+            let want = (b < 0x20 || b == b'"' || b == b'\\').then_some(7);
+            assert_eq!(find_below_or_any(&text, 0x20, [b'"', b'\\']), want, "{b}");
         }
     }
 }
