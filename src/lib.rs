@@ -63,6 +63,7 @@ pub mod diagnostic;
 pub mod diff;
 pub mod explain;
 pub mod jinja;
+mod json_writer;
 pub mod layers;
 pub mod merge;
 internal! { mod mime; }

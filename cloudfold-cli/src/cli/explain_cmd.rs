@@ -61,14 +61,14 @@ pub(super) fn explain_payload(
             super::stdout::written(r)?;
         }
         ExplainFormat::Json => {
-            // Written as it is serialized: a large payload's explanation is
-            // hundreds of MB of JSON, which held whole doubled the peak.
-            let mut w = super::stdout::stdout_writer();
-            let r = match serde_json::to_writer_pretty(&mut w, &JsonView(&ex)) {
-                Ok(()) => w.write_all(b"\n").and_then(|()| w.flush()),
-                Err(e) if e.is_io() => Err(e.into()),
-                Err(e) => return Err(e.to_string().into()),
-            };
+            // Written as it is walked: a large payload's explanation is
+            // hundreds of MB of JSON, which held whole doubled the peak. The
+            // view hands its text over in chunks: no buffer here.
+            let mut w = std::io::stdout().lock();
+            let r = JsonView(&ex)
+                .write_pretty(&mut w)
+                .and_then(|()| w.write_all(b"\n"))
+                .and_then(|()| w.flush());
             super::stdout::written(r)?;
         }
     }
