@@ -15,6 +15,7 @@ use crate::userdata::{
 use crate::yaml::Node;
 use crate::yaml::value::{PyStr, Value};
 use std::borrow::Cow;
+use std::fmt::Write as _;
 
 /// Bounds on walking the merged config.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -686,33 +687,43 @@ impl<'h> Frame<'h> {
         };
         self.next += 1;
         let parent = &self.path;
-        let path = |seg: &dyn std::fmt::Display| {
+        // Sized once, not grown by `format!`'s guess (a huge list's million paths).
+        let path = |seg: Seg<'_>| {
+            let mut p = String::new();
             if named {
-                format!("{parent}{seg}")
-            } else {
-                String::new()
-            }
-        };
-        Some(match key {
-            Some(k) => {
-                let seg = PathSeg::Key(k.clone());
-                Visit {
-                    node,
-                    path: path(&seg),
-                    depth: self.depth,
-                    slot: self.slot.and_then(|s| s.key(&k)),
-                    key: Some(k),
-                    index: None,
-                    inherited: self.inherit.clone(),
-                    element: false,
+                p.reserve(parent.len() + 24);
+                p.push_str(parent);
+                match seg {
+                    Seg::Key(k) => {
+                        // Writing to a String does not fail.
+                        let _ = write!(p, "{}", PathSeg::Key(k.clone()));
+                    }
+                    Seg::Index(i) => {
+                        p.push('[');
+                        p.push_str(itoa::Buffer::new().format(i));
+                        p.push(']');
+                    }
                 }
             }
+            p
+        };
+        Some(match key {
+            Some(k) => Visit {
+                node,
+                path: path(Seg::Key(&k)),
+                depth: self.depth,
+                slot: self.slot.and_then(|s| s.key(&k)),
+                key: Some(k),
+                index: None,
+                inherited: self.inherit.clone(),
+                element: false,
+            },
             None => {
                 let run = self.runs.get(i).copied().flatten();
                 let child = self.slot.and_then(|s| s.items.get(&i));
                 Visit {
                     node,
-                    path: path(&format_args!("[{i}]")),
+                    path: path(Seg::Index(i)),
                     depth: self.depth,
                     key: None,
                     index: Some(i),
@@ -731,6 +742,14 @@ impl<'h> Frame<'h> {
             }
         })
     }
+}
+
+/// The last step of a path [`Frame::next_visit`] writes (as [`PathSeg`]
+/// displays it).
+#[derive(Clone, Copy)]
+enum Seg<'a> {
+    Key(&'a Node),
+    Index(usize),
 }
 
 /// How many entries the walk makes (`None` past `cap`): a value shared by
