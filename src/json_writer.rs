@@ -138,9 +138,15 @@ impl<W: Write> JsonWriter<W> {
     /// escapes of `\b \f \n \r \t`, other control bytes as `\u00xx`; every
     /// other character (`/`, DEL, non-ASCII) as it is.
     pub(crate) fn str(&mut self, s: &str) {
+        self.utf8(s.as_bytes());
+    }
+
+    /// [`JsonWriter::str`] of a string's UTF-8 bytes, for a caller that
+    /// holds them checked already (not checked again here).
+    pub(crate) fn utf8(&mut self, s: &[u8]) {
         self.buf.reserve(s.len() + 2);
         self.buf.push(b'"');
-        let mut rest = s.as_bytes();
+        let mut rest = s;
         while let Some(i) = find_below_or_any(rest, 0x20, [b'"', b'\\']) {
             let Some((plain, tail)) = rest.split_at_checked(i) else {
                 break;

@@ -86,9 +86,11 @@ impl JsonView<'_> {
 /// A scalar or key as typed JSON (`null` past the walk limits).
 fn typed<W: io::Write>(j: &mut JsonWriter<W>, node: &Node) -> io::Result<()> {
     match node.value() {
-        // A string is itself in typed JSON (one per entry: a huge list's million).
-        Value::Str(t) if let Some(t) = t.as_str() => {
-            j.str(t);
+        // A string is itself in typed JSON (one per entry: a huge list's
+        // million). Without a surrogate its bytes are UTF-8: written as they
+        // are, not validated again by `as_str`.
+        Value::Str(t) if !t.has_surrogates() => {
+            j.utf8(t.as_wtf8());
             Ok(())
         }
         _ => j.serialized(&to_typed_json(node, WalkLimits::default()).unwrap_or(J::Null)),
