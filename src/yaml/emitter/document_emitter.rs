@@ -6,6 +6,7 @@
 //! ones PyYAML 6.0.3's emitter makes for a SafeDumper with
 //! `default_flow_style=False`.
 
+use super::analysis_cache::AnalysisCache;
 use super::dump_text::{DumpText, KEPT_TAIL, Keep};
 use super::implicit_resolver::resolves_to_str;
 use super::output::Output;
@@ -66,6 +67,8 @@ struct DocumentEmitter<'o, Ix> {
     /// The analysis of the last key checked for simplicity, reused when it
     /// is written right after.
     key_analysis: Option<(Ix, ScalarAnalysis)>,
+    /// Analyses of the short ASCII texts written so far.
+    analyses: AnalysisCache,
     /// First occurrences of objects that may recur, oldest first.
     checkpoints: Vec<Checkpoint<Ix>>,
     /// Open collections with a checkpoint: (stack depth, checkpoint).
@@ -129,6 +132,7 @@ pub(super) fn emit<G: Tree>(
         cps: Vec::new(),
         stack: Vec::new(),
         key_analysis: None,
+        analyses: AnalysisCache::new(),
         checkpoints: Vec::new(),
         marks: Vec::new(),
         replaying: false,
@@ -519,7 +523,11 @@ impl<Ix: Copy + PartialEq> DocumentEmitter<'_, Ix> {
     }
 
     fn analyse<T: TextUnit>(&self, text: &[T]) -> ScalarAnalysis {
-        ScalarAnalysis::of(text, self.opts.allow_unicode, self.opts.escape_next_line)
+        let of = || ScalarAnalysis::of(text, self.opts.allow_unicode, self.opts.escape_next_line);
+        match T::as_ascii(text) {
+            Some(bytes) => self.analyses.get(bytes, of),
+            None => of(),
+        }
     }
 
     fn load_cps(&mut self, bytes: &[u8]) {

@@ -25,6 +25,7 @@
 //!   2-tuples as `!!pairs` (see [`DumpOptions`]); a tuple anywhere else (not
 //!   something the loader makes) is written as a list, as PyYAML does.
 
+mod analysis_cache;
 mod document_emitter;
 mod dump_error;
 mod dump_options;
