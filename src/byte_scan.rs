@@ -14,14 +14,28 @@ fn eq_mask(x: u64, b: u8) -> u64 {
 
 /// The index of the first byte of `bytes` that is in `set`.
 pub(crate) fn find_any<const N: usize>(bytes: &[u8], set: [u8; N]) -> Option<usize> {
+    // The lowest flag of each mask is exact, so the lowest of their union is.
+    first_flagged(
+        bytes,
+        |x| set.iter().fold(0, |acc, &b| acc | eq_mask(x, b)),
+        |c| set.contains(&c),
+    )
+}
+
+/// The index of the first byte of `bytes` that `mask` flags in its word (the
+/// lowest flag exact) or, in the tail shorter than a word, that `hit` takes.
+#[inline(always)]
+fn first_flagged(
+    bytes: &[u8],
+    mask: impl Fn(u64) -> u64,
+    hit: impl Fn(u8) -> bool,
+) -> Option<usize> {
     let mut chunks = bytes.chunks_exact(8);
     let mut base = 0;
     for chunk in chunks.by_ref() {
         let mut word = [0u8; 8];
         word.copy_from_slice(chunk);
-        let x = u64::from_le_bytes(word);
-        // The lowest flag of each mask is exact, so the lowest of their union is.
-        let hits = set.iter().fold(0, |acc, &b| acc | eq_mask(x, b));
+        let hits = mask(u64::from_le_bytes(word));
         if hits != 0 {
             return Some(base + (hits.trailing_zeros() / 8) as usize);
         }
@@ -30,7 +44,7 @@ pub(crate) fn find_any<const N: usize>(bytes: &[u8], set: [u8; N]) -> Option<usi
     chunks
         .remainder()
         .iter()
-        .position(|c| set.contains(c))
+        .position(|&c| hit(c))
         .map(|i| base + i)
 }
 
@@ -49,25 +63,14 @@ pub(crate) fn find_below_or_any<const N: usize>(
     set: [u8; N],
 ) -> Option<usize> {
     debug_assert!(below <= 0x80);
-    let mut chunks = bytes.chunks_exact(8);
-    let mut base = 0;
-    for chunk in chunks.by_ref() {
-        let mut word = [0u8; 8];
-        word.copy_from_slice(chunk);
-        let x = u64::from_le_bytes(word);
-        let hits = set
-            .iter()
-            .fold(below_mask(x, below), |acc, &b| acc | eq_mask(x, b));
-        if hits != 0 {
-            return Some(base + (hits.trailing_zeros() / 8) as usize);
-        }
-        base += 8;
-    }
-    chunks
-        .remainder()
-        .iter()
-        .position(|&c| c < below || set.contains(&c))
-        .map(|i| base + i)
+    first_flagged(
+        bytes,
+        |x| {
+            set.iter()
+                .fold(below_mask(x, below), |acc, &b| acc | eq_mask(x, b))
+        },
+        |c| c < below || set.contains(&c),
+    )
 }
 
 #[cfg(test)]
