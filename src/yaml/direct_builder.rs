@@ -98,6 +98,9 @@ pub(crate) struct Builder<'a> {
     open_anchors: Vec<Cow<'a, str>>,
     /// Items of the open sequences, innermost last.
     items: Vec<Node>,
+    /// Lines of the text, when the loader counted them for a large one
+    /// (see [`Builder::expect_lines`]); 0 otherwise.
+    lines: usize,
     /// Own pairs of the open mappings, innermost last.
     pairs: Vec<(Node, Node)>,
     /// Anchor → its node (`None` while the anchored collection is open).
@@ -204,10 +207,22 @@ impl<'a> Builder<'a> {
             stack,
             open_anchors: Vec::new(),
             items,
+            lines: 0,
             pairs,
             anchors: HashMap::new(),
             irregular: HashSet::new(),
             root: None,
+        }
+    }
+
+    /// A large text's line count, before the first event: the item stack
+    /// is sized for a block list of that many lines (at most one item per
+    /// line; untouched room costs no memory). A million-item list grew it by
+    /// doubling, touching each copy afresh.
+    pub(crate) fn expect_lines(&mut self, lines: usize) {
+        if lines > SCRATCH_KEPT {
+            self.lines = lines;
+            self.items.reserve(lines);
         }
     }
 
@@ -392,7 +407,7 @@ impl<'a> Builder<'a> {
         let frame = self.stack.pop()?;
         let mut node = frame.node;
         let value = match frame.open {
-            Open::Seq { base } => Value::Seq(Seq::new(self.items.split_off(base))),
+            Open::Seq { base } => Value::Seq(Seq::new(self.take_items(base, end))),
             Open::Map(m) => {
                 if !m.at_key {
                     return None;
@@ -420,6 +435,25 @@ impl<'a> Builder<'a> {
             self.anchors.insert(a, Some(node.clone()));
         }
         Some(node)
+    }
+}
+
+impl Builder<'_> {
+    /// The items of the sequence closing at `end` from `base` on. A long
+    /// outermost list takes the stack itself when it fills at least half
+    /// of it (a copy was a list-sized block of fresh memory); the stack is
+    /// then sized again for the lines left, if many are.
+    fn take_items(&mut self, base: usize, end: Mark) -> Vec<Node> {
+        let len = self.items.len();
+        if base != 0 || len <= SCRATCH_KEPT || len < self.items.capacity() / 2 {
+            return self.items.split_off(base);
+        }
+        let items = std::mem::take(&mut self.items);
+        let left = self.lines.saturating_sub(end.line as usize);
+        if left > SCRATCH_KEPT {
+            self.items.reserve(left);
+        }
+        items
     }
 }
 

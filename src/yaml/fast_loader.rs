@@ -133,6 +133,10 @@ struct FastLoader<'a> {
     last_scan: Cell<(usize, usize, Stop)>,
 }
 
+/// Texts longer than this have their lines counted first, to size the
+/// builder's item stack once (see `Builder::expect_lines`).
+const LINES_COUNTED_FROM: usize = 1 << 16;
+
 /// Load the single document of `text` if it is in the covered subset:
 /// `Some(None)` for an empty stream, `None` to leave it to the full pipeline.
 pub(crate) fn load_fast(text: &str, opts: &LoadOptions) -> Option<Option<Node>> {
@@ -158,6 +162,14 @@ pub(crate) fn load_fast(text: &str, opts: &LoadOptions) -> Option<Option<Node>> 
         builder: Builder::new(opts),
         last_scan: Cell::new((usize::MAX, 0, Stop::Eol)),
     };
+    if text.len() > LINES_COUNTED_FROM {
+        let lines = text
+            .as_bytes()
+            .chunks(256)
+            .map(|block| block.iter().filter(|&&c| c == b'\n').count())
+            .sum::<usize>();
+        l.builder.expect_lines(lines);
+    }
     let mut any = false;
     while let Some(col) = l.next_content_line() {
         any = true;
