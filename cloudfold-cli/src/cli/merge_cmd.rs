@@ -3,19 +3,14 @@
 use super::args::{Dialect, HieraStrategyArg, MergeArgs, MergeFormat, MessageFormat};
 use super::exit::{Exit, Failure};
 use super::input::read_input;
-use super::stdout::write_stdout;
+use super::stdout::{write_stdout, write_stdout_pieces};
 use cloudfold::diagnostic::{Diagnostic, HumanRenderer, JsonRenderer, SourceFile, SourceMap};
 use cloudfold::merge::dialect::{DialectOutcome, Layer, origins};
 use cloudfold::merge::hiera::{HieraOptions, HieraStrategy};
 use cloudfold::merge::{compose, hiera, keyed, nickel};
 use cloudfold::source::SourceId;
-use cloudfold::yaml::{DumpOptions, dump_after};
+use cloudfold::yaml::DumpOptions;
 use cloudfold::yaml::{WalkLimits, to_typed_json};
-
-/// Merged outputs guessed larger than this have their size reserved (the
-/// emitter writes a document of up to this size on two threads when given a
-/// size).
-const RESERVED_FROM: usize = 16 << 20;
 
 pub(super) fn run(a: &MergeArgs) -> Result<Exit, Failure> {
     let mut sources = SourceMap::new();
@@ -47,24 +42,16 @@ pub(super) fn run(a: &MergeArgs) -> Result<Exit, Failure> {
     };
     // Every diagnostic is out: the layers' texts are read no more (`--explain`
     // names files only), and freed before the output is made.
-    let mut read = 0usize;
     for (_, f) in sources.iter_mut() {
-        read = read.saturating_add(f.text.len());
         f.text = String::new();
     }
-    let out = match a.format {
+    match a.format {
         MergeFormat::Yaml => {
-            // Reserved for every layer's text (a dump is about the size it
-            // was read, and appended lists hold them all): a large merged
-            // output is then not regrown by doubling from its first layer's
-            // size or from nothing. Smaller ones are left to the emitter's
-            // own guess: a reserved size there would have it write the
-            // document on two threads, which a merge does not need.
-            let capacity = match read.saturating_add(read / 8) {
-                c if c > RESERVED_FROM => c,
-                _ => 0,
-            };
-            let text = dump_after("", merged, &DumpOptions::readable(), capacity)
+            // In pieces, not one block: they fit into the layers' texts
+            // freed above, where a block of the output's size was fresh
+            // memory beside them.
+            let pieces = DumpOptions::readable()
+                .dump_pieces(merged)
                 .map_err(|e| e.to_string())?;
             // A cloud-config needs its header for cloud-init to read it as
             // one; written apart, not copied in front of a dump of the
@@ -72,16 +59,15 @@ pub(super) fn run(a: &MergeArgs) -> Result<Exit, Failure> {
             if a.dialect == Dialect::CloudConfig {
                 write_stdout(b"#cloud-config\n")?;
             }
-            text
+            write_stdout_pieces(&pieces)?;
         }
         MergeFormat::Json => {
             let j = to_typed_json(merged, WalkLimits::default()).map_err(|e| e.to_string())?;
             let mut s = serde_json::to_string_pretty(&j).map_err(|e| e.to_string())?;
             s.push('\n');
-            s
+            write_stdout(s.as_bytes())?;
         }
-    };
-    write_stdout(out.as_bytes())?;
+    }
     if a.explain {
         write_stdout(explain(merged, &sources, a.max_explain_values)?.as_bytes())?;
     }

@@ -76,6 +76,20 @@ pub fn dump_after(
     dump_after_aside(prefix, node, opts, capacity, None)
 }
 
+/// Size of the pieces [`DumpOptions::dump_pieces`] writes.
+const PIECE_BYTES: usize = 256 << 10;
+
+impl DumpOptions {
+    /// [`dump_after`] with no prefix, the text in pieces of about 256 KB
+    /// that follow one another: a large document is never one block (its
+    /// pieces fit into memory the caller freed before, such as the input's).
+    /// The whole document is written before this returns (on one thread),
+    /// so an error leaves no partial text.
+    pub fn dump_pieces(&self, node: &Node) -> Result<Vec<String>, DumpError> {
+        dump_text("", node, self, 0, None, Keep::Pieces(PIECE_BYTES)).map(|t| t.pieces)
+    }
+}
+
 /// [`dump_after`]; a large document's second half is written by `aside`
 /// (a thread already running), else by a thread of its own.
 pub fn dump_after_aside(
