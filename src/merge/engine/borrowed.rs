@@ -201,18 +201,16 @@ impl<R: Rules + ?Sized, O: MergeObserver + ?Sized> Walk<'_, R, O> {
             return self.rules.conflict(&self.path, old, new);
         };
         self.charge(old_items.len().saturating_add(new_items.len()))?;
-        let mut items: Vec<Node> = old_items.items().to_vec();
         // Items by fingerprint, so de-duplication compares within buckets only.
         let mut buckets: std::collections::HashMap<u64, Vec<usize>> =
             std::collections::HashMap::new();
-        let ids = self.rules.identities(&self.path, &items);
-        // The identities of both lists in order, old first, and where each
-        // item is (an appended new item's place is known when it is
-        // appended). `first_equal` matches them in ordered passes: a hash
-        // table the size of both lists lives out of the cache.
+        let ids = self.rules.identities(&self.path, old_items.items());
+        // The identities of both lists in order, old first. `first_equal`
+        // matches them in ordered passes: a hash table the size of both
+        // lists lives out of the cache.
         // Sized once for both lists (grown by doubling, a million-item
         // list's were copied and touched twice over); places in 32 bits.
-        let both = items.len().saturating_add(new_items.len());
+        let both = old_items.len().saturating_add(new_items.len());
         if u32::try_from(both).is_err() {
             return Err(MergeError::new(
                 PyException::MemoryError,
@@ -220,11 +218,16 @@ impl<R: Rules + ?Sized, O: MergeObserver + ?Sized> Walk<'_, R, O> {
             ));
         }
         let mut keys: Vec<Key> = Vec::with_capacity(both);
-        let mut place: Vec<u32> = Vec::with_capacity(both);
-        for (i, (item, id)) in items.iter().zip(ids).enumerate() {
+        // Only whether each item has an identity is kept beside them: the
+        // result's items and the old identities' places are made once
+        // `first_equal` is done and the identities are freed, in the memory
+        // they and its tables took (made before, they were fresh memory on
+        // top of them).
+        let mut old_has_id: Vec<bool> = Vec::with_capacity(old_items.len());
+        for (i, (item, id)) in old_items.iter().zip(ids).enumerate() {
+            old_has_id.push(id.is_some());
             if let Some(id) = id {
                 keys.push(Key(id));
-                place.push(i as u32);
             } else if dedupe {
                 buckets.entry(fingerprint(item)).or_default().push(i);
             }
@@ -241,6 +244,19 @@ impl<R: Rules + ?Sized, O: MergeObserver + ?Sized> Walk<'_, R, O> {
             keys.extend(id.map(Key));
         }
         let first = first_equal(&keys);
+        drop(keys);
+        // Where each identity's item is (an appended new item's place is
+        // known when it is appended).
+        let mut place: Vec<u32> = Vec::with_capacity(both);
+        place.extend(
+            old_has_id
+                .iter()
+                .enumerate()
+                .filter(|&(_, &h)| h)
+                .map(|(i, _)| i as u32),
+        );
+        drop(old_has_id);
+        let mut items: Vec<Node> = old_items.items().to_vec();
         let mut next_key = old_keys;
         for (nv, &id) in new_items.iter().zip(&has_id) {
             if id {
