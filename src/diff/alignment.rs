@@ -206,7 +206,13 @@ pub fn align_symmetric<F: Ord>(
     b_key: &[F],
     budget: &mut Budget,
 ) -> Vec<Run> {
-    let runs = if (a.len(), a_key) <= (b.len(), b_key) {
+    align_directed(a, b, (a.len(), a_key) <= (b.len(), b_key), budget)
+}
+
+/// [`align_symmetric`] with its direction decided (`forward`: `a` against
+/// `b`), so that the keys that decided it can be freed before the search.
+pub(crate) fn align_directed(a: &[u32], b: &[u32], forward: bool, budget: &mut Budget) -> Vec<Run> {
+    let runs = if forward {
         align_shared(a, b, budget)
     } else {
         align_shared(b, a, budget)

@@ -1,6 +1,6 @@
 //! `LineHunk`: a run of changed lines between two texts (a part's payload, a rendered YAML view).
 
-use super::alignment::{Budget, Run, align_symmetric};
+use super::alignment::{Budget, Run, align_directed};
 
 /// Lines `old_start..` of the old text replaced by lines `new_start..` of
 /// the new one (1-based; a side with no lines names the line before which
@@ -108,7 +108,11 @@ fn number(old: &[&str], new: &[&str]) -> (Vec<u32>, Vec<u32>, Vec<u64>, Vec<u64>
 /// The line-level edit script of two texts (each line with its end).
 pub(crate) fn line_runs(old: &[&str], new: &[&str], budget: &mut Budget) -> Vec<Run> {
     let (a, b, a_fp, b_fp) = number(old, new);
-    align_symmetric(&a, &b, &a_fp, &b_fp, budget)
+    // The hashes only decide the direction (as `align_symmetric` would):
+    // freed before the search, whose tables are as long as the texts.
+    let forward = (a.len(), &a_fp) <= (b.len(), &b_fp);
+    drop((a_fp, b_fp));
+    align_directed(&a, &b, forward, budget)
 }
 
 fn strip_end(l: &str) -> String {
