@@ -14,10 +14,45 @@ type Candidate = (Tag<'static>, fn(&str) -> bool);
 
 /// The tag PyYAML's resolver gives a scalar that was written plain (or
 /// tagged `!`).
+// Inlined: most plain scalars (keys, names, commands) start with a
+// character no resolver is registered for, and are `str` at once.
+#[inline]
 pub(crate) fn resolve_plain(value: &str) -> Tag<'static> {
-    let Some(&first) = value.as_bytes().first() else {
-        return Tag::Null;
-    };
+    match value.as_bytes().first() {
+        None => Tag::Null,
+        Some(&first) if has_resolvers(first) => resolve_candidates(value, first),
+        Some(_) => Tag::Str,
+    }
+}
+
+/// Whether PyYAML registers a resolver for scalars starting with `c`.
+fn has_resolvers(c: u8) -> bool {
+    matches!(
+        c,
+        b'y' | b'Y'
+            | b't'
+            | b'T'
+            | b'f'
+            | b'F'
+            | b'o'
+            | b'O'
+            | b'n'
+            | b'N'
+            | b'~'
+            | b'-'
+            | b'+'
+            | b'0'..=b'9'
+            | b'.'
+            | b'<'
+            | b'='
+            | b'!'
+            | b'&'
+            | b'*'
+    )
+}
+
+/// [`resolve_plain`] for a non-empty `value` starting with `first`.
+fn resolve_candidates(value: &str, first: u8) -> Tag<'static> {
     let s = strip_dollar_newline(value);
     let digit = first.is_ascii_digit();
     let candidates: &[Candidate] = match first {

@@ -25,11 +25,23 @@ struct Entry {
     /// The text's bytes, zero-padded.
     words: [u64; 2],
     analysis: ScalarAnalysis,
+    /// Whether the text written plain loads as a `str`, once asked.
+    plain_str: Option<bool>,
 }
 
 impl AnalysisCache {
     pub(super) fn new() -> Self {
         AnalysisCache((0..SLOTS).map(|_| Cell::new(Entry::default())).collect())
+    }
+
+    /// The slot `text` takes and its words; `None` for a text not kept.
+    fn slot(&self, text: &[u8]) -> Option<(&Cell<Entry>, [u64; 2])> {
+        let words = words_of(text)?;
+        let [lo, hi] = words;
+        let len = text.len() as u64;
+        let hash = (lo ^ hi.rotate_left(29) ^ len).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        let slot = self.0.get((hash >> 56) as usize % SLOTS)?;
+        Some((slot, words))
     }
 
     /// The analysis of `text`: the one kept, or `analyse`'s (then kept).
@@ -38,15 +50,10 @@ impl AnalysisCache {
         text: &[u8],
         analyse: impl FnOnce() -> ScalarAnalysis,
     ) -> ScalarAnalysis {
-        let Some(words) = words_of(text) else {
+        let Some((slot, words)) = self.slot(text) else {
             return analyse();
         };
         let len = text.len() as u8;
-        let [lo, hi] = words;
-        let hash = (lo ^ hi.rotate_left(29) ^ u64::from(len)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-        let Some(slot) = self.0.get((hash >> 56) as usize % SLOTS) else {
-            return analyse();
-        };
         let kept = slot.get();
         if kept.len == len && kept.words == words {
             return kept.analysis;
@@ -56,8 +63,29 @@ impl AnalysisCache {
             len,
             words,
             analysis,
+            plain_str: None,
         });
         analysis
+    }
+
+    /// Whether `text` written plain loads as a `str`: the answer kept with
+    /// its analysis, or `resolve`'s (then kept, when its analysis is). The
+    /// emitter asks right after analysing the text, so its slot holds it.
+    pub(super) fn plain_str(&self, text: &[u8], resolve: impl FnOnce() -> bool) -> bool {
+        let Some((slot, words)) = self.slot(text) else {
+            return resolve();
+        };
+        let mut kept = slot.get();
+        if kept.len != text.len() as u8 || kept.words != words {
+            return resolve();
+        }
+        if let Some(known) = kept.plain_str {
+            return known;
+        }
+        let answer = resolve();
+        kept.plain_str = Some(answer);
+        slot.set(kept);
+        answer
     }
 }
 
@@ -130,6 +158,11 @@ mod tests {
                 let want = ScalarAnalysis::of(t.as_bytes(), true, false);
                 let got = cache.get(t.as_bytes(), || {
                     ScalarAnalysis::of(t.as_bytes(), true, false)
+                });
+                assert_eq!(got, want, "{t:?} round {round}");
+                let want = crate::yaml::emitter::implicit_resolver::resolves_to_str(t.as_bytes());
+                let got = cache.plain_str(t.as_bytes(), || {
+                    crate::yaml::emitter::implicit_resolver::resolves_to_str(t.as_bytes())
                 });
                 assert_eq!(got, want, "{t:?} round {round}");
             }

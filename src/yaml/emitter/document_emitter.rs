@@ -530,6 +530,15 @@ impl<Ix: Copy + PartialEq> DocumentEmitter<'_, Ix> {
         }
     }
 
+    /// Whether `text` written plain loads as a `str` (kept with the
+    /// analysis of a short ASCII text: the same keys and values recur).
+    fn plain_str<T: TextUnit>(&self, text: &[T]) -> bool {
+        match T::as_ascii(text) {
+            Some(bytes) => self.analyses.plain_str(bytes, || resolves_to_str(bytes)),
+            None => resolves_to_str(text),
+        }
+    }
+
     fn load_cps(&mut self, bytes: &[u8]) {
         self.cps.clear();
         decode_wtf8(bytes, &mut self.cps);
@@ -672,7 +681,7 @@ impl<Ix: Copy + PartialEq> DocumentEmitter<'_, Ix> {
             } else {
                 Style::Double
             }
-        } else if plain_ok && implicit_plain.unwrap_or_else(|| resolves_to_str(text)) {
+        } else if plain_ok && implicit_plain.unwrap_or_else(|| self.plain_str(text)) {
             Style::Plain
         } else if analysis.allow_single_quoted && !(simple_key && analysis.multiline) {
             Style::Single
