@@ -111,7 +111,7 @@ impl Codec {
 pub fn unquote(s: &str) -> std::borrow::Cow<'_, str> {
     if s.chars().nth(1).is_some() {
         if let Some(inner) = s.strip_prefix('"').and_then(|r| r.strip_suffix('"')) {
-            if !inner.contains('\\') {
+            if !inner.as_bytes().contains(&b'\\') {
                 return std::borrow::Cow::Borrowed(inner);
             }
             return std::borrow::Cow::Owned(inner.replace("\\\\", "\\").replace("\\\"", "\""));
@@ -350,7 +350,7 @@ pub(crate) fn params_preserve(value: &str) -> Result<Vec<(String, ParamValue)>, 
 /// RFC 2231 section (the only ones that can raise, or join), so the list is
 /// the parameters in order; `None` if the value has a `*`.
 pub(crate) fn plain_param(value: &str, param: &str) -> Option<Option<ParamValue>> {
-    if value.contains('*') {
+    if value.as_bytes().contains(&b'*') {
         return None;
     }
     // `_parseparam` lower-cases the names; compared case-insensitively anyway.

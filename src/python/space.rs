@@ -26,6 +26,12 @@ pub fn py_is_space(c: char) -> bool {
 
 /// `s.strip()` (no argument).
 pub(crate) fn py_strip(s: &str) -> &str {
+    // Most texts (header values, parameters) have nothing to strip: two
+    // byte tests rather than decoding a character at each end.
+    let kept = |b: Option<&u8>| b.is_some_and(|&b| b.is_ascii() && !py_is_space(char::from(b)));
+    if kept(s.as_bytes().first()) && kept(s.as_bytes().last()) {
+        return s;
+    }
     s.trim_matches(py_is_space)
 }
 

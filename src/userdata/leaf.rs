@@ -1,5 +1,6 @@
 //! `Leaf`: one flattened user-data part as cloud-init's processor holds it (headers, payload, origin).
 
+use crate::byte_scan::find_any;
 use crate::mime::{HeaderName, header_name};
 use crate::python::py_is_space;
 use crate::source::SharedBytes;
@@ -239,7 +240,12 @@ impl Leaf {
 
     /// `get_content_maintype()`.
     pub fn maintype(&self) -> &str {
-        self.content_type.split('/').next().unwrap_or("")
+        let t = &self.content_type;
+        // A byte scan: asked for every part, several times.
+        match find_any(t.as_bytes(), [b'/']) {
+            Some(i) => t.get(..i).unwrap_or(""),
+            None => t,
+        }
     }
 
     /// `util.fully_decoded_payload(part)`.
