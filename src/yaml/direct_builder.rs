@@ -327,7 +327,7 @@ impl<'a> Builder<'a> {
                 merge_len: 0,
             })
         };
-        let node = Node::open_collection(seq, Span::new(self.source, start, start));
+        let node = Node::open_collection(Span::new(self.source, start, start));
         let anchored = anchor.is_some();
         self.open_anchors.extend(anchor);
         self.stack.push(Frame {

@@ -106,6 +106,14 @@ impl ScalarAnalysis {
             {
                 i += 8;
             }
+            // Fewer than eight left: when the eight that end the text are
+            // ordinary (some seen already), nothing is left to record.
+            if text.len() - i < 8
+                && let Some(tail) = text.last_chunk::<8>()
+                && plain_chunk(u64::from_le_bytes(*tail))
+            {
+                break;
+            }
             let Some(&c) = text.get(i) else {
                 break;
             };
