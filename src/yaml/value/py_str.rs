@@ -33,6 +33,36 @@ enum Repr {
     Wide(Box<[u8]>),
 }
 
+/// `dst[..src.len()] = src`, `None` (nothing written) if `src` does not fit.
+/// At most two fixed-size copies, which may overlap: a loader stores every
+/// short scalar this way, and the `memcpy` call a copy of variable length
+/// makes cost more than the copy.
+fn copy_inline(dst: &mut [u8; INLINE], src: &[u8]) -> Option<()> {
+    /// The first and the last `K` bytes of `src` (`K <= src.len()`).
+    fn ends<const K: usize>(dst: &mut [u8], src: &[u8]) -> Option<()> {
+        let n = src.len();
+        dst.first_chunk_mut::<K>()?
+            .copy_from_slice(src.first_chunk::<K>()?);
+        dst.get_mut(n.checked_sub(K)?..n)?
+            .copy_from_slice(src.last_chunk::<K>()?);
+        Some(())
+    }
+    match src.len() {
+        0 => Some(()),
+        // First, middle and last byte: every byte of a text this short.
+        n @ 1..4 => {
+            for i in [0, n / 2, n - 1] {
+                *dst.get_mut(i)? = *src.get(i)?;
+            }
+            Some(())
+        }
+        4..8 => ends::<4>(dst, src),
+        8..16 => ends::<8>(dst, src),
+        16..=INLINE => ends::<16>(dst, src),
+        _ => None,
+    }
+}
+
 impl PartialEq for PyStr {
     fn eq(&self, other: &Self) -> bool {
         bytes_eq(self.as_wtf8(), other.as_wtf8())
@@ -101,7 +131,7 @@ impl Repr {
 
     fn inline(s: &str) -> Option<Repr> {
         let mut b = [0u8; INLINE];
-        b.get_mut(..s.len())?.copy_from_slice(s.as_bytes());
+        copy_inline(&mut b, s.as_bytes())?;
         Some(Repr::Inline(s.len() as u8, b))
     }
 
@@ -224,9 +254,8 @@ impl PyStr {
     /// is (a node's, on the heap) rather than building it on the stack first.
     pub(crate) fn set(&mut self, s: &str) {
         if let Repr::Inline(n, b) = &mut self.0
-            && let Some(dst) = b.get_mut(..s.len())
+            && copy_inline(b, s.as_bytes()).is_some()
         {
-            dst.copy_from_slice(s.as_bytes());
             *n = s.len() as u8;
             return;
         }
@@ -450,6 +479,21 @@ mod tests {
         assert_eq!(s.chars().collect::<Vec<_>>(), vec![0x61, 0xDCE9, 0x62]);
         assert_eq!(s.to_utf8_surrogateescape().unwrap(), b"a\xe9b");
         assert_eq!(PyStr::from_utf8_surrogateescape(b"ok"), PyStr::from("ok"));
+    }
+
+    /// Every length up to and past the inline size, built and set.
+    #[test]
+    fn inline_copies_are_the_text() {
+        let text: String = (0..=INLINE + 1)
+            .map(|i| char::from(b'a' + (i % 26) as u8))
+            .collect();
+        for n in 0..=text.len() {
+            let t = text.get(..n).unwrap();
+            assert_eq!(PyStr::from(t).as_str(), Some(t), "{n}");
+            let mut p = PyStr::empty();
+            p.set(t);
+            assert_eq!(p.as_str(), Some(t), "{n}");
+        }
     }
 
     #[test]
