@@ -44,14 +44,9 @@ FILE_COMMANDS = [
     lambda f: ["merge", "--dialect", "cloud-config", f, f],
 ]
 
-PAYLOAD_COMMANDS = [
-    lambda p: ["render", p],
-    lambda p: ["render", "--format", "cloud-init", p],
-    lambda p: ["render", "--format", "json", p],
-    lambda p: ["parts", p],
-    lambda p: ["validate", p],
-    lambda p: ["explain", "--max-nodes", "100000000", p],
-]
+# The first five file commands, and explain with --max-nodes raised: past
+# the default the large payload stops with exit 4.
+PAYLOAD_COMMANDS = FILE_COMMANDS[:5] + [lambda p: ["explain", "--max-nodes", "100000000", p]]
 
 
 def corpus_files():

@@ -40,7 +40,7 @@ pub fn content_type_of(header: Option<&str>, default_type: &str) -> String {
 }
 
 /// The main type of a content type (before the `/`).
-pub(super) fn maintype(ctype: &str) -> &str {
+pub(crate) fn maintype(ctype: &str) -> &str {
     match find_any(ctype.as_bytes(), [b'/']) {
         Some(i) => ctype.get(..i).unwrap_or(ctype),
         None => ctype,

@@ -48,6 +48,7 @@ mod split_parse;
 mod transfer_encoding;
 pub(crate) use transfer_encoding::a2b_base64;
 mod walk;
+pub(crate) use content_type::maintype;
 
 internal! { use content_type::{MESSAGE_RFC822, TEXT_PLAIN, content_type_of}; }
 internal! { use decoded_part::DecodedPart; }

@@ -1,6 +1,5 @@
 //! `Leaf`: one flattened user-data part as cloud-init's processor holds it (headers, payload, origin).
 
-use crate::byte_scan::find_any;
 use crate::mime::{HeaderName, header_name};
 use crate::python::py_is_space;
 use crate::source::SharedBytes;
@@ -240,12 +239,7 @@ impl Leaf {
 
     /// `get_content_maintype()`.
     pub fn maintype(&self) -> &str {
-        let t = &self.content_type;
-        // A byte scan: asked for every part, several times.
-        match find_any(t.as_bytes(), [b'/']) {
-            Some(i) => t.get(..i).unwrap_or(""),
-            None => t,
-        }
+        crate::mime::maintype(&self.content_type)
     }
 
     /// `util.fully_decoded_payload(part)`.
