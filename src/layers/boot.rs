@@ -323,6 +323,7 @@ pub fn fold_layers_with(
                             pieces: Vec::new(),
                             file_names: Vec::new(),
                             error_file_names: Vec::new(),
+                            spent: Default::default(),
                         }))
                     }
                 }

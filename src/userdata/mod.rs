@@ -21,6 +21,7 @@ mod preloader;
 mod processor;
 mod py_int;
 mod render;
+mod spent_trees;
 mod user_data_options;
 mod yaml_text;
 
@@ -57,6 +58,7 @@ internal! { use py_int::{IntError, int_from_str, py_int}; }
 pub use render::{Folded, PartOutcome, PartReport, RenderError, Renderer, render};
 internal! { use render::{render_observed, render_owned}; }
 pub(crate) use render::render_observed_writing;
+pub use spent_trees::SpentTrees;
 pub use user_data_options::{
     DEFAULT_MAX_ALIAS_EXPANSION, DEFAULT_MAX_DECOMPRESSED_SIZE, DEFAULT_MAX_INPUT_SIZE,
     DEFAULT_MAX_SCALAR_SIZE, Limits, Release, UserDataOptions,

@@ -285,7 +285,8 @@ impl<'scope, 'env> Preloader<'scope, 'env> {
     }
 
     /// Where the fold puts a part's tree, once merged, when the helper loaded
-    /// it: the helper frees it. Freeing a node on another thread than the one
+    /// it and the fold does not keep it ([`super::SpentTrees`]): the helper
+    /// frees it. Freeing a node on another thread than the one
     /// that allocated it costs the allocator more (the block goes back to its
     /// owner's page through a shared list) than a free on the owner's thread,
     /// and the helper loads about two parts in three.
@@ -299,7 +300,8 @@ impl<'scope, 'env> Preloader<'scope, 'env> {
     }
 
     /// Free every spent tree, here or on the helper, before this returns:
-    /// the merged config's nodes are then referenced only by it.
+    /// the merged config's nodes are then referenced only by it (and by the
+    /// trees the fold keeps).
     pub(crate) fn settle(&mut self) {
         let Some(shared) = &self.shared else {
             self.spent.clear();

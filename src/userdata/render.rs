@@ -12,6 +12,7 @@ use super::processor::{
     IncludeResolver, ProcessError, ProcessWarning, Processed, WarningKind, process_cow,
     scalar_limit,
 };
+use super::spent_trees::SpentTrees;
 use super::user_data_options::UserDataOptions;
 use crate::diagnostic::PartRef;
 use crate::jinja::{
@@ -155,6 +156,9 @@ pub struct Folded {
     pub file_names: Vec<String>,
     /// Names listed as schema errors (written in 25.1).
     pub error_file_names: Vec<String>,
+    /// What the merges left of the parts' trees, freed with this result
+    /// rather than during the fold ([`SpentTrees`]).
+    pub spent: SpentTrees,
 }
 
 /// Why there is no fold at all.
@@ -385,6 +389,7 @@ fn fold_processed(
     preloader.begin(&walk.parts);
     let mut parts = Vec::with_capacity(walk.parts.len());
     let mut engine: Option<Engine> = None;
+    let mut spent = SpentTrees::default();
     for (i, handled) in walk.parts.iter().enumerate() {
         let leaf = &handled.leaf;
         let source = opts.source_of(i);
@@ -395,12 +400,22 @@ fn fold_processed(
             _ if opts.excluded.excludes(&leaf.content_type)? => PartOutcome::Excluded,
             PartType::CloudConfig | PartType::JsonPatch => {
                 observer.begin_part(source);
-                let preloaded = match preloader.take(i) {
+                let loaded = preloader.take(i);
+                // Kept with the result while there is room; past that the
+                // helper frees the trees it loaded, and the handler the others.
+                let kept = match part_type {
+                    PartType::CloudConfig => spent.room_for(size),
+                    _ => None,
+                };
+                let preloaded = match loaded {
                     Some((loaded, by_helper)) => Preloaded {
                         loaded: Some(loaded),
-                        spent: by_helper.then(|| preloader.spent()),
+                        spent: kept.or_else(|| by_helper.then(|| preloader.spent())),
                     },
-                    None => Preloaded::default(),
+                    None => Preloaded {
+                        loaded: None,
+                        spent: kept,
+                    },
                 };
                 let outcome = match handler.handle_preloaded(leaf, source, observer, preloaded) {
                     Ok(()) => PartOutcome::Merged,
@@ -498,6 +513,7 @@ fn fold_processed(
         pieces,
         file_names,
         error_file_names,
+        spent,
     })
 }
 
@@ -589,7 +605,7 @@ fn repetition_notes(walk: &HandlerWalk) -> Vec<ProcessWarning> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::userdata::NoIncludes;
+    use crate::userdata::{NoIncludes, Preload};
 
     /// Giving the payload away changes nothing but when it is freed.
     #[test]
@@ -631,6 +647,32 @@ mod tests {
         }
         p.extend_from_slice(b"--B--\n");
         p
+    }
+
+    /// Every cloud-config part's leftovers are kept with the result (the
+    /// payload is far below the cap), whichever thread loaded the part; the
+    /// merged config's top-level values are its own all the same (a value
+    /// that looked shared would keep a large dump on one thread).
+    #[test]
+    fn spent_trees_are_kept_and_share_no_value_with_the_config() {
+        let p = many_parts(600);
+        for preload in [Preload::Off, Preload::Auto, Preload::Always] {
+            let opts = UserDataOptions {
+                preload,
+                ..UserDataOptions::default()
+            };
+            let f = std::thread::scope(|scope| {
+                Renderer::start(scope, &opts, p.len()).render_owned(p.clone(), &NoIncludes)
+            })
+            .unwrap();
+            assert_eq!(f.spent.len(), 600, "{preload:?}");
+            let config = f.config.as_ref().and_then(Node::as_map).unwrap();
+            assert!(config.iter().all(|(_, v)| !v.is_shared()), "{preload:?}");
+            assert_eq!(
+                f.cloud_config_txt,
+                render(&p, &opts, &NoIncludes).unwrap().cloud_config_txt
+            );
+        }
     }
 
     /// Each text a fold can be asked for is what the dump of its merged
