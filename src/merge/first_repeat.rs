@@ -1,33 +1,68 @@
-//! `first_repeat`: the first key of a sequence equal to an earlier one, found by a radix sort of hashes rather than a growing hash table.
+//! `first_repeat` and `first_equal`: list items whose identities repeat, found by a radix sort of the identities' hashes rather than a growing hash table.
 //!
 //! A hash table over a million keys lives out of the cache: each insert and
 //! lookup is a few random memory accesses, which made a keyed merge of one
 //! huge list grow faster than its input. Sorting the keys' hashes by radix
 //! reads and writes memory in order, and is linear.
 
-use crate::yaml::value::Key;
-use std::hash::BuildHasher;
+use crate::yaml::value::{Key, Node};
 
 /// Lists up to this long are compared pair by pair.
 const SMALL: usize = 32;
 /// Bits of the hash sorted per radix pass (three passes cover 32 bits).
 const DIGIT: u32 = 11;
 
-/// `(a, b)` with `b` the smallest index whose key equals an earlier one and
-/// `a` the first index with that key; `None` when all keys differ.
-pub fn first_repeat(keys: &[Key]) -> Option<(usize, usize)> {
-    if keys.len() <= SMALL {
-        return keys.iter().enumerate().find_map(|(b, k)| {
-            keys.iter()
-                .take(b)
-                .position(|earlier| earlier == k)
-                .map(|a| (a, b))
+/// The identities of a list's items as 32 bits of their hash beside the
+/// item's index, pushed while the items are walked: the identities
+/// themselves are only borrowed (a list of their clones was a write to every
+/// node to make it and one more to drop it, and a third pass to hash it).
+#[derive(Debug)]
+pub struct Hashed {
+    state: foldhash::fast::RandomState,
+    pairs: Vec<(u32, u32)>,
+}
+
+impl Hashed {
+    /// Room for `n` identities.
+    pub fn with_capacity(n: usize) -> Hashed {
+        Hashed {
+            // foldhash, not SipHash: the hash of a million keys was a
+            // twentieth of a keyed merge.
+            state: foldhash::fast::RandomState::default(),
+            pairs: Vec::with_capacity(n),
+        }
+    }
+
+    /// Adds `id`, the identity of the item at `index` (indices ascending;
+    /// equal identities are those equal as dict keys).
+    pub fn push(&mut self, id: &Node, index: u32) {
+        self.pairs
+            .push((Key::hash_node(id, &self.state) as u32, index));
+    }
+}
+
+/// `(a, b)` with `b` the smallest index whose identity equals an earlier
+/// one's and `a` the first index with that identity; `None` when all
+/// differ. `same(a, b)`: whether the identities at `a` and `b` are equal
+/// (asked only of indices `hashed` holds, mostly of equal hashes).
+pub fn first_repeat(
+    hashed: Hashed,
+    mut same: impl FnMut(usize, usize) -> bool,
+) -> Option<(usize, usize)> {
+    let pairs = hashed.pairs;
+    if pairs.len() <= SMALL {
+        return pairs.iter().enumerate().find_map(|(j, &(h, b))| {
+            pairs
+                .iter()
+                .take(j)
+                .find(|&&(g, a)| g == h && same(a as usize, b as usize))
+                .map(|&(_, a)| (a as usize, b as usize))
         });
     }
     // The repeats as they are found, the earliest kept: a vector of every
     // key's first index was a fresh list-sized block only to be scanned.
     let mut best: Option<(usize, usize)> = None;
-    repeats(keys, |a, b| {
+    repeats(pairs, same, true, |a, b| {
         if best.is_none_or(|(_, first_b)| b < first_b) {
             best = Some((a, b));
         }
@@ -35,81 +70,59 @@ pub fn first_repeat(keys: &[Key]) -> Option<(usize, usize)> {
     best
 }
 
-/// For each key, the first index whose key equals it (itself when none
-/// earlier does), as [`FirstEqual::of`].
-pub fn first_equal(keys: &[Key]) -> FirstEqual {
-    let mut first = match u32::try_from(keys.len()) {
-        Ok(n) => FirstEqual::Narrow((0..n).collect()),
-        Err(_) => FirstEqual::Wide((0..keys.len()).collect()),
-    };
-    repeats(keys, |a, b| first.set(b, a));
+/// For each index below `len`, the first index whose identity may equal
+/// its own, as [`FirstEqual::of`]; `same` as for [`first_repeat`], but not
+/// asked of the pairs [`FirstEqual::of`] leaves to the caller.
+pub fn first_equal(
+    hashed: Hashed,
+    len: u32,
+    same: impl FnMut(usize, usize) -> bool,
+) -> FirstEqual {
+    let mut first = FirstEqual((0..len).collect());
+    repeats(hashed.pairs, same, false, |a, b| first.set(b, a));
     first
 }
 
-/// Each key's first equal index, from [`first_equal`]; 32-bit indices
-/// where they fit (half the fresh memory of a list-sized table).
+/// Each index's first equal index, from [`first_equal`].
 #[derive(Debug)]
-pub enum FirstEqual {
-    /// Indices below 2³².
-    Narrow(Vec<u32>),
-    /// Longer lists.
-    Wide(Vec<usize>),
-}
+pub struct FirstEqual(Vec<u32>);
 
 impl FirstEqual {
-    /// The first index whose key equals key `b`'s (`b` itself when none
-    /// earlier does, or when `b` is out of range).
+    /// The first index whose identity equals index `b`'s (`b` itself when
+    /// none earlier does, or when `b` is out of range) — or one that only
+    /// shares 32 bits of its hash: the caller asks `same(a, b)` of an `a`
+    /// below `b`, and when they differ no earlier identity equals `b`'s.
+    /// (The caller reads both items then anyway: compared here, in index
+    /// order, they were a pass more over both lists.)
     pub fn of(&self, b: usize) -> usize {
-        match self {
-            FirstEqual::Narrow(v) => v.get(b).map_or(b, |&a| a as usize),
-            FirstEqual::Wide(v) => v.get(b).copied().unwrap_or(b),
-        }
+        self.0.get(b).map_or(b, |&a| a as usize)
     }
 
     fn set(&mut self, b: usize, a: usize) {
-        match self {
-            FirstEqual::Narrow(v) => {
-                if let (Some(slot), Ok(a)) = (v.get_mut(b), u32::try_from(a)) {
-                    *slot = a;
-                }
-            }
-            FirstEqual::Wide(v) => {
-                if let Some(slot) = v.get_mut(b) {
-                    *slot = a;
-                }
-            }
+        if let (Some(slot), Ok(a)) = (self.0.get_mut(b), u32::try_from(a)) {
+            *slot = a;
         }
     }
 }
 
-/// Calls `found(a, b)` for every index `b` whose key equals an earlier one,
-/// with `a` the first index with that key, in no particular order.
-fn repeats(keys: &[Key], mut found: impl FnMut(usize, usize)) {
-    if u32::try_from(keys.len()).is_err() {
-        // Past 32-bit indices: a hash table, slower but the same answer.
-        let mut seen: indexmap::IndexMap<&Key, usize> = indexmap::IndexMap::new();
-        for (i, k) in keys.iter().enumerate() {
-            let a = *seen.entry(k).or_insert(i);
-            if a != i {
-                found(a, i);
-            }
-        }
-        return;
-    }
-    // foldhash, not SipHash: the hash of a million keys was a twentieth of a keyed merge.
-    let state = foldhash::fast::RandomState::default();
-    // 32 bits of hash beside each index: equal keys share them, and the
-    // few unequal keys that also do are told apart by comparing.
-    let mut pairs: Vec<(u32, u32)> = Vec::with_capacity(keys.len());
-    for (i, k) in keys.iter().enumerate() {
-        pairs.push((state.hash_one(k) as u32, i as u32));
-    }
+/// Calls `found(a, b)` for every index `b` whose identity equals an earlier
+/// one's, with `a` the first index with that identity, in no particular
+/// order. Without `check_twos`, also for the `b` that only share their hash
+/// with one other index `a` and are not compared with it.
+fn repeats(
+    mut pairs: Vec<(u32, u32)>,
+    mut same: impl FnMut(usize, usize) -> bool,
+    check_twos: bool,
+    mut found: impl FnMut(usize, usize),
+) {
+    // 32 bits of hash beside each index: equal identities share them, and
+    // the few unequal ones that also do are told apart by comparing.
     let mut scratch: Vec<(u32, u32)> = Vec::new();
     radix_sort(&mut pairs, &mut scratch);
     // Runs of one hash, indices ascending (the sort is stable); within a
-    // run, each key is compared with the first of each distinct key before
-    // it (more than one only where unequal keys share 32 bits of hash).
-    // Runs of two (a key and its one repeat, by far the most) are set aside
+    // run, each identity is compared with the first of each distinct one
+    // before it (more than one only where unequal ones share 32 bits of hash).
+    // Runs of two (an identity and its one repeat, by far the most) are set aside
     // and compared in index order instead: in hash order each comparison
     // read two nodes at random places, and a million of them grew faster
     // than the list. They are kept at the front of `pairs` itself (a run of
@@ -126,6 +139,11 @@ fn repeats(keys: &[Key], mut found: impl FnMut(usize, usize)) {
         if end - start == 2 {
             let a = pairs.get(start).map_or(0, |p| p.1);
             let b = pairs.get(start + 1).map_or(0, |p| p.1);
+            if !check_twos {
+                found(a as usize, b as usize);
+                start = end;
+                continue;
+            }
             if let Some(slot) = pairs.get_mut(twos) {
                 *slot = (b, a);
             }
@@ -136,8 +154,7 @@ fn repeats(keys: &[Key], mut found: impl FnMut(usize, usize)) {
         firsts.clear();
         for &(_, b) in pairs.get(start..end).unwrap_or_default() {
             let b = b as usize;
-            let key = keys.get(b);
-            match firsts.iter().find(|&&a| keys.get(a) == key) {
+            match firsts.iter().find(|&&a| same(a, b)) {
                 Some(&a) => found(a, b),
                 None => firsts.push(b),
             }
@@ -148,7 +165,7 @@ fn repeats(keys: &[Key], mut found: impl FnMut(usize, usize)) {
     radix_sort(&mut pairs, &mut scratch);
     for &(b, a) in &pairs {
         let (a, b) = (a as usize, b as usize);
-        if keys.get(a) == keys.get(b) {
+        if same(a, b) {
             found(a, b);
         }
     }
@@ -203,26 +220,34 @@ fn radix_sort(pairs: &mut Vec<(u32, u32)>, other: &mut Vec<(u32, u32)>) {
 mod tests {
     #![allow(clippy::indexing_slicing)]
     use super::*;
-    use crate::yaml::value::{Node, Value};
+    use crate::yaml::value::Value;
 
-    fn keys(xs: &[i64]) -> Vec<Key> {
+    fn nodes(xs: &[i64]) -> Vec<Node> {
         xs.iter()
-            .map(|&x| {
-                Key(Node::synthetic(Value::Int(crate::yaml::value::Int::Small(
-                    x,
-                ))))
-            })
+            .map(|&x| Node::synthetic(Value::Int(crate::yaml::value::Int::Small(x))))
             .collect()
     }
 
+    fn hashed(ns: &[Node]) -> Hashed {
+        let mut h = Hashed::with_capacity(ns.len());
+        for (i, n) in ns.iter().enumerate() {
+            h.push(n, i as u32);
+        }
+        h
+    }
+
+    fn same(ns: &[Node]) -> impl FnMut(usize, usize) -> bool + '_ {
+        |a, b| Key::eq_nodes(&ns[a], &ns[b])
+    }
+
     /// The repeat a hash table filled in order would meet first.
-    fn by_table(ks: &[Key]) -> Option<(usize, usize)> {
-        let mut seen: indexmap::IndexMap<&Key, usize> = indexmap::IndexMap::new();
-        for (b, k) in ks.iter().enumerate() {
-            if let Some(&a) = seen.get(k) {
+    fn by_table(ns: &[Node]) -> Option<(usize, usize)> {
+        let mut seen: indexmap::IndexMap<Key, usize> = indexmap::IndexMap::new();
+        for (b, n) in ns.iter().enumerate() {
+            if let Some(&a) = seen.get(&Key(n.clone())) {
                 return Some((a, b));
             }
-            seen.insert(k, b);
+            seen.insert(Key(n.clone()), b);
         }
         None
     }
@@ -233,7 +258,8 @@ mod tests {
         xs[4000] = 17;
         xs[4500] = 17;
         xs[100] = 3;
-        let f = first_equal(&keys(&xs));
+        let ns = nodes(&xs);
+        let f = first_equal(hashed(&ns), 5000, same(&ns));
         let of = |b| f.of(b);
         assert_eq!(
             (of(4000), of(4500), of(17), of(100), of(3), of(7)),
@@ -242,23 +268,44 @@ mod tests {
     }
 
     #[test]
+    fn indices_without_an_identity_are_their_own_first() {
+        let ns = nodes(&[5, 6, 5, 6, 5]);
+        // Items 1 and 3 have no identity here.
+        let mut h = Hashed::with_capacity(3);
+        for i in [0, 2, 4] {
+            h.push(&ns[i], i as u32);
+        }
+        let f = first_equal(h, 5, same(&ns));
+        assert_eq!((0..5).map(|b| f.of(b)).collect::<Vec<_>>(), [0, 1, 0, 3, 0]);
+    }
+
+    #[test]
     fn agrees_with_a_hash_table_small_and_large() {
         for n in [0usize, 1, 5, 32, 33, 1000, 50_000] {
             let mut xs: Vec<i64> = (0..n as i64).map(|i| (i * 7919) % 1_000_003).collect();
-            assert_eq!(first_repeat(&keys(&xs)), None, "n={n}");
+            let ns = nodes(&xs);
+            assert_eq!(first_repeat(hashed(&ns), same(&ns)), None, "n={n}");
             if n >= 5 {
                 // two repeats; the one whose second comes first wins
                 xs[n - 1] = xs[1];
                 xs[n / 2] = xs[3];
-                let ks = keys(&xs);
-                assert_eq!(first_repeat(&ks), by_table(&ks), "n={n}");
+                let ns = nodes(&xs);
+                assert_eq!(
+                    first_repeat(hashed(&ns), same(&ns)),
+                    by_table(&ns),
+                    "n={n}"
+                );
                 if n / 2 > 3 {
-                    assert_eq!(first_repeat(&ks), Some((3, n / 2)), "n={n}");
+                    assert_eq!(
+                        first_repeat(hashed(&ns), same(&ns)),
+                        Some((3, n / 2)),
+                        "n={n}"
+                    );
                 }
             }
         }
         // many equal keys: the second of them
-        let ks = keys(&[9; 100]);
-        assert_eq!(first_repeat(&ks), Some((0, 1)));
+        let ns = nodes(&[9; 100]);
+        assert_eq!(first_repeat(hashed(&ns), same(&ns)), Some((0, 1)));
     }
 }

@@ -18,7 +18,7 @@
 //! Symmetric dialects ([`nickel`], [`keyed`]) use `DictMode::Symmetric`
 //! (keys in both settled by `Rules::precedence`: priorities, `!override`,
 //! `!reset`), `ListMode::ByIdentity` (items merged by
-//! `Rules::identity`, appended, or de-duplicated by `Rules::equal`) and
+//! `Rules::item_identity`, appended, or de-duplicated by `Rules::equal`) and
 //! `Strategy::Unify` (equal or `Rules::conflict`). A `PriorityLedger`
 //! carries priorities through a fold and defers conflicts, so a conflict a
 //! later, higher priority erases is no error, as in Nickel's lazy merge.
@@ -27,6 +27,7 @@ mod decimal;
 mod engine;
 mod fingerprint;
 mod first_repeat;
+mod item_identity;
 mod knockout;
 mod knockout_error;
 mod limits;
@@ -55,7 +56,8 @@ pub mod nickel;
 internal! { use decimal::Decimal; }
 internal! { use engine::{NewSide, merge_owned_with, merge_with}; }
 internal! { use fingerprint::fingerprint; }
-internal! { use first_repeat::{FirstEqual, first_equal, first_repeat}; }
+internal! { use first_repeat::{FirstEqual, Hashed, first_equal, first_repeat}; }
+internal! { use item_identity::ItemIdentity; }
 internal! { use knockout::Knockout; }
 internal! { use knockout_error::KnockoutError; }
 internal! { use limits::{Limits, MAX_LEVELS}; }

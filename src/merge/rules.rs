@@ -1,6 +1,6 @@
 //! `Rules`: a dialect's table from (logical path, old value) to the strategy that merges there.
 
-use super::{Knockout, MergeError, Path, Precedence, PyException, Strategy};
+use super::{ItemIdentity, Knockout, MergeError, Path, Precedence, PyException, Strategy};
 use crate::yaml::value::{Node, PyStr, PyStrBuilder, py_eq, py_str};
 
 /// Which strategy merges new into `old` at `path`.
@@ -67,17 +67,12 @@ pub trait Rules {
         py_eq(a, b)
     }
 
-    /// The identity of a list item at `path` (the list's path) for
-    /// [`super::ListMode::ByIdentity`]: items with equal identities merge.
-    fn identity(&self, _path: &Path, _item: &Node) -> Option<Node> {
+    /// How the items of the list at `path` (the list's path) are identified
+    /// for [`super::ListMode::ByIdentity`] (items with equal identities
+    /// merge), worked out once for the list; `None`: no item has one.
+    fn item_identity(&self, path: &Path) -> Option<Box<dyn ItemIdentity + '_>> {
+        let _ = path;
         None
-    }
-
-    /// [`Rules::identity`] of each of `items`, all at `path`: a dialect
-    /// that works out its rule from the path does it once for the list
-    /// (the engine indexes a list's old items at every merge into it).
-    fn identities(&self, path: &Path, items: &[Node]) -> Vec<Option<Node>> {
-        items.iter().map(|i| self.identity(path, i)).collect()
     }
 
     /// `old` and `new` cannot merge at `path`. The default fails; a dialect

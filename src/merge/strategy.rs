@@ -110,7 +110,7 @@ pub enum ListMode {
     /// are appended. New must be a list or tuple (the rules check).
     Union,
     /// Symmetric union by identity (the keyed cloud-config dialect): a new
-    /// item whose [`super::Rules::identity`] matches an old item's merges
+    /// item whose identity ([`super::Rules::item_identity`]) matches an old item's merges
     /// with it through the table; other new items are appended, except, with
     /// `dedupe`, those equal ([`super::Rules::equal`]) to an old item. A
     /// non-list new is a [`super::Rules::conflict`].

@@ -2,14 +2,14 @@
 
 use super::{DICT_LEVEL, Depth, LIST_LEVEL, TUPLE_LEVEL, Walk};
 use crate::merge::fingerprint::fingerprint;
-use crate::merge::first_equal;
+use crate::merge::{Hashed, first_equal};
 use crate::merge::py_ops::{Indexable, py_iter};
 use crate::merge::{
     Decision, DictMode, DictStrategy, FlattenStrategy, KeepReason, ListMode, ListStrategy,
     MergeError, MergeObserver, PathSeg, Precedence, PyException, Rules, StrMode, StrStrategy,
     Strategy,
 };
-use crate::yaml::value::{Entries, Key, Map, Node, PyStrBuilder, Seq, Value, insert};
+use crate::yaml::value::{Entries, Map, Node, PyStrBuilder, Seq, Value, insert};
 
 impl<R: Rules + ?Sized, O: MergeObserver + ?Sized> Walk<'_, R, O> {
     pub(super) fn dict(
@@ -204,83 +204,90 @@ impl<R: Rules + ?Sized, O: MergeObserver + ?Sized> Walk<'_, R, O> {
         // Items by fingerprint, so de-duplication compares within buckets only.
         let mut buckets: std::collections::HashMap<u64, Vec<usize>> =
             std::collections::HashMap::new();
-        let ids = self.rules.identities(&self.path, old_items.items());
-        // The identities of both lists in order, old first. `first_equal`
-        // matches them in ordered passes: a hash table the size of both
-        // lists lives out of the cache.
-        // Sized once for both lists (grown by doubling, a million-item
-        // list's were copied and touched twice over); places in 32 bits.
-        let both = old_items.len().saturating_add(new_items.len());
-        if u32::try_from(both).is_err() {
+        // Places in 32 bits: old items are `0..old_len`, new item `j` is
+        // `old_len + j`.
+        let old_len = old_items.len();
+        let both = old_len.saturating_add(new_items.len());
+        let Ok(both32) = u32::try_from(both) else {
             return Err(MergeError::new(
                 PyException::MemoryError,
                 "a list longer than 2**32 items",
             ));
-        }
-        let mut keys: Vec<Key> = Vec::with_capacity(both);
-        // Only whether each item has an identity is kept beside them: the
-        // result's items and the old identities' places are made once
-        // `first_equal` is done and the identities are freed, in the memory
-        // they and its tables took (made before, they were fresh memory on
-        // top of them).
-        let mut old_has_id: Vec<bool> = Vec::with_capacity(old_items.len());
-        for (i, (item, id)) in old_items.iter().zip(ids).enumerate() {
-            old_has_id.push(id.is_some());
-            if let Some(id) = id {
-                keys.push(Key(id));
+        };
+        let identity = self.rules.item_identity(&self.path);
+        // The identities of both lists in order, old first, hashed as each
+        // item is read (not cloned: a list of their clones was a write to
+        // every node, and a pass more over them to drop it). `first_equal`
+        // matches them in ordered passes: a hash table the size of both
+        // lists lives out of the cache. Sized once for both lists (grown by
+        // doubling, a million-item list's were copied and touched twice over).
+        let mut ids = Hashed::with_capacity(both);
+        for (i, item) in old_items.iter().enumerate() {
+            if let Some(id) = identity.as_ref().and_then(|r| r.of(item)) {
+                ids.push(&id, i as u32);
             } else if dedupe {
                 buckets.entry(fingerprint(item)).or_default().push(i);
             }
         }
-        let old_keys = keys.len();
-        // The rule is looked up once for the list, not per item (a table
-        // search per item was a sixth of a keyed merge of long lists). The
-        // identities are moved into `keys`, only whether each item has one
-        // is kept (a clone of each, kept to the end, was a list-sized block
-        // and a write to every node).
+        // Only whether each new item has an identity is kept beside them.
         let mut has_id: Vec<bool> = Vec::with_capacity(new_items.len());
-        for id in self.rules.identities(&self.path, new_items.items()) {
+        for (j, item) in new_items.iter().enumerate() {
+            let id = identity.as_ref().and_then(|r| r.of(item));
             has_id.push(id.is_some());
-            keys.extend(id.map(Key));
+            if let Some(id) = id {
+                ids.push(&id, (old_len + j) as u32);
+            }
         }
-        let first = first_equal(&keys);
-        drop(keys);
-        // Where each identity's item is (an appended new item's place is
-        // known when it is appended).
-        let mut place: Vec<u32> = Vec::with_capacity(both);
-        place.extend(
-            old_has_id
-                .iter()
-                .enumerate()
-                .filter(|&(_, &h)| h)
-                .map(|(i, _)| i as u32),
-        );
-        drop(old_has_id);
+        let item_at = |k: usize| {
+            old_items
+                .items()
+                .get(k)
+                .or_else(|| new_items.items().get(k.wrapping_sub(old_len)))
+        };
+        let first = first_equal(ids, both32, |a, b| {
+            match (identity.as_ref(), item_at(a), item_at(b)) {
+                (Some(r), Some(x), Some(y)) => r.same(x, y),
+                _ => false,
+            }
+        });
+        // Where each new item that is its identity's first was appended (old
+        // items stay in their places).
+        let mut place: Vec<u32> = vec![0; new_items.len()];
         let mut items: Vec<Node> = old_items.items().to_vec();
-        let mut next_key = old_keys;
-        for (nv, &id) in new_items.iter().zip(&has_id) {
+        for (j, (nv, &id)) in new_items.iter().zip(&has_id).enumerate() {
             if id {
-                let k = next_key;
-                next_key += 1;
+                let k = old_len + j;
                 let leader = first.of(k);
-                match place.get(leader).map(|&i| i as usize) {
-                    Some(i) if leader != k => {
-                        // Never a leader itself: its place is not looked up.
-                        place.push(i as u32);
-                        let Some(slot) = items.get(i).cloned() else {
-                            continue;
-                        };
-                        self.enter(|| PathSeg::Index(i));
-                        let merged = self
-                            .recurse(&slot, nv, depth.deeper(LIST_LEVEL), || PathSeg::Index(i))?;
-                        self.rules.merged(nv, &merged);
-                        if let Some(s) = items.get_mut(i) {
-                            *s = merged;
-                        }
-                        self.leave();
+                // A leader that only shares the hash is checked here, where
+                // both items are read anyway (see `FirstEqual::of`).
+                let equal = leader != k
+                    && match (identity.as_ref(), item_at(leader)) {
+                        (Some(r), Some(x)) => r.same(x, nv),
+                        _ => false,
+                    };
+                let at = if !equal {
+                    None
+                } else if leader < old_len {
+                    Some(leader)
+                } else {
+                    place.get(leader - old_len).map(|&i| i as usize)
+                };
+                if let Some(i) = at {
+                    let Some(slot) = items.get(i) else {
                         continue;
+                    };
+                    self.enter(|| PathSeg::Index(i));
+                    let merged =
+                        self.recurse(slot, nv, depth.deeper(LIST_LEVEL), || PathSeg::Index(i))?;
+                    self.rules.merged(nv, &merged);
+                    if let Some(s) = items.get_mut(i) {
+                        *s = merged;
                     }
-                    _ => place.push(items.len() as u32),
+                    self.leave();
+                    continue;
+                }
+                if let Some(p) = place.get_mut(j) {
+                    *p = items.len() as u32;
                 }
             } else if dedupe {
                 let fp = fingerprint(nv);

@@ -1,9 +1,10 @@
 //! Folding cloud-config fragments with the keyed dialect: tag checks, per-fragment normalisation, the fold, deferred conflicts.
 
 use super::{Directive, KeyedRules, ListRule, identity_of, keyed_eq, rule_for};
+use crate::merge::ItemIdentity;
 use crate::merge::{
     DuplicateIdentity, Limits, MAX_LEVELS, MergeObserver, Path, PathSeg, PriorityLedger,
-    SymmetricError, TagLookup, fingerprint, first_repeat, merge_owned_with, merge_with,
+    Hashed, SymmetricError, TagLookup, fingerprint, first_repeat, merge_owned_with, merge_with,
 };
 use crate::source::SourceId;
 use crate::yaml::value::{Entries, Key, Map, Node, Seq, Value, py_repr};
@@ -59,31 +60,30 @@ impl Normaliser<'_> {
         out
     }
 
-    /// The first identity of a list (`ids`, those of the `items` that have
-    /// one under `rule`, in order) that repeats an earlier one, as the error.
-    fn repeat(&self, rule: ListRule, ids: &[Key], items: &[Node]) -> Option<SymmetricError> {
-        let (a, b) = first_repeat(ids)?;
-        let (first_id, id) = (ids.get(a)?, ids.get(b)?);
-        // The items the two identities came from, found again only for the
-        // error (keeping every item's place beside its identity was a
-        // list-sized block for nothing on the way to a merge).
-        let mut with_id = items.iter().filter(|it| identity_of(rule, it).is_some());
-        let first_item = with_id.nth(a)?;
-        let second_item = with_id.nth(b.checked_sub(a + 1)?)?;
+    /// The first identity of a list (`ids`, those of the kept `items` that
+    /// have one under `rule`) that repeats an earlier one, as the error.
+    fn repeat(&self, rule: ListRule, ids: Hashed, items: &[Node]) -> Option<SymmetricError> {
+        let same = |a: usize, b: usize| match (items.get(a), items.get(b)) {
+            (Some(x), Some(y)) => rule.same(x, y),
+            _ => false,
+        };
+        let (a, b) = first_repeat(ids, same)?;
+        let (first_item, second_item) = (items.get(a)?, items.get(b)?);
+        let (first_id, id) = (identity_of(rule, first_item)?, identity_of(rule, second_item)?);
         // Point at the identity as written, else at the item.
-        let at = |id: &Key, item: &Node| {
-            if id.0.span().source == SourceId::UNKNOWN {
+        let at = |id: &Node, item: &Node| {
+            if id.span().source == SourceId::UNKNOWN {
                 item.span()
             } else {
-                id.0.span()
+                id.span()
             }
         };
         Some(SymmetricError::DuplicateIdentity(Box::new(
             DuplicateIdentity {
                 path: self.path.to_string(),
-                identity: py_repr(&id.0),
-                first: at(first_id, first_item),
-                second: at(id, second_item),
+                identity: py_repr(&id),
+                first: at(&first_id, first_item),
+                second: at(&id, second_item),
             },
         )))
     }
@@ -141,10 +141,10 @@ impl Normaliser<'_> {
                 } else {
                     0
                 };
-                // Identities in order; repeats are
-                // found after the loop (or before an error in it) by
-                // `first_repeat`, in ordered passes rather than a hash table
-                // the size of the list.
+                // Identities' hashes beside their items' places among the
+                // kept ones; repeats are found after the loop (or before an
+                // error in it) by `first_repeat`, in ordered passes rather
+                // than a hash table the size of the list.
                 // Sized once (grown by doubling, a million-item list's were
                 // copied and touched twice over).
                 let id_cap = if keyed && !matches!(rule, ListRule::Union) {
@@ -152,7 +152,13 @@ impl Normaliser<'_> {
                 } else {
                     0
                 };
-                let mut ids: Vec<Key> = Vec::with_capacity(id_cap);
+                if u32::try_from(s.len()).is_err() {
+                    return Err(SymmetricError::Merge(crate::merge::MergeError::new(
+                        crate::merge::PyException::MemoryError,
+                        "a list longer than 2**32 items",
+                    )));
+                }
+                let mut ids = Hashed::with_capacity(id_cap);
                 // Items by fingerprint: the last one's index in `seen`, each
                 // one's predecessor with the same fingerprint in `prev` (no
                 // allocation per item). Sized once for the list's items (a
@@ -165,7 +171,7 @@ impl Normaliser<'_> {
                         Ok(item2) => item2,
                         Err(e) => {
                             let kept = copied.as_deref().unwrap_or(s.items());
-                            return Err(self.repeat(rule, &ids, kept).unwrap_or(e));
+                            return Err(self.repeat(rule, ids, kept).unwrap_or(e));
                         }
                     };
                     if !Node::ptr_eq(item, &item2) {
@@ -177,7 +183,8 @@ impl Normaliser<'_> {
                         continue;
                     }
                     if let Some(id) = identity_of(rule, &item2) {
-                        ids.push(Key(id));
+                        // Hashed while the item is in the cache, not cloned.
+                        ids.push(&id, len as u32);
                     } else {
                         let fp = fingerprint(&item2);
                         let mut j = seen.get(&fp).copied().unwrap_or(usize::MAX);
@@ -200,7 +207,7 @@ impl Normaliser<'_> {
                     }
                     push_kept(&mut copied, &mut len, item2);
                 }
-                if let Some(e) = self.repeat(rule, &ids, copied.as_deref().unwrap_or(s.items())) {
+                if let Some(e) = self.repeat(rule, ids, copied.as_deref().unwrap_or(s.items())) {
                     return Err(e);
                 }
                 Ok(match copied {

@@ -2,10 +2,11 @@
 
 use super::{Directive, ListRule, keyed_eq, rule_for};
 use crate::merge::{
-    DictMode, DictStrategy, ListMode, ListStrategy, MergeError, Path, Precedence, PriorityLedger,
+    DictMode, DictStrategy, ItemIdentity, ListMode, ListStrategy, MergeError, Path, Precedence, PriorityLedger,
     Recurse, Rules, Strategy, UnifyStrategy,
 };
 use crate::yaml::value::{Node, Seq, Value};
+use std::borrow::Cow;
 use std::collections::HashMap;
 
 const ALL: Recurse = Recurse {
@@ -28,10 +29,11 @@ const UNION: Strategy = Strategy::List(ListStrategy {
 });
 const UNIFY: Strategy = Strategy::Unify(UnifyStrategy {});
 
-/// The identity of a list item under `rule`, if it has one.
-pub fn identity_of(rule: ListRule, item: &Node) -> Option<Node> {
+/// The identity of a list item under `rule`, if it has one: borrowed from
+/// the item, except a tuple of several keys' values.
+pub fn identity_of(rule: ListRule, item: &Node) -> Option<Cow<'_, Node>> {
     match (rule, item.value()) {
-        (ListRule::ByKey([key]), Value::Map(m)) => m.get_str(key).cloned(),
+        (ListRule::ByKey([key]), Value::Map(m)) => m.get_str(key).map(Cow::Borrowed),
         (ListRule::ByKey(keys), Value::Map(m)) => {
             if !keys.iter().any(|k| m.get_str(k).is_some()) {
                 return None;
@@ -44,19 +46,27 @@ pub fn identity_of(rule: ListRule, item: &Node) -> Option<Node> {
                         .unwrap_or_else(|| Node::synthetic(Value::Null))
                 })
                 .collect();
-            Some(Node::synthetic(Value::Tuple(Seq::new(parts))))
+            Some(Cow::Owned(Node::synthetic(Value::Tuple(Seq::new(parts)))))
         }
-        (ListRule::ByIndex(i), Value::Seq(s)) => s.items().get(i).cloned(),
-        (ListRule::ByUserName, Value::Str(_)) => Some(item.clone()),
-        (ListRule::ByUserName, Value::Map(m)) => m.get_str("name").cloned(),
-        (ListRule::ByPackageName, Value::Str(_)) => Some(item.clone()),
-        (ListRule::ByPackageName, Value::Seq(s)) => s.items().first().cloned(),
-        (ListRule::ByGroupName, Value::Str(_)) => Some(item.clone()),
-        (ListRule::ByGroupName, Value::Map(m)) if m.len() == 1 => m.keys().next().cloned(),
+        (ListRule::ByIndex(i), Value::Seq(s)) => s.items().get(i).map(Cow::Borrowed),
+        (ListRule::ByUserName, Value::Str(_)) => Some(Cow::Borrowed(item)),
+        (ListRule::ByUserName, Value::Map(m)) => m.get_str("name").map(Cow::Borrowed),
+        (ListRule::ByPackageName, Value::Str(_)) => Some(Cow::Borrowed(item)),
+        (ListRule::ByPackageName, Value::Seq(s)) => s.items().first().map(Cow::Borrowed),
+        (ListRule::ByGroupName, Value::Str(_)) => Some(Cow::Borrowed(item)),
+        (ListRule::ByGroupName, Value::Map(m)) if m.len() == 1 => {
+            m.keys().next().map(Cow::Borrowed)
+        }
         _ => None,
     }
     // Only hashable identities can be looked up.
     .filter(|id| id.value().is_hashable())
+}
+
+impl ItemIdentity for ListRule {
+    fn of<'n>(&self, item: &'n Node) -> Option<Cow<'n, Node>> {
+        identity_of(*self, item)
+    }
 }
 
 /// The keyed cloud-config dialect's table. Conflicts are deferred to the
@@ -111,13 +121,8 @@ impl Rules for KeyedRules<'_> {
         !self.ledger.is_placeholder(a) && !self.ledger.is_placeholder(b) && keyed_eq(a, b)
     }
 
-    fn identity(&self, path: &Path, item: &Node) -> Option<Node> {
-        identity_of(rule_for(path), item)
-    }
-
-    fn identities(&self, path: &Path, items: &[Node]) -> Vec<Option<Node>> {
-        let rule = rule_for(path);
-        items.iter().map(|i| identity_of(rule, i)).collect()
+    fn item_identity(&self, path: &Path) -> Option<Box<dyn ItemIdentity + '_>> {
+        Some(Box::new(rule_for(path)))
     }
 
     fn conflict(&self, path: &Path, old: &Node, new: &Node) -> Result<Node, MergeError> {

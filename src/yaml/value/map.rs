@@ -197,7 +197,17 @@ impl Key {
     /// Whether `node` finds this key in a dict: Python tries identity first,
     /// then `==`.
     pub(super) fn matches(&self, node: &Node) -> bool {
-        Node::ptr_eq(&self.0, node) || scalar_eq(self.0.value(), node.value())
+        Key::eq_nodes(&self.0, node)
+    }
+
+    /// Whether `Key(a)` equals `Key(b)`, for nodes only borrowed.
+    pub fn eq_nodes(a: &Node, b: &Node) -> bool {
+        Node::ptr_eq(a, b) || scalar_eq(a.value(), b.value())
+    }
+
+    /// The hash `Key(node)` has under `state`, for a node only borrowed.
+    pub fn hash_node(node: &Node, state: &impl std::hash::BuildHasher) -> u64 {
+        state.hash_one(NodeKey(node))
     }
 }
 
