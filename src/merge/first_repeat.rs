@@ -23,14 +23,25 @@ pub struct Hashed {
 }
 
 impl Hashed {
-    /// Room for `n` identities.
+    /// Room for `n` identities, hashed with a fresh seed.
     pub fn with_capacity(n: usize) -> Hashed {
+        // foldhash, not SipHash: the hash of a million keys was a twentieth
+        // of a keyed merge.
+        Hashed::with_state(foldhash::fast::RandomState::default(), n)
+    }
+
+    /// Room for `n` identities, hashed with `state` (the same state as
+    /// another table's, for [`Hashed::extend_from`]).
+    pub fn with_state(state: foldhash::fast::RandomState, n: usize) -> Hashed {
         Hashed {
-            // foldhash, not SipHash: the hash of a million keys was a
-            // twentieth of a keyed merge.
-            state: foldhash::fast::RandomState::default(),
+            state,
             pairs: Vec::with_capacity(n),
         }
+    }
+
+    /// The state this table hashes with.
+    pub fn state(&self) -> &foldhash::fast::RandomState {
+        &self.state
     }
 
     /// Adds `id`, the identity of the item at `index` (indices ascending;
@@ -39,6 +50,27 @@ impl Hashed {
         self.pairs
             .push((Key::hash_node(id, &self.state) as u32, index));
     }
+
+    /// Adds `other`'s identities (hashed with this table's state), their
+    /// indices moved up by `offset`.
+    pub fn extend_from(&mut self, other: &Hashed, offset: u32) {
+        self.pairs.extend(
+            other
+                .pairs
+                .iter()
+                .map(|&(h, i)| (h, i.saturating_add(offset))),
+        );
+    }
+
+    /// How many identities it holds.
+    pub fn len(&self) -> usize {
+        self.pairs.len()
+    }
+
+    /// Whether it holds none.
+    pub fn is_empty(&self) -> bool {
+        self.pairs.is_empty()
+    }
 }
 
 /// `(a, b)` with `b` the smallest index whose identity equals an earlier
@@ -46,10 +78,10 @@ impl Hashed {
 /// differ. `same(a, b)`: whether the identities at `a` and `b` are equal
 /// (asked only of indices `hashed` holds, mostly of equal hashes).
 pub fn first_repeat(
-    hashed: Hashed,
+    hashed: &Hashed,
     mut same: impl FnMut(usize, usize) -> bool,
 ) -> Option<(usize, usize)> {
-    let pairs = hashed.pairs;
+    let pairs = &hashed.pairs;
     if pairs.len() <= SMALL {
         return pairs.iter().enumerate().find_map(|(j, &(h, b))| {
             pairs
@@ -62,7 +94,8 @@ pub fn first_repeat(
     // The repeats as they are found, the earliest kept: a vector of every
     // key's first index was a fresh list-sized block only to be scanned.
     let mut best: Option<(usize, usize)> = None;
-    repeats(pairs, same, true, |a, b| {
+    // Sorted in a copy: the normaliser keeps its table for the merge.
+    repeats(pairs.clone(), same, true, |a, b| {
         if best.is_none_or(|(_, first_b)| b < first_b) {
             best = Some((a, b));
         }
@@ -284,20 +317,20 @@ mod tests {
         for n in [0usize, 1, 5, 32, 33, 1000, 50_000] {
             let mut xs: Vec<i64> = (0..n as i64).map(|i| (i * 7919) % 1_000_003).collect();
             let ns = nodes(&xs);
-            assert_eq!(first_repeat(hashed(&ns), same(&ns)), None, "n={n}");
+            assert_eq!(first_repeat(&hashed(&ns), same(&ns)), None, "n={n}");
             if n >= 5 {
                 // two repeats; the one whose second comes first wins
                 xs[n - 1] = xs[1];
                 xs[n / 2] = xs[3];
                 let ns = nodes(&xs);
                 assert_eq!(
-                    first_repeat(hashed(&ns), same(&ns)),
+                    first_repeat(&hashed(&ns), same(&ns)),
                     by_table(&ns),
                     "n={n}"
                 );
                 if n / 2 > 3 {
                     assert_eq!(
-                        first_repeat(hashed(&ns), same(&ns)),
+                        first_repeat(&hashed(&ns), same(&ns)),
                         Some((3, n / 2)),
                         "n={n}"
                     );
@@ -306,6 +339,6 @@ mod tests {
         }
         // many equal keys: the second of them
         let ns = nodes(&[9; 100]);
-        assert_eq!(first_repeat(hashed(&ns), same(&ns)), Some((0, 1)));
+        assert_eq!(first_repeat(&hashed(&ns), same(&ns)), Some((0, 1)));
     }
 }

@@ -1,5 +1,6 @@
 //! `ItemIdentity`: how a dialect finds a list item's identity for `ListMode::ByIdentity`, borrowed from the item where it can be.
 
+use super::Hashed;
 use crate::yaml::value::{Key, Node};
 use std::borrow::Cow;
 
@@ -16,5 +17,18 @@ pub trait ItemIdentity {
             (Some(x), Some(y)) => Key::eq_nodes(&x, &y),
             _ => false,
         }
+    }
+
+    /// An empty table for the identities' hashes, with room for `n`.
+    fn table(&self, n: usize) -> Hashed {
+        Hashed::with_capacity(n)
+    }
+
+    /// Adds the hashed identities of `list`'s items to `into` (a
+    /// [`ItemIdentity::table`]), their places moved up by `offset`, when
+    /// they are known already; `false` when they are not (nothing added).
+    fn extend_known(&self, list: &Node, into: &mut Hashed, offset: u32) -> bool {
+        let _ = (list, into, offset);
+        false
     }
 }

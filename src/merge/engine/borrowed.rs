@@ -9,7 +9,7 @@ use crate::merge::{
     MergeError, MergeObserver, PathSeg, Precedence, PyException, Rules, StrMode, StrStrategy,
     Strategy,
 };
-use crate::yaml::value::{Entries, Map, Node, PyStrBuilder, Seq, Value, insert};
+use crate::yaml::value::{Entries, Key, Map, Node, PyStrBuilder, Seq, Value, insert};
 
 impl<R: Rules + ?Sized, O: MergeObserver + ?Sized> Walk<'_, R, O> {
     pub(super) fn dict(
@@ -221,21 +221,33 @@ impl<R: Rules + ?Sized, O: MergeObserver + ?Sized> Walk<'_, R, O> {
         // matches them in ordered passes: a hash table the size of both
         // lists lives out of the cache. Sized once for both lists (grown by
         // doubling, a million-item list's were copied and touched twice over).
-        let mut ids = Hashed::with_capacity(both);
+        // Lists the dialect hashed before (the keyed dialect's normalised
+        // fragments) are not read again here.
+        let mut ids = identity
+            .as_ref()
+            .map_or_else(|| Hashed::with_capacity(0), |r| r.table(both));
+        let known = |list: &Node, ids: &mut Hashed, offset: usize| {
+            identity
+                .as_ref()
+                .is_some_and(|r| r.extend_known(list, ids, offset as u32))
+        };
+        let old_known = known(old, &mut ids, 0);
         for (i, item) in old_items.iter().enumerate() {
-            if let Some(id) = identity.as_ref().and_then(|r| r.of(item)) {
-                ids.push(&id, i as u32);
-            } else if dedupe {
-                buckets.entry(fingerprint(item)).or_default().push(i);
+            if !dedupe && old_known {
+                break;
+            }
+            match identity.as_ref().and_then(|r| r.of(item)) {
+                Some(id) if !old_known => ids.push(&id, i as u32),
+                Some(_) => {}
+                None if dedupe => buckets.entry(fingerprint(item)).or_default().push(i),
+                None => {}
             }
         }
-        // Only whether each new item has an identity is kept beside them.
-        let mut has_id: Vec<bool> = Vec::with_capacity(new_items.len());
-        for (j, item) in new_items.iter().enumerate() {
-            let id = identity.as_ref().and_then(|r| r.of(item));
-            has_id.push(id.is_some());
-            if let Some(id) = id {
-                ids.push(&id, (old_len + j) as u32);
+        if !known(new, &mut ids, old_len) {
+            for (j, item) in new_items.iter().enumerate() {
+                if let Some(id) = identity.as_ref().and_then(|r| r.of(item)) {
+                    ids.push(&id, (old_len + j) as u32);
+                }
             }
         }
         let item_at = |k: usize| {
@@ -254,17 +266,18 @@ impl<R: Rules + ?Sized, O: MergeObserver + ?Sized> Walk<'_, R, O> {
         // items stay in their places).
         let mut place: Vec<u32> = vec![0; new_items.len()];
         let mut items: Vec<Node> = old_items.items().to_vec();
-        for (j, (nv, &id)) in new_items.iter().zip(&has_id).enumerate() {
-            if id {
+        for (j, nv) in new_items.iter().enumerate() {
+            // Found again, as the item is read here anyway (a list of which
+            // items have one was a pass more over them).
+            if let Some((r, id)) = identity.as_ref().and_then(|r| Some((r, r.of(nv)?))) {
                 let k = old_len + j;
                 let leader = first.of(k);
                 // A leader that only shares the hash is checked here, where
                 // both items are read anyway (see `FirstEqual::of`).
                 let equal = leader != k
-                    && match (identity.as_ref(), item_at(leader)) {
-                        (Some(r), Some(x)) => r.same(x, nv),
-                        _ => false,
-                    };
+                    && item_at(leader)
+                        .and_then(|x| r.of(x))
+                        .is_some_and(|first_id| Key::eq_nodes(&first_id, &id));
                 let at = if !equal {
                     None
                 } else if leader < old_len {

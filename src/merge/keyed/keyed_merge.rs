@@ -1,6 +1,8 @@
 //! Folding cloud-config fragments with the keyed dialect: tag checks, per-fragment normalisation, the fold, deferred conflicts.
 
-use super::{Directive, KeyedRules, ListRule, identity_of, keyed_eq, rule_for};
+use super::{
+    Directive, IdentityHashes, KeyedRules, ListRule, identity_of, keyed_eq, rule_for,
+};
 use crate::merge::ItemIdentity;
 use crate::merge::{
     DuplicateIdentity, Limits, MAX_LEVELS, MergeObserver, Path, PathSeg, PriorityLedger,
@@ -16,6 +18,7 @@ use std::collections::HashMap;
 pub struct FragmentMarks {
     ledger: PriorityLedger,
     directives: HashMap<usize, Directive>,
+    hashes: IdentityHashes,
 }
 
 struct Normaliser<'a> {
@@ -62,7 +65,7 @@ impl Normaliser<'_> {
 
     /// The first identity of a list (`ids`, those of the kept `items` that
     /// have one under `rule`) that repeats an earlier one, as the error.
-    fn repeat(&self, rule: ListRule, ids: Hashed, items: &[Node]) -> Option<SymmetricError> {
+    fn repeat(&self, rule: ListRule, ids: &Hashed, items: &[Node]) -> Option<SymmetricError> {
         let same = |a: usize, b: usize| match (items.get(a), items.get(b)) {
             (Some(x), Some(y)) => rule.same(x, y),
             _ => false,
@@ -158,7 +161,7 @@ impl Normaliser<'_> {
                         "a list longer than 2**32 items",
                     )));
                 }
-                let mut ids = Hashed::with_capacity(id_cap);
+                let mut ids = self.marks.hashes.table(id_cap);
                 // Items by fingerprint: the last one's index in `seen`, each
                 // one's predecessor with the same fingerprint in `prev` (no
                 // allocation per item). Sized once for the list's items (a
@@ -171,7 +174,7 @@ impl Normaliser<'_> {
                         Ok(item2) => item2,
                         Err(e) => {
                             let kept = copied.as_deref().unwrap_or(s.items());
-                            return Err(self.repeat(rule, ids, kept).unwrap_or(e));
+                            return Err(self.repeat(rule, &ids, kept).unwrap_or(e));
                         }
                     };
                     if !Node::ptr_eq(item, &item2) {
@@ -207,13 +210,16 @@ impl Normaliser<'_> {
                     }
                     push_kept(&mut copied, &mut len, item2);
                 }
-                if let Some(e) = self.repeat(rule, ids, copied.as_deref().unwrap_or(s.items())) {
+                if let Some(e) = self.repeat(rule, &ids, copied.as_deref().unwrap_or(s.items())) {
                     return Err(e);
                 }
-                Ok(match copied {
+                let out = match copied {
                     Some(items) if changed => Node::new(Value::Seq(Seq::new(items)), n.span()),
                     _ => n.clone(),
-                })
+                };
+                // The merge reads these identities again.
+                self.marks.hashes.keep(&out, rule, ids);
+                Ok(out)
             }
             _ => Ok(n.clone()),
         }
@@ -281,7 +287,7 @@ pub fn merge_fragments(
     for f in fragments {
         roots.push(normalise_fragment(f, tags, &mut marks)?);
     }
-    let rules = KeyedRules::new(&marks.ledger, &marks.directives);
+    let rules = KeyedRules::new(&marks.ledger, &marks.directives, &marks.hashes);
     let limits = Limits {
         python_frames: usize::MAX,
         ..Limits::default()

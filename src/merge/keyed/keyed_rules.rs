@@ -1,6 +1,6 @@
 //! `KeyedRules`: the keyed cloud-config dialect as an engine table — symmetric mappings, lists by the identity table, unify scalars.
 
-use super::{Directive, ListRule, keyed_eq, rule_for};
+use super::{Directive, IdentityHashes, ListRule, keyed_eq, rule_for};
 use crate::merge::{
     DictMode, DictStrategy, ItemIdentity, ListMode, ListStrategy, MergeError, Path, Precedence, PriorityLedger,
     Recurse, Rules, Strategy, UnifyStrategy,
@@ -75,13 +75,23 @@ impl ItemIdentity for ListRule {
 pub struct KeyedRules<'a> {
     ledger: &'a PriorityLedger,
     directives: &'a HashMap<usize, Directive>,
+    hashes: &'a IdentityHashes,
 }
 
 impl<'a> KeyedRules<'a> {
-    /// Rules reading priorities from `ledger` and `!override`/`!reset` from
-    /// `directives` (by node id).
-    pub fn new(ledger: &'a PriorityLedger, directives: &'a HashMap<usize, Directive>) -> Self {
-        KeyedRules { ledger, directives }
+    /// Rules reading priorities from `ledger`, `!override`/`!reset` from
+    /// `directives` (by node id), and the identities' hashes the normaliser
+    /// kept from `hashes`.
+    pub fn new(
+        ledger: &'a PriorityLedger,
+        directives: &'a HashMap<usize, Directive>,
+        hashes: &'a IdentityHashes,
+    ) -> Self {
+        KeyedRules {
+            ledger,
+            directives,
+            hashes,
+        }
     }
 }
 
@@ -122,7 +132,7 @@ impl Rules for KeyedRules<'_> {
     }
 
     fn item_identity(&self, path: &Path) -> Option<Box<dyn ItemIdentity + '_>> {
-        Some(Box::new(rule_for(path)))
+        Some(Box::new(self.hashes.of_rule(rule_for(path))))
     }
 
     fn conflict(&self, path: &Path, old: &Node, new: &Node) -> Result<Node, MergeError> {

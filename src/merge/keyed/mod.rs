@@ -11,6 +11,7 @@
 //! `crate::merge::ListMode::ByIdentity`, `crate::merge::Strategy::Unify`.
 
 mod directive;
+mod identity_hashes;
 mod identity_table;
 mod keyed_dialect;
 mod keyed_eq;
@@ -19,6 +20,7 @@ mod keyed_rules;
 mod list_rule;
 
 internal! { use directive::Directive; }
+internal! { use identity_hashes::{IdentityHashes, KnownIdentities}; }
 internal! { use identity_table::{IDENTITY_TABLE, IdentityRule, pattern_of, rule_for}; }
 pub use keyed_dialect::merge;
 internal! { use keyed_eq::keyed_eq; }
