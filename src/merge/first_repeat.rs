@@ -77,11 +77,13 @@ impl Hashed {
 /// one's and `a` the first index with that identity; `None` when all
 /// differ. `same(a, b)`: whether the identities at `a` and `b` are equal
 /// (asked only of indices `hashed` holds, mostly of equal hashes).
+/// Leaves `hashed` sorted by hash (the merge of two such tables is then one
+/// pass, not a sort).
 pub fn first_repeat(
-    hashed: &Hashed,
+    hashed: &mut Hashed,
     mut same: impl FnMut(usize, usize) -> bool,
 ) -> Option<(usize, usize)> {
-    let pairs = &hashed.pairs;
+    let pairs = &mut hashed.pairs;
     if pairs.len() <= SMALL {
         return pairs.iter().enumerate().find_map(|(j, &(h, b))| {
             pairs
@@ -94,8 +96,7 @@ pub fn first_repeat(
     // The repeats as they are found, the earliest kept: a vector of every
     // key's first index was a fresh list-sized block only to be scanned.
     let mut best: Option<(usize, usize)> = None;
-    // Sorted in a copy: the normaliser keeps its table for the merge.
-    repeats(pairs.clone(), same, true, |a, b| {
+    repeats(pairs, same, true, |a, b| {
         if best.is_none_or(|(_, first_b)| b < first_b) {
             best = Some((a, b));
         }
@@ -112,7 +113,8 @@ pub fn first_equal(
     same: impl FnMut(usize, usize) -> bool,
 ) -> FirstEqual {
     let mut first = FirstEqual((0..len).collect());
-    repeats(hashed.pairs, same, false, |a, b| first.set(b, a));
+    let mut pairs = hashed.pairs;
+    repeats(&mut pairs, same, false, |a, b| first.set(b, a));
     first
 }
 
@@ -141,9 +143,10 @@ impl FirstEqual {
 /// Calls `found(a, b)` for every index `b` whose identity equals an earlier
 /// one's, with `a` the first index with that identity, in no particular
 /// order. Without `check_twos`, also for the `b` that only share their hash
-/// with one other index `a` and are not compared with it.
+/// with one other index `a` and are not compared with it. Leaves `pairs`
+/// sorted by hash, indices ascending within one hash.
 fn repeats(
-    mut pairs: Vec<(u32, u32)>,
+    pairs: &mut Vec<(u32, u32)>,
     mut same: impl FnMut(usize, usize) -> bool,
     check_twos: bool,
     mut found: impl FnMut(usize, usize),
@@ -151,16 +154,15 @@ fn repeats(
     // 32 bits of hash beside each index: equal identities share them, and
     // the few unequal ones that also do are told apart by comparing.
     let mut scratch: Vec<(u32, u32)> = Vec::new();
-    radix_sort(&mut pairs, &mut scratch);
-    // Runs of one hash, indices ascending (the sort is stable); within a
-    // run, each identity is compared with the first of each distinct one
-    // before it (more than one only where unequal ones share 32 bits of hash).
+    sort_pairs(pairs, &mut scratch);
+    // Runs of one hash, indices ascending; within a run, each identity is
+    // compared with the first of each distinct one before it (more than one
+    // only where unequal ones share 32 bits of hash).
     // Runs of two (an identity and its one repeat, by far the most) are set aside
     // and compared in index order instead: in hash order each comparison
     // read two nodes at random places, and a million of them grew faster
-    // than the list. They are kept at the front of `pairs` itself (a run of
-    // two leaves one entry, so writing never overtakes reading).
-    let mut twos = 0;
+    // than the list.
+    let mut twos: Vec<(u32, u32)> = Vec::new();
     let mut firsts: Vec<usize> = Vec::new();
     let mut start = 0;
     while start < pairs.len() {
@@ -172,15 +174,11 @@ fn repeats(
         if end - start == 2 {
             let a = pairs.get(start).map_or(0, |p| p.1);
             let b = pairs.get(start + 1).map_or(0, |p| p.1);
-            if !check_twos {
+            if check_twos {
+                twos.push((b, a));
+            } else {
                 found(a as usize, b as usize);
-                start = end;
-                continue;
             }
-            if let Some(slot) = pairs.get_mut(twos) {
-                *slot = (b, a);
-            }
-            twos += 1;
             start = end;
             continue;
         }
@@ -194,14 +192,50 @@ fn repeats(
         }
         start = end;
     }
-    pairs.truncate(twos);
-    radix_sort(&mut pairs, &mut scratch);
-    for &(b, a) in &pairs {
+    radix_sort(&mut twos, &mut scratch);
+    for &(b, a) in &twos {
         let (a, b) = (a as usize, b as usize);
         if same(a, b) {
             found(a, b);
         }
     }
+}
+
+/// Sorts `pairs` by hash, indices ascending within one hash: nothing to do
+/// when they are already (a table [`first_repeat`] sorted), one merge when
+/// they are two such runs (two of them, one after the other), else a radix
+/// sort (the indices are pushed ascending).
+fn sort_pairs(pairs: &mut Vec<(u32, u32)>, scratch: &mut Vec<(u32, u32)>) {
+    let descent = |from: usize| {
+        pairs.get(from..).and_then(|rest| {
+            rest.windows(2)
+                .position(|w| matches!(w, [x, y] if x > y))
+                .map(|i| from + i + 1)
+        })
+    };
+    let Some(mid) = descent(0) else {
+        return;
+    };
+    if descent(mid).is_some() {
+        radix_sort(pairs, scratch);
+        return;
+    }
+    let (a, b) = pairs.split_at(mid);
+    let mut merged = Vec::with_capacity(pairs.len());
+    let (mut a, mut b) = (a.iter().peekable(), b.iter().peekable());
+    loop {
+        let next = match (a.peek(), b.peek()) {
+            (Some(x), Some(y)) if x <= y => a.next(),
+            (Some(_), Some(_)) => b.next(),
+            (Some(_), None) => a.next(),
+            (None, _) => b.next(),
+        };
+        match next {
+            Some(&p) => merged.push(p),
+            None => break,
+        }
+    }
+    *pairs = merged;
 }
 
 /// Stable LSD radix sort by the first field (a hash, or an index).
@@ -317,20 +351,20 @@ mod tests {
         for n in [0usize, 1, 5, 32, 33, 1000, 50_000] {
             let mut xs: Vec<i64> = (0..n as i64).map(|i| (i * 7919) % 1_000_003).collect();
             let ns = nodes(&xs);
-            assert_eq!(first_repeat(&hashed(&ns), same(&ns)), None, "n={n}");
+            assert_eq!(first_repeat(&mut hashed(&ns), same(&ns)), None, "n={n}");
             if n >= 5 {
                 // two repeats; the one whose second comes first wins
                 xs[n - 1] = xs[1];
                 xs[n / 2] = xs[3];
                 let ns = nodes(&xs);
                 assert_eq!(
-                    first_repeat(&hashed(&ns), same(&ns)),
+                    first_repeat(&mut hashed(&ns), same(&ns)),
                     by_table(&ns),
                     "n={n}"
                 );
                 if n / 2 > 3 {
                     assert_eq!(
-                        first_repeat(&hashed(&ns), same(&ns)),
+                        first_repeat(&mut hashed(&ns), same(&ns)),
                         Some((3, n / 2)),
                         "n={n}"
                     );
@@ -339,6 +373,6 @@ mod tests {
         }
         // many equal keys: the second of them
         let ns = nodes(&[9; 100]);
-        assert_eq!(first_repeat(&hashed(&ns), same(&ns)), Some((0, 1)));
+        assert_eq!(first_repeat(&mut hashed(&ns), same(&ns)), Some((0, 1)));
     }
 }

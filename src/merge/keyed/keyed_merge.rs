@@ -65,7 +65,7 @@ impl Normaliser<'_> {
 
     /// The first identity of a list (`ids`, those of the kept `items` that
     /// have one under `rule`) that repeats an earlier one, as the error.
-    fn repeat(&self, rule: ListRule, ids: &Hashed, items: &[Node]) -> Option<SymmetricError> {
+    fn repeat(&self, rule: ListRule, ids: &mut Hashed, items: &[Node]) -> Option<SymmetricError> {
         let same = |a: usize, b: usize| match (items.get(a), items.get(b)) {
             (Some(x), Some(y)) => rule.same(x, y),
             _ => false,
@@ -174,7 +174,7 @@ impl Normaliser<'_> {
                         Ok(item2) => item2,
                         Err(e) => {
                             let kept = copied.as_deref().unwrap_or(s.items());
-                            return Err(self.repeat(rule, &ids, kept).unwrap_or(e));
+                            return Err(self.repeat(rule, &mut ids, kept).unwrap_or(e));
                         }
                     };
                     if !Node::ptr_eq(item, &item2) {
@@ -210,14 +210,15 @@ impl Normaliser<'_> {
                     }
                     push_kept(&mut copied, &mut len, item2);
                 }
-                if let Some(e) = self.repeat(rule, &ids, copied.as_deref().unwrap_or(s.items())) {
+                if let Some(e) = self.repeat(rule, &mut ids, copied.as_deref().unwrap_or(s.items())) {
                     return Err(e);
                 }
                 let out = match copied {
                     Some(items) if changed => Node::new(Value::Seq(Seq::new(items)), n.span()),
                     _ => n.clone(),
                 };
-                // The merge reads these identities again.
+                // The merge reads these identities again (sorted by
+                // `first_repeat`, they merge with another list's in one pass).
                 self.marks.hashes.keep(&out, rule, ids);
                 Ok(out)
             }
