@@ -107,11 +107,7 @@ pub fn first_repeat(
 /// For each index below `len`, the first index whose identity may equal
 /// its own, as [`FirstEqual::of`]; `same` as for [`first_repeat`], but not
 /// asked of the pairs [`FirstEqual::of`] leaves to the caller.
-pub fn first_equal(
-    hashed: Hashed,
-    len: u32,
-    same: impl FnMut(usize, usize) -> bool,
-) -> FirstEqual {
+pub fn first_equal(hashed: Hashed, len: u32, same: impl FnMut(usize, usize) -> bool) -> FirstEqual {
     let mut first = FirstEqual((0..len).collect());
     let mut pairs = hashed.pairs;
     repeats(&mut pairs, same, false, |a, b| first.set(b, a));
@@ -238,49 +234,116 @@ fn sort_pairs(pairs: &mut Vec<(u32, u32)>, scratch: &mut Vec<(u32, u32)>) {
     *pairs = merged;
 }
 
-/// Stable LSD radix sort by the first field (a hash, or an index).
-/// `other` is scratch space, reused between sorts.
+/// Stable radix sort by the first field (a hash, or an index). `other` is
+/// scratch space, reused between sorts.
+///
+/// A long list is first split by the field's top bits into [`TOP`] buckets,
+/// then each bucket is sorted by the rest while it is in the cache: passes
+/// over the whole list by 11-bit digits wrote each pair to one of 2048
+/// places far apart, and past the cache (and the TLB) that cost a miss a
+/// pair and grew faster than the list.
 fn radix_sort(pairs: &mut Vec<(u32, u32)>, other: &mut Vec<(u32, u32)>) {
-    let buckets = 1usize << DIGIT;
-    let mask = (buckets - 1) as u32;
-    let passes = 32usize.div_ceil(DIGIT as usize);
-    // Every digit's counts in one read of the pairs (a read per digit was a
-    // third of the sort's passes over memory).
-    let mut counts = vec![0usize; buckets * passes];
-    for p in pairs.iter() {
-        let mut v = p.0;
-        for digit in counts.chunks_mut(buckets) {
-            if let Some(c) = digit.get_mut((v & mask) as usize) {
-                *c += 1;
-            }
-            v >>= DIGIT;
-        }
-    }
     other.clear();
     other.resize(pairs.len(), (0, 0));
-    for (d, digit) in counts.chunks_mut(buckets).enumerate() {
+    let mut counts = Vec::new();
+    if pairs.len() <= IN_CACHE {
+        if lsd(pairs, other, 32, DIGIT, &mut counts) {
+            std::mem::swap(pairs, other);
+        }
+        return;
+    }
+    let mut starts = vec![0usize; TOP];
+    for p in pairs.iter() {
+        if let Some(c) = starts.get_mut((p.0 >> TOP_SHIFT) as usize) {
+            *c += 1;
+        }
+    }
+    let mut sum = 0;
+    for c in starts.iter_mut() {
+        let n = *c;
+        *c = sum;
+        sum += n;
+    }
+    let bounds: Vec<usize> = starts.clone();
+    for p in pairs.iter() {
+        if let Some(c) = starts.get_mut((p.0 >> TOP_SHIFT) as usize) {
+            if let Some(slot) = other.get_mut(*c) {
+                *slot = *p;
+            }
+            *c += 1;
+        }
+    }
+    // `starts` now holds each bucket's end.
+    for (&from, &to) in bounds.iter().zip(&starts) {
+        let (Some(a), Some(b)) = (other.get_mut(from..to), pairs.get_mut(from..to)) else {
+            continue;
+        };
+        if !lsd(a, b, TOP_SHIFT, 8, &mut counts) {
+            b.copy_from_slice(a);
+        }
+    }
+}
+
+/// Buckets of the first pass of a long sort (by the top 8 bits).
+const TOP: usize = 256;
+/// Where a long sort's first pass digit starts.
+const TOP_SHIFT: u32 = 24;
+/// Lists up to this many pairs (256 KiB) are sorted in one go.
+const IN_CACHE: usize = 1 << 15;
+
+/// Stable LSD radix sort of `a` by the low `bits` bits of the first field,
+/// `digit` bits a pass, with `b` (as long) as scratch; whether the sorted
+/// pairs ended in `b`. `counts` is scratch space too.
+fn lsd(
+    a: &mut [(u32, u32)],
+    b: &mut [(u32, u32)],
+    bits: u32,
+    digit: u32,
+    counts: &mut Vec<usize>,
+) -> bool {
+    let buckets = 1usize << digit;
+    let mask = (buckets - 1) as u32;
+    let passes = bits.div_ceil(digit) as usize;
+    // Every digit's counts in one read of the pairs (a read per digit was a
+    // third of the sort's passes over memory).
+    counts.clear();
+    counts.resize(buckets * passes, 0);
+    for p in a.iter() {
+        let mut v = p.0;
+        for digit_counts in counts.chunks_mut(buckets) {
+            if let Some(c) = digit_counts.get_mut((v & mask) as usize) {
+                *c += 1;
+            }
+            v >>= digit;
+        }
+    }
+    let mut in_b = false;
+    for (d, digit_counts) in counts.chunks_mut(buckets).enumerate() {
         // A digit all pairs share (the high bits of an index) leaves the
         // order as it is.
-        if digit.contains(&pairs.len()) {
+        if digit_counts.contains(&a.len()) {
             continue;
         }
-        let shift = d as u32 * DIGIT;
+        let shift = d as u32 * digit;
         let mut sum = 0;
-        for c in digit.iter_mut() {
+        for c in digit_counts.iter_mut() {
             let n = *c;
             *c = sum;
             sum += n;
         }
-        for p in pairs.iter() {
-            if let Some(c) = digit.get_mut(((p.0 >> shift) & mask) as usize) {
-                if let Some(slot) = other.get_mut(*c) {
+        let (src, dst): (&[(u32, u32)], &mut [(u32, u32)]) =
+            if in_b { (&*b, &mut *a) } else { (&*a, &mut *b) };
+        for p in src {
+            if let Some(c) = digit_counts.get_mut(((p.0 >> shift) & mask) as usize) {
+                if let Some(slot) = dst.get_mut(*c) {
                     *slot = *p;
                 }
                 *c += 1;
             }
         }
-        std::mem::swap(pairs, other);
+        in_b = !in_b;
     }
+    in_b
 }
 
 #[cfg(test)]
@@ -317,6 +380,20 @@ mod tests {
             seen.insert(Key(n.clone()), b);
         }
         None
+    }
+
+    #[test]
+    fn radix_sort_is_a_stable_sort_short_and_long() {
+        for n in [0usize, 1, 7, IN_CACHE, IN_CACHE + 1, 200_000] {
+            // Multiplicative hashing spreads the values; `% 5000` repeats them.
+            let mut pairs: Vec<(u32, u32)> = (0..n as u32)
+                .map(|i| ((i % 5000).wrapping_mul(2_654_435_761), i))
+                .collect();
+            let mut expected = pairs.clone();
+            expected.sort_by_key(|p| p.0);
+            radix_sort(&mut pairs, &mut Vec::new());
+            assert_eq!(pairs, expected, "n={n}");
+        }
     }
 
     #[test]

@@ -2,13 +2,13 @@
 
 use super::{DICT_LEVEL, Depth, LIST_LEVEL, TUPLE_LEVEL, Walk};
 use crate::merge::fingerprint::fingerprint;
-use crate::merge::{Hashed, first_equal};
 use crate::merge::py_ops::{Indexable, py_iter};
 use crate::merge::{
     Decision, DictMode, DictStrategy, FlattenStrategy, KeepReason, ListMode, ListStrategy,
     MergeError, MergeObserver, PathSeg, Precedence, PyException, Rules, StrMode, StrStrategy,
     Strategy,
 };
+use crate::merge::{Hashed, first_equal};
 use crate::yaml::value::{Entries, Key, Map, Node, PyStrBuilder, Seq, Value, insert};
 
 impl<R: Rules + ?Sized, O: MergeObserver + ?Sized> Walk<'_, R, O> {

@@ -1,12 +1,10 @@
 //! Folding cloud-config fragments with the keyed dialect: tag checks, per-fragment normalisation, the fold, deferred conflicts.
 
-use super::{
-    Directive, IdentityHashes, KeyedRules, ListRule, identity_of, keyed_eq, rule_for,
-};
+use super::{Directive, IdentityHashes, KeyedRules, ListRule, identity_of, keyed_eq, rule_for};
 use crate::merge::ItemIdentity;
 use crate::merge::{
-    DuplicateIdentity, Limits, MAX_LEVELS, MergeObserver, Path, PathSeg, PriorityLedger,
-    Hashed, SymmetricError, TagLookup, fingerprint, first_repeat, merge_owned_with, merge_with,
+    DuplicateIdentity, Hashed, Limits, MAX_LEVELS, MergeObserver, Path, PathSeg, PriorityLedger,
+    SymmetricError, TagLookup, fingerprint, first_repeat, merge_owned_with, merge_with,
 };
 use crate::source::SourceId;
 use crate::yaml::value::{Entries, Key, Map, Node, Seq, Value, py_repr};
@@ -72,7 +70,10 @@ impl Normaliser<'_> {
         };
         let (a, b) = first_repeat(ids, same)?;
         let (first_item, second_item) = (items.get(a)?, items.get(b)?);
-        let (first_id, id) = (identity_of(rule, first_item)?, identity_of(rule, second_item)?);
+        let (first_id, id) = (
+            identity_of(rule, first_item)?,
+            identity_of(rule, second_item)?,
+        );
         // Point at the identity as written, else at the item.
         let at = |id: &Node, item: &Node| {
             if id.span().source == SourceId::UNKNOWN {
@@ -210,7 +211,8 @@ impl Normaliser<'_> {
                     }
                     push_kept(&mut copied, &mut len, item2);
                 }
-                if let Some(e) = self.repeat(rule, &mut ids, copied.as_deref().unwrap_or(s.items())) {
+                if let Some(e) = self.repeat(rule, &mut ids, copied.as_deref().unwrap_or(s.items()))
+                {
                     return Err(e);
                 }
                 let out = match copied {

@@ -2,8 +2,8 @@
 
 use super::{Directive, IdentityHashes, ListRule, keyed_eq, rule_for};
 use crate::merge::{
-    DictMode, DictStrategy, ItemIdentity, ListMode, ListStrategy, MergeError, Path, Precedence, PriorityLedger,
-    Recurse, Rules, Strategy, UnifyStrategy,
+    DictMode, DictStrategy, ItemIdentity, ListMode, ListStrategy, MergeError, Path, Precedence,
+    PriorityLedger, Recurse, Rules, Strategy, UnifyStrategy,
 };
 use crate::yaml::value::{Node, Seq, Value};
 use std::borrow::Cow;
