@@ -331,8 +331,7 @@ fn lsd(
             *c = sum;
             sum += n;
         }
-        let (src, dst): (&[(u32, u32)], &mut [(u32, u32)]) =
-            if in_b { (&*b, &mut *a) } else { (&*a, &mut *b) };
+        let (src, dst) = if in_b { (&*b, &mut *a) } else { (&*a, &mut *b) };
         for p in src {
             if let Some(c) = digit_counts.get_mut(((p.0 >> shift) & mask) as usize) {
                 if let Some(slot) = dst.get_mut(*c) {

@@ -12,19 +12,10 @@ const KEPT_FROM: usize = 64;
 /// Hashed identities by list node (each list held, so its id stays its
 /// own) and the rule they were found by (an aliased list can sit under
 /// two), all hashed with one state.
-#[derive(Debug)]
+#[derive(Debug, Default)]
 pub struct IdentityHashes {
     state: foldhash::fast::RandomState,
     lists: HashMap<usize, (Node, ListRule, Hashed)>,
-}
-
-impl Default for IdentityHashes {
-    fn default() -> Self {
-        IdentityHashes {
-            state: foldhash::fast::RandomState::default(),
-            lists: HashMap::new(),
-        }
-    }
 }
 
 impl IdentityHashes {
