@@ -58,7 +58,6 @@ internal! { use py_int::{IntError, int_from_str, py_int}; }
 pub use render::{Folded, PartOutcome, PartReport, RenderError, Renderer, render};
 internal! { use render::{render_observed, render_owned}; }
 pub(crate) use render::render_observed_writing;
-pub use spent_trees::SpentTrees;
 pub use user_data_options::{
     DEFAULT_MAX_ALIAS_EXPANSION, DEFAULT_MAX_DECOMPRESSED_SIZE, DEFAULT_MAX_INPUT_SIZE,
     DEFAULT_MAX_SCALAR_SIZE, Limits, Release, UserDataOptions,

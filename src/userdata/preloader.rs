@@ -285,7 +285,7 @@ impl<'scope, 'env> Preloader<'scope, 'env> {
     }
 
     /// Where the fold puts a part's tree, once merged, when the helper loaded
-    /// it and the fold does not keep it ([`super::SpentTrees`]): the helper
+    /// it and the fold does not keep it ([`super::spent_trees::SpentTrees`]): the helper
     /// frees it. Freeing a node on another thread than the one
     /// that allocated it costs the allocator more (the block goes back to its
     /// owner's page through a shared list) than a free on the owner's thread,

@@ -157,8 +157,12 @@ pub struct Folded {
     /// Names listed as schema errors (written in 25.1).
     pub error_file_names: Vec<String>,
     /// What the merges left of the parts' trees, freed with this result
-    /// rather than during the fold ([`SpentTrees`]).
-    pub spent: SpentTrees,
+    /// rather than during the fold ([`SpentTrees`]): held, never read.
+    #[cfg_attr(
+        not(test),
+        expect(dead_code, reason = "held to be freed with the result")
+    )]
+    pub(crate) spent: SpentTrees,
 }
 
 /// Why there is no fold at all.

@@ -20,8 +20,8 @@ use std::fmt;
 /// Trees are kept for parts of up to [`SpentTrees::MAX_PAYLOAD_BYTES`] of
 /// payload in all; later parts' trees are freed during the fold as before,
 /// so the memory kept stays bounded whatever the payload.
-#[derive(Clone, Default)]
-pub struct SpentTrees {
+#[derive(Default)]
+pub(crate) struct SpentTrees {
     trees: Vec<Node>,
     /// Payload bytes of the parts whose trees may be kept.
     payload_bytes: usize,
@@ -29,7 +29,7 @@ pub struct SpentTrees {
 
 impl SpentTrees {
     /// Payload bytes of the parts whose trees are kept, in all.
-    pub const MAX_PAYLOAD_BYTES: usize = 8 << 20;
+    pub(crate) const MAX_PAYLOAD_BYTES: usize = 8 << 20;
 
     /// Where the tree of a part of `payload` bytes goes once merged: here,
     /// while the parts' payloads fit [`Self::MAX_PAYLOAD_BYTES`]; `None`
@@ -44,13 +44,23 @@ impl SpentTrees {
     }
 
     /// Number of trees kept.
-    pub fn len(&self) -> usize {
+    #[cfg(test)]
+    pub(crate) fn len(&self) -> usize {
         self.trees.len()
     }
 
     /// Whether no tree is kept.
-    pub fn is_empty(&self) -> bool {
+    #[cfg(test)]
+    pub(crate) fn is_empty(&self) -> bool {
         self.trees.is_empty()
+    }
+}
+
+/// A clone of a [`super::Folded`] holds none of the leftovers: they are
+/// kept only to be freed later, and the clone's config needs none of them.
+impl Clone for SpentTrees {
+    fn clone(&self) -> Self {
+        Self::default()
     }
 }
 
