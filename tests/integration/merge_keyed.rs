@@ -73,6 +73,25 @@ fn lists_combine_by_the_table() {
         ]),
         ok(&["groups: [ops, {admins: [alice, bob]}]\n"])
     );
+    // Two keys make the identity: items merge when both agree.
+    assert_eq!(
+        ok(&[
+            "fs_setup: [{device: /dev/sdb, partition: auto, filesystem: ext4}]\n",
+            "fs_setup: [{device: /dev/sdb, partition: auto, label: data}, {device: /dev/sdb, partition: 1}]\n",
+        ]),
+        ok(&[
+            "fs_setup: [{device: /dev/sdb, partition: auto, filesystem: ext4, label: data}, {device: /dev/sdb, partition: 1}]\n"
+        ])
+    );
+    assert_eq!(
+        ok(&[
+            "fs_setup: [{device: /dev/sdb, label: a}]\n",
+            "fs_setup: [{device: /dev/sdb, filesystem: ext4}, {partition: 1, label: b}]\n",
+        ]),
+        ok(&[
+            "fs_setup: [{device: /dev/sdb, label: a, filesystem: ext4}, {partition: 1, label: b}]\n"
+        ])
+    );
     assert_eq!(
         ok(&[
             "apt: {sources: {a: {source: x}}}\n",
@@ -115,6 +134,17 @@ fn conflicts_name_both_fragments() {
     );
     let e = err(&["write_files: [{path: /a}, {path: /a}]\n"]);
     assert!(e.contains("second item with identity '/a'"), "{e}");
+    let e =
+        err(&["fs_setup: [{device: /dev/sdb, partition: 1}, {device: /dev/sdb, partition: 1}]\n"]);
+    assert!(
+        e.contains("second item with identity ('/dev/sdb', 1)"),
+        "{e}"
+    );
+    let e = err(&[
+        "fs_setup: [{device: /dev/sdb, partition: auto, label: a}]\n",
+        "fs_setup: [{device: /dev/sdb, partition: auto, label: b}]\n",
+    ]);
+    assert!(e.contains("$.fs_setup[0].label"), "{e}");
 }
 
 /// Long lists (past the pairwise comparison of short ones): the repeat whose
@@ -306,5 +336,19 @@ fn long_lists_merge_in_linear_time() {
     let start = std::time::Instant::now();
     let merged = ok(&[&many(0), &many(10_000)]);
     assert!(merged.contains("p29999"));
+    // Identities of two keys hash by both (not all alike, compared pairwise).
+    let disks = |from: usize| {
+        let items: Vec<String> = (from..from + 20_000)
+            .map(|i| format!("{{device: /dev/d{i}, partition: {}}}", i % 7))
+            .collect();
+        format!("fs_setup: [{}]\n", items.join(", "))
+    };
+    let merged = ok(&[&disks(0), &disks(10_000)]);
+    assert_eq!(
+        merged.matches("/dev/d").count(),
+        30_000,
+        "{}",
+        &merged[..200]
+    );
     assert!(start.elapsed().as_secs() < 20, "{:?}", start.elapsed());
 }

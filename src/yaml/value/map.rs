@@ -127,6 +127,7 @@ const H_BYTES: u8 = 3;
 const H_DATE: u8 = 4;
 const H_DATETIME: u8 = 5;
 const H_OTHER: u8 = 6;
+const H_TUPLE: u8 = 7;
 
 fn hash_int<H: Hasher>(i: &Int, state: &mut H) {
     state.write_u8(H_NUM);
@@ -180,6 +181,18 @@ fn hash_value<H: Hasher>(v: &Value, state: &mut H) {
             state.write_u8(H_DATETIME);
             d.hash(state);
         }
+        // A tuple hashes by its items (one level: a tuple inside, like a
+        // container, counts as other), as Python's does.
+        Value::Tuple(items) => {
+            state.write_u8(H_TUPLE);
+            state.write_usize(items.len());
+            for item in items.iter() {
+                match item.value() {
+                    Value::Tuple(_) => state.write_u8(H_OTHER),
+                    v => hash_value(v, state),
+                }
+            }
+        }
         // Unhashable in Python; never used as keys by the loader.
         _ => state.write_u8(H_OTHER),
     }
@@ -202,7 +215,19 @@ impl Key {
 
     /// Whether `Key(a)` equals `Key(b)`, for nodes only borrowed.
     pub fn eq_nodes(a: &Node, b: &Node) -> bool {
-        Node::ptr_eq(a, b) || scalar_eq(a.value(), b.value())
+        if Node::ptr_eq(a, b) {
+            return true;
+        }
+        match (a.value(), b.value()) {
+            // Item by item, as Python compares tuples (one level, as hashed).
+            (Value::Tuple(x), Value::Tuple(y)) => {
+                x.len() == y.len()
+                    && x.iter().zip(y.iter()).all(|(p, q)| {
+                        Node::ptr_eq(p, q) || scalar_eq(p.value(), q.value())
+                    })
+            }
+            (va, vb) => scalar_eq(va, vb),
+        }
     }
 
     /// The hash `Key(node)` has under `state`, for a node only borrowed.
