@@ -185,6 +185,21 @@ def huge_list_doc(n, key="packages"):
     return "".join(out)
 
 
+# one huge list of keyed maps: block sequences of n bytes in all, half of them
+# `write_files` items (identity: `path`), half `fs_setup` items (identity:
+# `device` + `partition`, a tuple), as the keyed dialect merges by identity
+def keyed_list_doc(n):
+    files, disks, size, i = ["write_files:\n"], ["fs_setup:\n"], 0, 0
+    while size < n:
+        f = f"  - {{path: /etc/app/file-{i}.conf, content: c{i}}}\n"
+        d = f"  - {{device: /dev/disk-{i}, partition: {i % 4}, label: l{i}}}\n"
+        files.append(f)
+        disks.append(d)
+        size += len(f) + len(d)
+        i += 1
+    return "#cloud-config\n" + "".join(files) + "".join(disks)
+
+
 # deep-but-legal nesting: n/DEPTH chains of mappings DEPTH deep (cloud-init
 # loads, merges and dumps them: within PyYAML's and the representer's
 # recursion limits), one sibling scalar per level
@@ -261,6 +276,8 @@ SHAPES = [
           many_parts, parts=lambda n: [small_part(i) for i in range(n)],
           fragments=lambda n: [fragment(i) for i in range(n)]),
     Shape("huge list", 2_000_000, "a block sequence of n bytes", **one_doc(huge_list_doc)),
+    Shape("huge keyed list", 2_000_000, "write_files and fs_setup items of n bytes in all",
+          **one_doc(keyed_list_doc)),
     Shape("deep nesting", 1 << 20, f"n bytes of mappings nested {DEPTH} deep",
           **one_doc(deep_doc)),
     Shape("long merge spec", 200_000, "merge_how and Merge-Type of n/2 bytes each",
@@ -282,8 +299,12 @@ def payload_commands():
         ("explain", lambda i: ["explain", "--max-nodes", "100000000", i["payload"]]),
         ("explain json", lambda i: ["explain", "--format", "json", "--max-nodes", "100000000",
                                     i["payload"]]),
-        ("diff", lambda i: ["diff", i["old"], i["payload"]]),
-        ("diff json", lambda i: ["diff", "--format", "json", i["old"], i["payload"]]),
+        # Past the default --max-alias-expansion (4,000,000 nodes) diff stops with
+        # exit 2 (the huge keyed list at 10 n): raised, as explain's limit is.
+        ("diff", lambda i: ["diff", "--max-alias-expansion", "100000000", i["old"],
+                            i["payload"]]),
+        ("diff json", lambda i: ["diff", "--format", "json", "--max-alias-expansion",
+                                 "100000000", i["old"], i["payload"]]),
     ]
 
 
