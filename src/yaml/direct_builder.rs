@@ -13,9 +13,10 @@
 //! the same values, spans and sharing (one node per anchor).
 
 use super::constructor::scalar_value;
+use super::emitter::{plain_safe_ends, plain_safe_str};
 use super::event::{Event, EventKind, ScalarText};
 use super::load_options::LoadOptions;
-use super::resolver::resolve_plain;
+use super::resolver::{may_resolve, resolve_plain};
 use super::tag::Tag;
 use super::value::{Entries, Map, Node, PyStr, Seq, Value, insert};
 use crate::source::{Mark, SourceId, Span};
@@ -256,6 +257,77 @@ impl<'a> Builder<'a> {
             ScalarText::Text(t) if plain => resolve_plain(t),
             _ => Tag::Str,
         };
+        self.tagged(tag, value, anchor, start, end)
+    }
+
+    /// An unanchored scalar borrowed from the text, as the fast loader reads
+    /// most (`plain`: written plain; `clean`: the text is known to be
+    /// printable ASCII without `:` or `#`): a `str` is built and attached
+    /// on a short path, anything else goes the general way.
+    #[inline]
+    pub(crate) fn str_scalar(
+        &mut self,
+        text: &'a str,
+        plain: bool,
+        clean: bool,
+        start: Mark,
+        end: Mark,
+    ) -> Option<()> {
+        if text.len() > self.max_scalar {
+            return None;
+        }
+        let tag = if plain && may_resolve(text) {
+            resolve_plain(text)
+        } else {
+            Tag::Str
+        };
+        if tag != Tag::Str {
+            return self.tagged(tag, ScalarText::Text(Cow::Borrowed(text)), None, start, end);
+        }
+        let safe = if clean {
+            plain_safe_ends(text.as_bytes())
+        } else {
+            plain_safe_str(text.as_bytes())
+        };
+        let node = Node::new_str(text, safe, Span::new(self.source, start, end));
+        self.attach_str(node)
+    }
+
+    /// [`Self::finished`] for a `str` node, on the short path when it goes
+    /// into a list or is a plain key or value of a mapping.
+    #[inline]
+    fn attach_str(&mut self, node: Node) -> Option<()> {
+        // An open collection means no root yet (`open` refuses after it).
+        let Some(frame) = self.stack.last_mut() else {
+            return self.finished(node);
+        };
+        match &mut frame.open {
+            Open::Seq { .. } => self.items.push(node),
+            // A `str` is hashable.
+            Open::Map(m) if m.at_key => {
+                m.key = Some(node);
+                m.at_key = false;
+            }
+            Open::Map(m) if !m.merge_key => {
+                let key = m.key.take()?;
+                m.at_key = true;
+                m.pairs += 1;
+                self.pairs.push((key, node));
+            }
+            Open::Map(_) => return self.attach(node),
+        }
+        Some(())
+    }
+
+    /// A scalar whose tag is resolved.
+    fn tagged(
+        &mut self,
+        tag: Tag,
+        value: ScalarText<'a>,
+        anchor: Option<Cow<'a, str>>,
+        start: Mark,
+        end: Mark,
+    ) -> Option<()> {
         if tag == Tag::Merge {
             // Only as a mapping key, unanchored; it then takes no node.
             let Some(Frame {
@@ -273,10 +345,12 @@ impl<'a> Builder<'a> {
         }
         let span = Span::new(self.source, start, end);
         let node = match (tag, value) {
-            (Tag::Str, ScalarText::Text(Cow::Borrowed(t))) => Node::new_str(t, span),
+            (Tag::Str, ScalarText::Text(Cow::Borrowed(t))) => {
+                Node::new_str(t, plain_safe_str(t.as_bytes()), span)
+            }
             // An owned text (unescaped, folded) becomes the string as it is.
             (Tag::Str, ScalarText::Text(Cow::Owned(t))) => {
-                Node::new(Value::Str(PyStr::from(t)), span)
+                Node::new(Value::Str(PyStr::loaded(t)), span)
             }
             (Tag::Str, ScalarText::Wide(p)) => Node::new(Value::Str(*p), span),
             (Tag::Value, _) => return None,

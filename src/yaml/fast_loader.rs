@@ -128,9 +128,10 @@ struct FastLoader<'a> {
     ctx: Vec<Ctx>,
     pending: Option<Pending<'a>>,
     builder: Builder<'a>,
-    /// The last block-context plain scan (start, end, stop): a `- ` entry is
-    /// scanned for a key first, then read as a value or key from the same start.
-    last_scan: Cell<(usize, usize, Stop)>,
+    /// The last block-context plain scan (start, end, stop, clean): a `- `
+    /// entry is scanned for a key first, then read as a value or key from
+    /// the same start.
+    last_scan: Cell<(usize, usize, Stop, bool)>,
 }
 
 /// Texts longer than this have their lines counted first, to size the
@@ -160,7 +161,7 @@ pub(crate) fn load_fast(text: &str, opts: &LoadOptions) -> Option<Option<Node>> 
         ctx: CTX.with(Cell::take),
         pending: None,
         builder: Builder::new(opts),
-        last_scan: Cell::new((usize::MAX, 0, Stop::Eol)),
+        last_scan: Cell::new((usize::MAX, 0, Stop::Eol, false)),
     };
     if text.len() > LINES_COUNTED_FROM {
         let lines = text
@@ -391,11 +392,11 @@ impl<'a> FastLoader<'a> {
         let s = self.pos;
         let after = match self.at(s) {
             b'"' | b'\'' => match self.quoted_end(s) {
-                Some(e) => e,
+                Some((e, _)) => e,
                 None => return false,
             },
             _ if self.plain_start(s, false) => {
-                return matches!(self.scan_plain(s, false), (_, Stop::Colon(p)) if p - s <= MAX_KEY);
+                return matches!(self.scan_plain(s, false), (_, Stop::Colon(p), _) if p - s <= MAX_KEY);
             }
             _ => return false,
         };
@@ -410,16 +411,16 @@ impl<'a> FastLoader<'a> {
     fn map_entry(&mut self) -> Option<()> {
         let s = self.pos;
         let start = self.mark(s);
-        let (text, plain, end) = match self.at(s) {
+        let (text, plain, clean, end) = match self.at(s) {
             b'"' | b'\'' => {
                 let (text, after) = self.quoted(s)?;
                 self.pos = after;
-                (text, false, self.mark(after))
+                (text, false, false, self.mark(after))
             }
             _ if self.plain_start(s, false) => match self.scan_plain(s, false) {
-                (e, Stop::Colon(_)) => {
+                (e, Stop::Colon(_), clean) => {
                     self.pos = e;
-                    (Cow::Borrowed(self.text(s, e)?), true, self.mark(e))
+                    (Cow::Borrowed(self.text(s, e)?), true, clean, self.mark(e))
                 }
                 _ => return None,
             },
@@ -429,8 +430,7 @@ impl<'a> FastLoader<'a> {
         if self.at(self.pos) != b':' || !is_blank(self.at(self.pos + 1)) || self.pos - s > MAX_KEY {
             return None;
         }
-        self.builder
-            .scalar(ScalarText::Text(text), plain, None, start, end)?;
+        self.put_scalar(text, plain, clean, None, start, end)?;
         if self.indicator_then_empty() {
             return self.end_of_line();
         }
@@ -490,20 +490,20 @@ impl<'a> FastLoader<'a> {
                 let (text, after) = self.quoted(s)?;
                 self.pos = after;
                 let end = self.mark(after);
-                self.builder
-                    .scalar(ScalarText::Text(text), false, name, start, end)?;
+                self.put_scalar(text, false, false, name, start, end)?;
             }
             b'[' | b'{' => self.flow(name, start)?,
             b'|' | b'>' => return self.block_scalar(name, start),
             _ if self.plain_start(s, false) => {
-                let (e, stop) = self.scan_plain(s, false);
+                let (e, stop, clean) = self.scan_plain(s, false);
                 if matches!(stop, Stop::Colon(_) | Stop::Flow) {
                     return None;
                 }
                 let end = self.mark(e);
-                self.builder.scalar(
-                    ScalarText::Text(Cow::Borrowed(self.text(s, e)?)),
+                self.put_scalar(
+                    Cow::Borrowed(self.text(s, e)?),
                     true,
+                    clean,
                     name,
                     start,
                     end,
@@ -513,6 +513,28 @@ impl<'a> FastLoader<'a> {
             _ => return None,
         }
         self.end_of_line()
+    }
+
+    /// A scalar read from the text: unanchored ones borrowed from it take the
+    /// builder's short path (`clean`: the text holds no `:` or `#`, as a
+    /// plain scan found; the whole text is printable ASCII).
+    #[inline]
+    fn put_scalar(
+        &mut self,
+        text: Cow<'a, str>,
+        plain: bool,
+        clean: bool,
+        anchor: Option<Cow<'a, str>>,
+        start: Mark,
+        end: Mark,
+    ) -> Option<()> {
+        match (text, anchor) {
+            (Cow::Borrowed(t), None) => self.builder.str_scalar(t, plain, clean, start, end),
+            (text, anchor) => {
+                self.builder
+                    .scalar(ScalarText::Text(text), plain, anchor, start, end)
+            }
+        }
     }
 
     /// The end of an anchor or alias name starting at `s` (non-empty, then a
@@ -539,10 +561,11 @@ impl<'a> FastLoader<'a> {
         !is_indicator(c) && c != 0 && c != b' ' && c != b'\n'
     }
 
-    /// Scan a plain scalar on one line from `s`: the end of its text and
-    /// what stopped it. In flow context a `:` or `?` inside, or a `#`, gives
-    /// an end at `s` with `Stop::Flow` (the caller gives up).
-    fn scan_plain(&self, s: usize, flow: bool) -> (usize, Stop) {
+    /// Scan a plain scalar on one line from `s`: the end of its text, what
+    /// stopped it, and whether the text is clean (holds no `:` or `#`). In
+    /// flow context a `:` or `?` inside, or a `#`, gives an end at `s` with
+    /// `Stop::Flow` (the caller gives up), so a text is always clean there.
+    fn scan_plain(&self, s: usize, flow: bool) -> (usize, Stop, bool) {
         if !flow {
             return self.scan_plain_block(s);
         }
@@ -551,21 +574,21 @@ impl<'a> FastLoader<'a> {
         loop {
             let c = self.at(p);
             match c {
-                0 | b'\n' => return (end, Stop::Eol),
+                0 | b'\n' => return (end, Stop::Eol, true),
                 b' ' => {
                     let mut q = p;
                     while self.at(q) == b' ' {
                         q += 1;
                     }
                     if self.at(q) == b'#' {
-                        return (end, Stop::Comment);
+                        return (end, Stop::Comment, true);
                     }
                     p = q;
                     continue;
                 }
-                b':' if is_blank(self.at(p + 1)) => return (end, Stop::Colon(p)),
-                b':' | b'?' | b'#' if flow => return (s, Stop::Flow),
-                b',' | b'[' | b']' | b'{' | b'}' if flow => return (end, Stop::Flow),
+                b':' if is_blank(self.at(p + 1)) => return (end, Stop::Colon(p), true),
+                b':' | b'?' | b'#' if flow => return (s, Stop::Flow, true),
+                b',' | b'[' | b']' | b'{' | b'}' if flow => return (end, Stop::Flow, true),
                 _ => {}
             }
             p += 1;
@@ -576,12 +599,14 @@ impl<'a> FastLoader<'a> {
     /// [`Self::scan_plain`] in block context: only a `\n`, a `:` before a
     /// blank or a `#` after a space ends the scalar, so it jumps between those
     /// bytes; trailing spaces are not part of the text.
-    fn scan_plain_block(&self, s: usize) -> (usize, Stop) {
-        let (last, end, stop) = self.last_scan.get();
+    fn scan_plain_block(&self, s: usize) -> (usize, Stop, bool) {
+        let (last, end, stop, clean) = self.last_scan.get();
         if last == s {
-            return (end, stop);
+            return (end, stop, clean);
         }
         let mut p = s;
+        // No `:` or `#` skipped over inside the text.
+        let mut clean = true;
         loop {
             let rest = self.b.get(p..).unwrap_or_default();
             let i = find_any(rest, [b'\n', b':', b'#']).map_or(self.b.len(), |i| p + i);
@@ -590,45 +615,52 @@ impl<'a> FastLoader<'a> {
                 b'#' if i > s && self.at(i - 1) == b' ' => Stop::Comment,
                 b':' | b'#' => {
                     p = i + 1;
+                    clean = false;
                     continue;
                 }
                 _ => Stop::Eol,
             };
             let end = self.trim_spaces(s, i);
-            self.last_scan.set((s, end, stop));
-            return (end, stop);
+            self.last_scan.set((s, end, stop, clean));
+            return (end, stop, clean);
         }
     }
 
-    /// The byte after the closing quote of the quoted scalar at `s`.
-    fn quoted_end(&self, s: usize) -> Option<usize> {
+    /// The byte after the closing quote of the quoted scalar at `s`, and
+    /// whether its text holds an escape (`\` in double quotes, `''` in
+    /// single quotes; a `\` in single quotes is a character).
+    fn quoted_end(&self, s: usize) -> Option<(usize, bool)> {
         let q = self.at(s);
         let mut p = s + 1;
+        let mut escaped = false;
         loop {
             let rest = self.b.get(p..).unwrap_or_default();
             let i = p + find_any(rest, [q, b'\\', b'\n'])?;
             match self.at(i) {
                 b'\n' => return None,
-                b'\\' if q == b'"' => p = i + 2,
+                b'\\' if q == b'"' => {
+                    escaped = true;
+                    p = i + 2;
+                }
                 b'\\' => p = i + 1,
-                _ if q == b'\'' && self.at(i + 1) == b'\'' => p = i + 2,
-                _ => return Some(i + 1),
+                _ if q == b'\'' && self.at(i + 1) == b'\'' => {
+                    escaped = true;
+                    p = i + 2;
+                }
+                _ => return Some((i + 1, escaped)),
             }
         }
     }
 
     /// A quoted scalar on one line at `s`: its text and the byte after it.
     fn quoted(&self, s: usize) -> Option<(Cow<'a, str>, usize)> {
-        let e = self.quoted_end(s)?;
+        let (e, escaped) = self.quoted_end(s)?;
         let inner = self.text(s + 1, e - 1)?;
-        if self.at(s) == b'\'' {
-            if inner.contains('\'') {
-                return Some((Cow::Owned(inner.replace("''", "'")), e));
-            }
+        if !escaped {
             return Some((Cow::Borrowed(inner), e));
         }
-        if !inner.contains('\\') {
-            return Some((Cow::Borrowed(inner), e));
+        if self.at(s) == b'\'' {
+            return Some((Cow::Owned(inner.replace("''", "'")), e));
         }
         let mut out = String::with_capacity(inner.len());
         let mut rest = inner;
@@ -709,8 +741,7 @@ impl<'a> FastLoader<'a> {
                     let (text, after) = self.quoted(s)?;
                     self.pos = after;
                     let end = self.mark(after);
-                    self.builder
-                        .scalar(ScalarText::Text(text), false, name, node_start, end)?;
+                    self.put_scalar(text, false, false, name, node_start, end)?;
                 }
                 b'*' if name.is_none() => {
                     let mut e = s + 1;
@@ -724,18 +755,13 @@ impl<'a> FastLoader<'a> {
                     self.pos = e;
                 }
                 _ if self.plain_start(s, true) => {
-                    let (e, stop) = self.scan_plain(s, true);
+                    let (e, stop, clean) = self.scan_plain(s, true);
                     if e == s || !matches!(stop, Stop::Flow) {
                         return None;
                     }
                     let end = self.mark(e);
-                    self.builder.scalar(
-                        ScalarText::Text(Cow::Borrowed(self.text(s, e)?)),
-                        true,
-                        name,
-                        node_start,
-                        end,
-                    )?;
+                    let text = Cow::Borrowed(self.text(s, e)?);
+                    self.put_scalar(text, true, clean, name, node_start, end)?;
                     self.pos = e;
                 }
                 _ => return None,
@@ -778,13 +804,15 @@ impl<'a> FastLoader<'a> {
     fn flow_key(&mut self) -> Option<()> {
         let s = self.pos;
         let start = self.mark(s);
-        let (text, plain, e) = match self.at(s) {
+        let (text, plain, clean, e) = match self.at(s) {
             b'"' | b'\'' => {
                 let (text, after) = self.quoted(s)?;
-                (text, false, after)
+                (text, false, false, after)
             }
             _ if self.plain_start(s, true) => match self.scan_plain(s, true) {
-                (e, Stop::Colon(_)) if e > s => (Cow::Borrowed(self.text(s, e)?), true, e),
+                (e, Stop::Colon(_), clean) if e > s => {
+                    (Cow::Borrowed(self.text(s, e)?), true, clean, e)
+                }
                 _ => return None,
             },
             _ => return None,
@@ -795,8 +823,7 @@ impl<'a> FastLoader<'a> {
             return None;
         }
         let end = self.mark(e);
-        self.builder
-            .scalar(ScalarText::Text(text), plain, None, start, end)?;
+        self.put_scalar(text, plain, clean, None, start, end)?;
         self.pos += 1;
         self.skip_spaces();
         if matches!(self.at(self.pos), b',' | b'}' | b'\n' | 0 | b'#') {

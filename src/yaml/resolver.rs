@@ -25,8 +25,38 @@ pub(crate) fn resolve_plain(value: &str) -> Tag<'static> {
     }
 }
 
+/// Whether [`resolve_plain`] may resolve `value` to anything but `str`
+/// (`false`: it is a `str`), from its first two bytes: a loader's check
+/// before the call. A sign starts a float or int only before a digit or
+/// `.` (every pattern for them: `[-+]?[0-9]…`, `[-+]?\.(inf|Inf|INF)`), so
+/// `-c` or `--force` are `str` at once.
+#[inline]
+pub(crate) fn may_resolve(value: &str) -> bool {
+    let b = value.as_bytes();
+    match b.first() {
+        None => true,
+        Some(b'-' | b'+') => matches!(b.get(1), Some(b'0'..=b'9' | b'.')),
+        Some(&c) => RESOLVED_FIRST.get(usize::from(c)).copied().unwrap_or(false),
+    }
+}
+
+/// [`has_resolvers`] for every byte.
+static RESOLVED_FIRST: [bool; 256] = resolved_first();
+
+// Evaluated at compile time: an index out of bounds fails the build.
+#[allow(clippy::indexing_slicing)]
+const fn resolved_first() -> [bool; 256] {
+    let mut t = [false; 256];
+    let mut c = 0;
+    while c < 256 {
+        t[c] = has_resolvers(c as u8);
+        c += 1;
+    }
+    t
+}
+
 /// Whether PyYAML registers a resolver for scalars starting with `c`.
-fn has_resolvers(c: u8) -> bool {
+const fn has_resolvers(c: u8) -> bool {
     matches!(
         c,
         b'y' | b'Y'
@@ -269,5 +299,43 @@ mod tests {
         assert_eq!(r("1\n"), Tag::Int);
         assert_eq!(r("\n"), Tag::Str);
         assert_eq!(r("0o17"), Tag::Str);
+    }
+
+    /// What `may_resolve` rules out is a `str`: every text of up to 4
+    /// characters after a sign over the bytes the patterns use, and every
+    /// first byte.
+    #[test]
+    fn may_resolve_rules_out_only_strs() {
+        for c in 0..=255u8 {
+            for tail in ["", "1", ".inf", "es", "ull", "<"] {
+                let mut s = String::from(char::from(c));
+                s.push_str(tail);
+                if !may_resolve(&s) {
+                    assert_eq!(r(&s), Tag::Str, "{s:?}");
+                }
+            }
+        }
+        assert!(may_resolve(""));
+        assert!(!may_resolve("-c") && !may_resolve("sh") && !may_resolve("+x"));
+        const A: &[u8] = b"01789._:abeEfiInNxX+- \n";
+        let mut texts: Vec<Vec<u8>> = vec![b"-".to_vec(), b"+".to_vec()];
+        for _ in 0..4 {
+            let mut longer = Vec::new();
+            for t in &texts {
+                let s = std::str::from_utf8(t).unwrap();
+                if !may_resolve(s) {
+                    assert_eq!(r(s), Tag::Str, "{s:?}");
+                }
+                for &c in A {
+                    let mut u = t.clone();
+                    u.push(c);
+                    longer.push(u);
+                }
+            }
+            texts = longer;
+        }
+        for t in ["-.inf", "+.Inf", "-1", "+0x1F", "-1:30", "-1.5e+3"] {
+            assert_ne!(r(t), Tag::Str, "{t}");
+        }
     }
 }

@@ -1650,7 +1650,7 @@ fn push_piece(buf: &mut Buf, src: &str, p: Piece) {
 
 /// Characters that cannot start a plain scalar (PyYAML's indicators; `-`, `?`
 /// and `:` may, when a non-space follows).
-pub(crate) fn is_indicator(c: u8) -> bool {
+pub(crate) const fn is_indicator(c: u8) -> bool {
     matches!(
         c,
         b'-' | b'?'

@@ -476,6 +476,7 @@ impl<Ix: Copy + PartialEq> DocumentEmitter<'_, Ix> {
         match g.view(ix) {
             View::Scalar { tag, ref text } => {
                 let (analysis, chars) = match text.bytes() {
+                    (b, true) if text.is_plain() => (self.plain_analysis(b), b.len()),
                     (b, true) => (self.analyse(b), b.len()),
                     (b, false) => {
                         self.load_cps(b);
@@ -510,7 +511,12 @@ impl<Ix: Copy + PartialEq> DocumentEmitter<'_, Ix> {
         let (b, true) = text.bytes() else {
             return false;
         };
-        let analysis = self.analyse(b);
+        let plain = text.is_plain();
+        let analysis = if plain {
+            self.plain_analysis(b)
+        } else {
+            self.analyse(b)
+        };
         // `is_simple_key` for a `str` (no anchor: never aliasable).
         if ScalarTag::Str.shorthand().len() + b.len() >= 128 || analysis.empty || analysis.multiline
         {
@@ -518,8 +524,17 @@ impl<Ix: Copy + PartialEq> DocumentEmitter<'_, Ix> {
         }
         self.o.write_indent();
         self.key_analysis = Some((ix, analysis));
-        self.scalar(ix, b, ScalarTag::Str, 0, Ctx::SimpleKey);
+        self.scalar(ix, b, ScalarTag::Str, 0, Ctx::SimpleKey, plain);
         true
+    }
+
+    /// The analysis of a text a loader found plain-safe (see
+    /// [`ScalarText::Plain`](super::tree::ScalarText::Plain)); debug builds
+    /// check it, and that it reads back as a `str`.
+    fn plain_analysis(&self, text: &[u8]) -> ScalarAnalysis {
+        debug_assert_eq!(self.analyse(text), ScalarAnalysis::PLAIN, "{text:?}");
+        debug_assert!(resolves_to_str(text), "{text:?}");
+        ScalarAnalysis::PLAIN
     }
 
     fn analyse<T: TextUnit>(&self, text: &[T]) -> ScalarAnalysis {
@@ -588,11 +603,11 @@ impl<Ix: Copy + PartialEq> DocumentEmitter<'_, Ix> {
         let (open, len) = match g.view(ix) {
             View::Scalar { tag, ref text } => {
                 match text.bytes() {
-                    (b, true) => self.scalar(ix, b, tag, a, ctx),
+                    (b, true) => self.scalar(ix, b, tag, a, ctx, text.is_plain()),
                     (b, false) => {
                         self.load_cps(b);
                         let cps = std::mem::take(&mut self.cps);
-                        self.scalar(ix, &cps, tag, a, ctx);
+                        self.scalar(ix, &cps, tag, a, ctx, false);
                         self.cps = cps;
                     }
                 }
@@ -660,9 +675,24 @@ impl<Ix: Copy + PartialEq> DocumentEmitter<'_, Ix> {
         self.o.write_indicator(close, false, false, false);
     }
 
-    fn scalar<T: TextUnit>(&mut self, ix: Ix, text: &[T], tag: ScalarTag, anchor: u32, ctx: Ctx) {
+    /// Write scalar `ix`; `plain`: its text is a `str` a loader found
+    /// plain-safe (no analysis or resolver check needed).
+    fn scalar<T: TextUnit>(
+        &mut self,
+        ix: Ix,
+        text: &[T],
+        tag: ScalarTag,
+        anchor: u32,
+        ctx: Ctx,
+        plain: bool,
+    ) {
+        let plain = plain && tag == ScalarTag::Str;
         let analysis = match self.key_analysis.take() {
             Some((k, a)) if k == ix => a,
+            _ if plain => match T::as_ascii(text) {
+                Some(b) => self.plain_analysis(b),
+                None => self.analyse(text),
+            },
             _ => self.analyse(text),
         };
         let simple_key = ctx == Ctx::SimpleKey;
@@ -681,7 +711,7 @@ impl<Ix: Copy + PartialEq> DocumentEmitter<'_, Ix> {
             } else {
                 Style::Double
             }
-        } else if plain_ok && implicit_plain.unwrap_or_else(|| self.plain_str(text)) {
+        } else if plain_ok && implicit_plain.unwrap_or_else(|| plain || self.plain_str(text)) {
             Style::Plain
         } else if analysis.allow_single_quoted && !(simple_key && analysis.multiline) {
             Style::Single

@@ -25,6 +25,7 @@ pub(super) fn is_unicode_printable(c: u32) -> bool {
 /// Whether all eight bytes of `w` are in `lo..=0x7E` (`lo` at most 0x80)
 /// and none is `a` or `b` (exact SWAR tests for "some byte is below /
 /// above / equal to").
+#[inline]
 pub(super) fn ascii_chunk(w: u64, lo: u8, a: u8, b: u8) -> bool {
     const ONES: u64 = 0x0101_0101_0101_0101;
     const HIGH: u64 = 0x8080_8080_8080_8080;
@@ -39,8 +40,96 @@ pub(super) fn ascii_chunk(w: u64, lo: u8, a: u8, b: u8) -> bool {
 
 /// Whether all eight bytes of `w` are printable ASCII or space and none is
 /// ':' or '#'.
+#[inline]
 fn plain_chunk(w: u64) -> bool {
     ascii_chunk(w, 0x20, b':', b'#')
+}
+
+/// Whether `text` is sure to be written plain when dumped as an untagged
+/// `str` in block context, whatever the dump's options: one line of
+/// printable ASCII without `:` or `#`, no space last, and a first character
+/// that is no indicator or space and starts no implicit resolver's pattern
+/// (or only the bool and null words', none over five characters). Its
+/// analysis is then [`ScalarAnalysis::PLAIN`] and it loads back as a `str`.
+/// A loader decides this once per text so that a dump need not analyse it
+/// (a false "no" only costs the analysis).
+#[inline]
+pub(crate) fn plain_safe_str(text: &[u8]) -> bool {
+    if !plain_safe_ends(text) {
+        return false;
+    }
+    // Every byte, read as one or two words (overlapping) when short.
+    let word = |c: Option<&[u8; 8]>| c.is_some_and(|c| plain_chunk(u64::from_le_bytes(*c)));
+    let half = |c: Option<&[u8; 4]>| c.map_or(0, |c| u64::from(u32::from_le_bytes(*c)));
+    match text.len() {
+        n @ 1..4 => {
+            let at = |i: usize| text.get(i).copied().unwrap_or(0);
+            let (a, b, c) = (at(0), at(n / 2), at(n - 1));
+            plain_chunk(u64::from_le_bytes([a, b, c, a, a, a, a, a]))
+        }
+        4..8 => plain_chunk(half(text.first_chunk()) | half(text.last_chunk()) << 32),
+        8..=16 => word(text.first_chunk()) && word(text.last_chunk()),
+        _ => {
+            let (chunks, _) = text.as_chunks::<8>();
+            chunks.iter().all(|c| plain_chunk(u64::from_le_bytes(*c))) && word(text.last_chunk())
+        }
+    }
+}
+
+/// [`plain_safe_str`] for a text known to be printable ASCII without `:`
+/// or `#` (a loader's scan found none): its first and last characters and
+/// length decide.
+#[inline]
+pub(crate) fn plain_safe_ends(text: &[u8]) -> bool {
+    let (Some(&first), Some(&last)) = (text.first(), text.last()) else {
+        return false;
+    };
+    let min_len = PLAIN_FIRST.get(usize::from(first)).copied().unwrap_or(0);
+    min_len != 0 && text.len() >= usize::from(min_len) && last != b' '
+}
+
+/// For each first character, the shortest text [`plain_safe_str`] accepts
+/// starting with it: 1, or 6 for the bool and null words' first letters
+/// (none over five characters), 0 for none.
+static PLAIN_FIRST: [u8; 256] = plain_first_lengths();
+
+// Evaluated at compile time: an index out of bounds fails the build.
+#[allow(clippy::indexing_slicing)]
+const fn plain_first_lengths() -> [u8; 256] {
+    let mut t = [0u8; 256];
+    let mut c = b'!';
+    while c < 0x7F {
+        // The first characters PyYAML's implicit resolvers are registered for.
+        let resolver = matches!(
+            c,
+            b'0'..=b'9'
+                | b'-'
+                | b'+'
+                | b'.'
+                | b'~'
+                | b'<'
+                | b'='
+                | b'y'
+                | b'Y'
+                | b'n'
+                | b'N'
+                | b't'
+                | b'T'
+                | b'f'
+                | b'F'
+                | b'o'
+                | b'O'
+        );
+        if !crate::yaml::scanner::is_indicator(c) {
+            if !resolver {
+                t[c as usize] = 1;
+            } else if c >= b'A' {
+                t[c as usize] = 6;
+            }
+        }
+        c += 1;
+    }
+    t
 }
 
 /// What the text of a scalar allows.
@@ -59,6 +148,15 @@ pub(super) struct ScalarAnalysis {
 }
 
 impl ScalarAnalysis {
+    /// The analysis of every text [`plain_safe_str`] accepts.
+    pub(super) const PLAIN: ScalarAnalysis = ScalarAnalysis {
+        empty: false,
+        multiline: false,
+        allow_block_plain: true,
+        allow_single_quoted: true,
+        allow_block: true,
+    };
+
     /// Analyse `text` (code points). `allow_unicode` lets printable non-ASCII
     /// stay unescaped; `escape_nel` treats U+0085 as needing an escape anyway.
     pub(super) fn of<T: TextUnit>(
@@ -296,7 +394,8 @@ impl ScalarAnalysis {
 
 #[cfg(test)]
 mod tests {
-    use super::ScalarAnalysis;
+    use super::super::implicit_resolver::resolves_to_str;
+    use super::{ScalarAnalysis, plain_safe_ends, plain_safe_str};
 
     /// Bytes the rules single out, plus ordinary ones.
     const ALPHABET: &[u8] = b" \n:#-.?a'\"\t\r\0\x7f\x01!|>%@`,[]{}&*~0";
@@ -311,6 +410,95 @@ mod tests {
                 assert_eq!(fast, Some(general), "{text:?}");
             }
             assert_eq!(ScalarAnalysis::of(text, u, nel), general, "{text:?}");
+        }
+    }
+
+    /// Every text of up to 4 bytes over an alphabet of the bytes the rules
+    /// single out, and longer ones: an accepted text analyses as `PLAIN`
+    /// and loads back as a `str` written plain.
+    #[test]
+    fn plain_safe_texts_are_written_plain() {
+        const A: &[u8] = b"atnoyYF0-.:# /~<?@=+\n'\x7f\x1f!";
+        let check = |t: &[u8]| {
+            let clean = t
+                .iter()
+                .all(|&c| (0x20..0x7F).contains(&c) && c != b':' && c != b'#');
+            if clean {
+                assert_eq!(plain_safe_ends(t), plain_safe_str(t), "{t:?}");
+            }
+            if plain_safe_str(t) {
+                assert_eq!(
+                    ScalarAnalysis::of_ascii(t),
+                    Some(ScalarAnalysis::PLAIN),
+                    "{t:?}"
+                );
+                assert!(resolves_to_str(t), "{t:?}");
+            }
+        };
+        let mut accepted = 0;
+        let mut texts: Vec<Vec<u8>> = vec![Vec::new()];
+        for _ in 0..4 {
+            let mut longer = Vec::new();
+            for t in &texts {
+                for &c in A {
+                    let mut u = t.clone();
+                    u.push(c);
+                    check(&u);
+                    accepted += usize::from(plain_safe_str(&u));
+                    longer.push(u);
+                }
+            }
+            texts = longer;
+        }
+        assert!(accepted > 10_000, "{accepted}");
+        // Every first byte, at every length about the word sizes.
+        for first in 0..=255u8 {
+            for len in 1..=20 {
+                let mut t = vec![b'a'; len];
+                if let Some(x) = t.first_mut() {
+                    *x = first;
+                }
+                check(&t);
+            }
+        }
+        // Longer texts: every byte of the alphabet at every position of
+        // texts either side of the word sizes.
+        for len in [5, 6, 7, 8, 9, 15, 16, 17, 24, 31, 40] {
+            let base: Vec<u8> = (0..len).map(|i| b'a' + (i % 8) as u8).collect();
+            assert!(plain_safe_str(&base), "{len}");
+            for pos in 0..len {
+                for &c in A.iter().chain(b"\x80\xff\x00\t") {
+                    let mut t = base.clone();
+                    if let Some(x) = t.get_mut(pos) {
+                        *x = c;
+                    }
+                    check(&t);
+                }
+            }
+        }
+        for t in [
+            &b"nginx"[..],
+            b"root:root",
+            b"-c",
+            b"0.pool",
+            b"...x",
+            b"a #b",
+            b"y",
+            b"",
+            b"yes",
+            b"~",
+        ] {
+            assert!(!plain_safe_str(t), "{t:?}");
+        }
+        for t in [
+            &b"echo delta-12-0"[..],
+            b"/etc/x.conf",
+            b"touch /tmp/a",
+            b"sh",
+            b"path",
+            b"~/x/yz",
+        ] {
+            assert!(plain_safe_str(t), "{t:?}");
         }
     }
 

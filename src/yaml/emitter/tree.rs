@@ -6,6 +6,9 @@ use super::repr_graph::{MapTag, NodeIx, ReprGraph, ReprNode, ScalarTag, SeqTag};
 pub(super) enum ScalarText<'t> {
     /// Generalized UTF-8 (`ascii` when every byte is ASCII).
     Borrowed { bytes: &'t [u8], ascii: bool },
+    /// ASCII text of a `str` sure to be written plain, as its loader found
+    /// (`PyStr::is_plain_safe`): the emitter need not analyse it.
+    Plain(&'t [u8]),
     /// Short ASCII text formatted for this node.
     Small { buf: [u8; SMALL], len: u8 },
     /// Longer ASCII text formatted for this node.
@@ -20,9 +23,15 @@ impl ScalarText<'_> {
     pub(super) fn bytes(&self) -> (&[u8], bool) {
         match self {
             ScalarText::Borrowed { bytes, ascii } => (bytes, *ascii),
+            ScalarText::Plain(bytes) => (bytes, true),
             ScalarText::Small { buf, len } => (buf.get(..usize::from(*len)).unwrap_or(&[]), true),
             ScalarText::Owned(v) => (v, v.is_ascii()),
         }
+    }
+
+    /// Whether this is a [`ScalarText::Plain`] text.
+    pub(super) fn is_plain(&self) -> bool {
+        matches!(self, ScalarText::Plain(_))
     }
 }
 

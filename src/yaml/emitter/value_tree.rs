@@ -248,6 +248,7 @@ impl<'a> Tree for ValueTree<'a, '_> {
         let value = n.value();
         if let Some(tag) = scalar_tag(value) {
             let text = match value {
+                Value::Str(s) if s.is_plain_safe() => ScalarText::Plain(s.as_wtf8()),
                 Value::Str(s) => {
                     let bytes = s.as_wtf8();
                     ScalarText::Borrowed {

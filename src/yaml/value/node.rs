@@ -235,14 +235,17 @@ impl Node {
 
     /// A string node read from `span`, its text copied straight into the
     /// node's allocation: building the string first and moving it in stalled
-    /// on the copy (~3 % of a load).
-    pub(crate) fn new_str(s: &str, span: Span) -> Node {
+    /// on the copy (~3 % of a load). `plain`: the text is plain-safe
+    /// ([`PyStr::is_plain_safe`], as `emitter::plain_safe_str` decides).
+    #[inline(always)]
+    pub(crate) fn new_str(s: &str, plain: bool, span: Span) -> Node {
+        debug_assert!(!plain || crate::yaml::emitter::plain_safe_str(s.as_bytes()));
         let mut rc = UniqueArc::new(NodeData {
-            value: Value::Str(PyStr::empty()),
+            value: Value::Str(PyStr::empty_for(plain)),
             span: NodeSpan::pack(span),
         });
         if let Value::Str(p) = &mut rc.value {
-            p.set(s);
+            p.fill(s);
         }
         Node(rc.shareable())
     }
@@ -427,7 +430,7 @@ mod tests {
     fn a_node_keeps_its_span_in_32_bits() {
         let span = Span::new(SourceId(7), Mark::new(5, 1, 2), Mark::new(4096, 30, 40));
         assert_eq!(Node::new(Value::Null, span).span(), span);
-        assert_eq!(Node::new_str("x", span).span(), span);
+        assert_eq!(Node::new_str("x", true, span).span(), span);
         // An offset past 4 GiB keeps its line and column; the offset saturates.
         let far = Mark::new(usize::MAX, 9, 3);
         let s = Node::new(Value::Null, Span::new(SourceId(1), far, far)).span();
@@ -452,7 +455,7 @@ mod tests {
     fn compact(span: Span) -> bool {
         let packed = NodeSpan::pack(span);
         assert_eq!(packed.unpack(), span);
-        for n in [Node::new(Value::Null, span), Node::new_str("x", span)] {
+        for n in [Node::new(Value::Null, span), Node::new_str("x", true, span)] {
             assert_eq!(n.span(), span);
         }
         matches!(packed, NodeSpan::Compact { .. })

@@ -1,5 +1,6 @@
 //! `PyStr`: a Python `str`, which may hold lone surrogate code points.
 
+use crate::yaml::emitter::plain_safe_str;
 use std::fmt;
 
 /// A Python string: a sequence of Unicode code points, where — unlike Rust's
@@ -29,7 +30,12 @@ const INLINE: usize = 30;
 enum Repr {
     /// Valid UTF-8 of up to [`INLINE`] bytes: length, bytes.
     Inline(u8, [u8; INLINE]),
+    /// `Inline` and `Utf8` for a loaded text that a dump is sure to write
+    /// plain (see [`PyStr::is_plain_safe`]). Variants rather than a bit:
+    /// every `match` on the form has to say what it does with them.
+    InlinePlain(u8, [u8; INLINE]),
     Utf8(Box<str>),
+    Utf8Plain(Box<str>),
     Wide(Box<[u8]>),
 }
 
@@ -115,8 +121,10 @@ impl Ord for PyStr {
 impl Repr {
     fn as_bytes(&self) -> &[u8] {
         match self {
-            Repr::Inline(n, b) => b.get(..usize::from(*n)).unwrap_or_default(),
-            Repr::Utf8(s) => s.as_bytes(),
+            Repr::Inline(n, b) | Repr::InlinePlain(n, b) => {
+                b.get(..usize::from(*n)).unwrap_or_default()
+            }
+            Repr::Utf8(s) | Repr::Utf8Plain(s) => s.as_bytes(),
             Repr::Wide(b) => b,
         }
     }
@@ -149,8 +157,8 @@ impl PyStr {
     pub fn as_str(&self) -> Option<&str> {
         match &self.0 {
             // Copied from a `str` on a char boundary: always valid.
-            Repr::Inline(..) => std::str::from_utf8(self.0.as_bytes()).ok(),
-            Repr::Utf8(s) => Some(s),
+            Repr::Inline(..) | Repr::InlinePlain(..) => std::str::from_utf8(self.0.as_bytes()).ok(),
+            Repr::Utf8(s) | Repr::Utf8Plain(s) => Some(s),
             Repr::Wide(_) => None,
         }
     }
@@ -250,16 +258,49 @@ impl PyStr {
         PyStr(Repr::Inline(0, [0; INLINE]))
     }
 
-    /// Make this string `s`, copying into the inline buffer where it already
-    /// is (a node's, on the heap) rather than building it on the stack first.
-    pub(crate) fn set(&mut self, s: &str) {
-        if let Repr::Inline(n, b) = &mut self.0
+    /// Whether this text, dumped as an untagged `str` in block context, is
+    /// sure to be written plain (`emitter::plain_safe_str`): decided once
+    /// when a loader built it, so that a dump skips analysing it. `false`
+    /// says nothing.
+    pub(crate) fn is_plain_safe(&self) -> bool {
+        matches!(self.0, Repr::InlinePlain(..) | Repr::Utf8Plain(_))
+    }
+
+    /// The empty string that [`Self::fill`] makes a text, in the form that
+    /// keeps whether that text is plain-safe (`plain`, which the caller
+    /// found with `emitter::plain_safe_str`).
+    pub(crate) fn empty_for(plain: bool) -> PyStr {
+        if plain {
+            PyStr(Repr::InlinePlain(0, [0; INLINE]))
+        } else {
+            PyStr::empty()
+        }
+    }
+
+    /// Make this string, from [`Self::empty_for`], `s`: copied into
+    /// the inline buffer where it already is (a node's, on the heap).
+    pub(crate) fn fill(&mut self, s: &str) {
+        if let Repr::Inline(n, b) | Repr::InlinePlain(n, b) = &mut self.0
             && copy_inline(b, s.as_bytes()).is_some()
         {
             *n = s.len() as u8;
             return;
         }
-        *self = PyStr::from(s);
+        *self = if self.is_plain_safe() {
+            PyStr(Repr::Utf8Plain(s.into()))
+        } else {
+            PyStr::from(s)
+        };
+    }
+
+    /// A loaded text already owned, marked when it is plain-safe.
+    pub(crate) fn loaded(s: String) -> PyStr {
+        let plain = plain_safe_str(s.as_bytes());
+        PyStr(match Repr::owned(s) {
+            Repr::Inline(n, b) if plain => Repr::InlinePlain(n, b),
+            Repr::Utf8(s) if plain => Repr::Utf8Plain(s),
+            r => r,
+        })
     }
 }
 
@@ -490,10 +531,29 @@ mod tests {
         for n in 0..=text.len() {
             let t = text.get(..n).unwrap();
             assert_eq!(PyStr::from(t).as_str(), Some(t), "{n}");
-            let mut p = PyStr::empty();
-            p.set(t);
+            let mut p = PyStr::empty_for(false);
+            p.fill(t);
             assert_eq!(p.as_str(), Some(t), "{n}");
         }
+    }
+
+    /// The loaded forms are the same strings, marked when plain-safe.
+    #[test]
+    fn loaded_forms_keep_the_text_and_the_mark() {
+        let long = "echo a-long-command-line-past-the-inline-size";
+        for t in ["sh", "-c", long, "root:root", "", "a b ", "a\nb"] {
+            let mut p = PyStr::empty_for(plain_safe_str(t.as_bytes()));
+            p.fill(t);
+            let q = PyStr::loaded(t.to_owned());
+            let plain = plain_safe_str(t.as_bytes());
+            for x in [&p, &q] {
+                assert_eq!(x, &PyStr::from(t));
+                assert_eq!(x.as_str(), Some(t));
+                assert_eq!(x.is_plain_safe(), plain, "{t:?}");
+            }
+        }
+        assert!(PyStr::loaded(long.to_owned()).is_plain_safe());
+        assert!(!PyStr::from("sh").is_plain_safe());
     }
 
     #[test]
