@@ -13,7 +13,7 @@
 //! the same values, spans and sharing (one node per anchor).
 
 use super::constructor::scalar_value;
-use super::emitter::{plain_safe_ends, plain_safe_str};
+use super::emitter::{plain_safe_ends, plain_safe_printable, plain_safe_str};
 use super::event::{Event, EventKind, ScalarText};
 use super::load_options::LoadOptions;
 use super::resolver::{may_resolve, resolve_plain};
@@ -261,9 +261,10 @@ impl<'a> Builder<'a> {
     }
 
     /// An unanchored scalar borrowed from the text, as the fast loader reads
-    /// most (`plain`: written plain; `clean`: the text is known to be
-    /// printable ASCII without `:` or `#`): a `str` is built and attached
-    /// on a short path, anything else goes the general way.
+    /// most: `text` is printable ASCII on one line, as all the fast
+    /// loader's text is (`plain`: written plain; `clean`: it is known to
+    /// hold no `:` or `#`). A `str` is built and attached on a short path,
+    /// anything else goes the general way.
     #[inline]
     pub(crate) fn str_scalar(
         &mut self,
@@ -287,7 +288,7 @@ impl<'a> Builder<'a> {
         let safe = if clean {
             plain_safe_ends(text.as_bytes())
         } else {
-            plain_safe_str(text.as_bytes())
+            plain_safe_printable(text.as_bytes())
         };
         let node = Node::new_str(text, safe, Span::new(self.source, start, end));
         self.attach_str(node)

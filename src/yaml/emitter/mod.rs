@@ -47,7 +47,7 @@ pub use crate::run_aside::{AsideJob, RunAside};
 pub use dump_error::DumpError;
 pub use dump_options::DumpOptions;
 pub(crate) use dump_text::{DumpText, Keep};
-pub(crate) use scalar_analysis::{plain_safe_ends, plain_safe_str};
+pub(crate) use scalar_analysis::{plain_safe_ends, plain_safe_printable, plain_safe_str};
 
 use crate::yaml::value::Node;
 use tree::Tree;

@@ -55,23 +55,40 @@ fn plain_chunk(w: u64) -> bool {
 /// (a false "no" only costs the analysis).
 #[inline]
 pub(crate) fn plain_safe_str(text: &[u8]) -> bool {
-    if !plain_safe_ends(text) {
-        return false;
-    }
-    // Every byte, read as one or two words (overlapping) when short.
-    let word = |c: Option<&[u8; 8]>| c.is_some_and(|c| plain_chunk(u64::from_le_bytes(*c)));
+    plain_safe_ends(text) && every_word(text, plain_chunk)
+}
+
+/// [`plain_safe_str`] for a text known to be printable ASCII on one line
+/// (a loader's whole text is): only `:` and `#` are looked for.
+#[inline]
+pub(crate) fn plain_safe_printable(text: &[u8]) -> bool {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    let has_zero = |v: u64| v.wrapping_sub(ONES) & !v & HIGH != 0;
+    let clear = |w: u64| {
+        !(has_zero(w ^ (ONES * u64::from(b':'))) || has_zero(w ^ (ONES * u64::from(b'#'))))
+    };
+    plain_safe_ends(text) && every_word(text, clear)
+}
+
+/// Whether `ok` holds for every eight bytes of `text` (non-empty), read as
+/// one or two words (overlapping, or bytes of the text repeated) when short.
+#[inline(always)]
+fn every_word(text: &[u8], ok: impl Fn(u64) -> bool) -> bool {
+    let word = |c: Option<&[u8; 8]>| c.is_some_and(|c| ok(u64::from_le_bytes(*c)));
     let half = |c: Option<&[u8; 4]>| c.map_or(0, |c| u64::from(u32::from_le_bytes(*c)));
     match text.len() {
+        0 => false,
         n @ 1..4 => {
             let at = |i: usize| text.get(i).copied().unwrap_or(0);
             let (a, b, c) = (at(0), at(n / 2), at(n - 1));
-            plain_chunk(u64::from_le_bytes([a, b, c, a, a, a, a, a]))
+            ok(u64::from_le_bytes([a, b, c, a, a, a, a, a]))
         }
-        4..8 => plain_chunk(half(text.first_chunk()) | half(text.last_chunk()) << 32),
+        4..8 => ok(half(text.first_chunk()) | half(text.last_chunk()) << 32),
         8..=16 => word(text.first_chunk()) && word(text.last_chunk()),
         _ => {
             let (chunks, _) = text.as_chunks::<8>();
-            chunks.iter().all(|c| plain_chunk(u64::from_le_bytes(*c))) && word(text.last_chunk())
+            chunks.iter().all(|c| ok(u64::from_le_bytes(*c))) && word(text.last_chunk())
         }
     }
 }
@@ -395,7 +412,7 @@ impl ScalarAnalysis {
 #[cfg(test)]
 mod tests {
     use super::super::implicit_resolver::resolves_to_str;
-    use super::{ScalarAnalysis, plain_safe_ends, plain_safe_str};
+    use super::{ScalarAnalysis, plain_safe_ends, plain_safe_printable, plain_safe_str};
 
     /// Bytes the rules single out, plus ordinary ones.
     const ALPHABET: &[u8] = b" \n:#-.?a'\"\t\r\0\x7f\x01!|>%@`,[]{}&*~0";
@@ -425,6 +442,9 @@ mod tests {
                 .all(|&c| (0x20..0x7F).contains(&c) && c != b':' && c != b'#');
             if clean {
                 assert_eq!(plain_safe_ends(t), plain_safe_str(t), "{t:?}");
+            }
+            if t.iter().all(|&c| (0x20..0x7F).contains(&c)) {
+                assert_eq!(plain_safe_printable(t), plain_safe_str(t), "{t:?}");
             }
             if plain_safe_str(t) {
                 assert_eq!(

@@ -280,8 +280,12 @@ impl Node {
     /// pending value: nothing reads them before the close replaces them, a
     /// pending one is a fill-once cell allocated (and freed) per collection,
     /// and `None` is replaced without a call to the general drop.
+    #[inline]
     pub(crate) fn open_collection(start: Span) -> Node {
-        Node::new(Value::Null, start)
+        Node(Arc::new(NodeData {
+            value: Value::Null,
+            span: NodeSpan::pack(start),
+        }))
     }
 
     /// Close a collection opened with [`Node::open_collection`]: set its

@@ -279,6 +279,7 @@ impl PyStr {
 
     /// Make this string, from [`Self::empty_for`], `s`: copied into
     /// the inline buffer where it already is (a node's, on the heap).
+    #[inline(always)]
     pub(crate) fn fill(&mut self, s: &str) {
         if let Repr::Inline(n, b) | Repr::InlinePlain(n, b) = &mut self.0
             && copy_inline(b, s.as_bytes()).is_some()
@@ -286,6 +287,13 @@ impl PyStr {
             *n = s.len() as u8;
             return;
         }
+        self.fill_boxed(s);
+    }
+
+    /// [`Self::fill`] for a text too long to keep inline (out of the
+    /// loader's per-scalar path).
+    #[inline(never)]
+    fn fill_boxed(&mut self, s: &str) {
         *self = if self.is_plain_safe() {
             PyStr(Repr::Utf8Plain(s.into()))
         } else {
