@@ -23,8 +23,9 @@ pub(crate) enum Read {
 /// What makes a line look like the end of the current sub-document.
 #[derive(Clone, Debug)]
 pub(crate) enum EofMatcher {
-    /// A `--boundary` or `--boundary--` line.
-    Boundary(String),
+    /// A `--boundary` or `--boundary--` line (shared by the multipart's
+    /// parts: one boundary copy per part was an allocation per part).
+    Boundary(std::sync::Arc<str>),
     /// A blank line (between header blocks of message/delivery-status).
     BlankLine,
 }
@@ -438,7 +439,7 @@ mod tests {
             vec![c(), b()],
             vec![c(), EofMatcher::BlankLine],
             vec![EofMatcher::BlankLine, b()],
-            vec![EofMatcher::Boundary(String::new())],
+            vec![EofMatcher::Boundary("".into())],
         ]
     }
 

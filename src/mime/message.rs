@@ -6,7 +6,8 @@ use super::decoded_part::DecodedPart;
 use super::defect::{Defect, DefectKind};
 use super::error::PyError;
 use super::header::Header;
-use super::param::{ParamValue, params_preserve, plain_param, unquote_value};
+use super::param::{ParamValue, params_preserve, plain_param, unquote, unquote_value};
+use std::borrow::Cow;
 use super::pystr::payload_bytes;
 use super::transfer_encoding::TransferEncoding;
 use super::walk::{IntoWalk, Walk};
@@ -324,6 +325,17 @@ impl Message {
                 Some(p) => p,
                 None => return Ok(None),
             },
+        };
+        // The usual name (`part-001.yaml`, already unquoted) is its own
+        // collapsed and stripped form: kept, not copied again.
+        let p = match p {
+            ParamValue::Str(s)
+                if matches!(unquote(&s), Cow::Borrowed(u) if u.len() == s.len())
+                    && py_strip(&s).len() == s.len() =>
+            {
+                return Ok(Some(s));
+            }
+            p => p,
         };
         let name = p.collapse_cow()?;
         Ok(Some(py_strip(&name).to_owned()))

@@ -467,6 +467,7 @@ impl<'a> Parser<'a> {
         let mut preamble_lines = 0usize;
         let mut linesep = false;
         let mut close_seen = false;
+        let matcher: std::sync::Arc<str> = boundary.into();
         while let Read::Line(l) = self.r.readline() {
             if !capturing_preamble
                 && let Some(split) = self.split.take_if(|s| s.begins_at(id, l.start))
@@ -512,7 +513,7 @@ impl<'a> Parser<'a> {
                 }
             }
             self.r
-                .push_matcher(EofMatcher::Boundary(boundary.to_owned()));
+                .push_matcher(EofMatcher::Boundary(std::sync::Arc::clone(&matcher)));
             self.parse_message(depth + 1)?;
             self.trim_last();
             self.r.pop_matcher();

@@ -123,9 +123,17 @@ pub fn py_eq_lower(a: &str, b: &str) -> bool {
     if a.eq_ignore_ascii_case(b) {
         return true;
     }
-    // Otherwise only a non-ASCII character can lower to make them equal
-    // (the Kelvin sign lowers to `k`).
-    !(b.is_ascii() && a.is_ascii()) && eq_lowered(a, b)
+    // Otherwise only a non-ASCII character can lower to make them equal:
+    // against ASCII `b`, only the Kelvin sign (three bytes lowered to `k`),
+    // so `a` must be longer by an even count — a length test, most often,
+    // rather than a scan of `a`.
+    if b.is_ascii() {
+        let longer = a.len() > b.len() && (a.len() - b.len()).is_multiple_of(2);
+        if !longer || a.is_ascii() {
+            return false;
+        }
+    }
+    eq_lowered(a, b)
 }
 
 #[cold]
@@ -252,6 +260,38 @@ pub fn py_istitle(s: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn only_ascii_and_the_kelvin_sign_lower_to_ascii() {
+        for c in (0..=0x10_FFFF).filter_map(char::from_u32) {
+            let lowered = py_lower(&c.to_string());
+            if lowered.is_ascii() {
+                assert!(c.is_ascii() || c == '\u{212A}', "U+{:04X}", u32::from(c));
+            }
+        }
+    }
+
+    #[test]
+    fn eq_lower_is_lower_then_compare() {
+        let alphabet = ["k", "K", "\u{212A}", "a", "-", "\u{130}", "i", "\u{3a3}", "\u{3c3}", "\u{e9}"];
+        let mut x = 0x2545_f491_4f6c_dd1d_u64;
+        let text = |x: &mut u64| -> String {
+            *x ^= *x << 13;
+            *x ^= *x >> 7;
+            *x ^= *x << 17;
+            let len = (*x % 5) as usize;
+            (0..len)
+                .filter_map(|k| alphabet.get(((*x >> (4 * k + 3)) % alphabet.len() as u64) as usize))
+                .copied()
+                .collect()
+        };
+        for _ in 0..40_000 {
+            let (a, b) = (text(&mut x), text(&mut x));
+            assert_eq!(py_eq_lower(&a, &b), py_lower(&a) == py_lower(&b), "{a:?} {b:?}");
+        }
+        assert!(py_eq_lower("\u{212A}ey", "key"));
+        assert!(!py_eq_lower("\u{212A}e", "key"));
+    }
 
     #[test]
     fn case_follows_python() {

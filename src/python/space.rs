@@ -26,13 +26,28 @@ pub fn py_is_space(c: char) -> bool {
 
 /// `s.strip()` (no argument).
 pub(crate) fn py_strip(s: &str) -> &str {
-    // Most texts (header values, parameters) have nothing to strip: two
-    // byte tests rather than decoding a character at each end.
-    let kept = |b: Option<&u8>| b.is_some_and(|&b| b.is_ascii() && !py_is_space(char::from(b)));
-    if kept(s.as_bytes().first()) && kept(s.as_bytes().last()) {
-        return s;
+    // Header values and parameters strip ASCII blanks, if any: bytes,
+    // rather than decoding a character at each step; a non-ASCII byte at
+    // either edge takes the character way.
+    let bytes = s.as_bytes();
+    let start = bytes
+        .iter()
+        .position(|&b| !is_ascii_space(b))
+        .unwrap_or(bytes.len());
+    let end = bytes
+        .iter()
+        .rposition(|&b| !is_ascii_space(b))
+        .map_or(start, |i| i + 1);
+    let edge_ascii = |i: usize| bytes.get(i).is_none_or(u8::is_ascii);
+    if edge_ascii(start) && (end == 0 || edge_ascii(end - 1)) {
+        return s.get(start..end.max(start)).unwrap_or("");
     }
     s.trim_matches(py_is_space)
+}
+
+/// [`py_is_space`] of an ASCII byte (false for any other byte).
+fn is_ascii_space(b: u8) -> bool {
+    matches!(b, b'\t'..=b'\r' | 0x1c..=0x1f | b' ')
 }
 
 /// `s.rstrip()` (no argument).
@@ -55,6 +70,30 @@ mod tests {
         for c in (0..=0x10_FFFF).filter_map(char::from_u32) {
             let expected = c.is_whitespace() || ('\u{1c}'..='\u{1f}').contains(&c);
             assert_eq!(py_is_space(c), expected, "U+{:04X}", u32::from(c));
+        }
+    }
+
+    #[test]
+    fn ascii_space_bytes_are_the_ascii_spaces() {
+        for b in 0..=255u8 {
+            assert_eq!(is_ascii_space(b), b.is_ascii() && py_is_space(char::from(b)), "{b}");
+        }
+    }
+
+    #[test]
+    fn byte_strip_is_the_character_strip() {
+        let alphabet = [" ", "\t", "\u{1c}", "x", ";", "\u{a0}", "\u{3000}", "\u{e9}", "\u{85}", "\n"];
+        let mut x = 0x9e37_79b9_7f4a_7c15_u64;
+        for _ in 0..50_000 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let len = (x % 7) as usize;
+            let s: String = (0..len)
+                .filter_map(|k| alphabet.get(((x >> (5 * k + 3)) % alphabet.len() as u64) as usize))
+                .copied()
+                .collect();
+            assert_eq!(py_strip(&s), s.trim_matches(py_is_space), "{s:?}");
         }
     }
 
