@@ -518,7 +518,7 @@ impl<'a> FastLoader<'a> {
     /// A scalar read from the text: unanchored ones borrowed from it take the
     /// builder's short path (`clean`: the text holds no `:` or `#`, as a
     /// plain scan found; the whole text is printable ASCII).
-    #[inline]
+    #[inline(always)]
     fn put_scalar(
         &mut self,
         text: Cow<'a, str>,
