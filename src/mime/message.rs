@@ -78,7 +78,11 @@ impl Message {
 
     /// The first header whose name matches case-insensitively (with its position).
     pub fn get_header(&self, name: &str) -> Option<&Header> {
-        self.headers.iter().find(|h| py_eq_lower(&h.name, name))
+        // Names are mostly looked up in their usual spelling, which one
+        // comparison of bytes finds (the case-blind one goes byte by byte).
+        self.headers
+            .iter()
+            .find(|h| *h.name == *name || py_eq_lower(&h.name, name))
     }
 
     /// `get_all(name)`: every matching value (empty if none; Python returns `None`).
@@ -213,7 +217,7 @@ impl Message {
 
     /// The transfer encoding that `get_payload(decode=True)` undoes.
     pub fn transfer_encoding(&self) -> TransferEncoding {
-        TransferEncoding::from_header(self.get("content-transfer-encoding"))
+        TransferEncoding::from_header(self.get("Content-Transfer-Encoding"))
     }
 
     /// The preamble of a multipart (text before the first boundary, without
@@ -319,9 +323,9 @@ impl Message {
     /// `get_filename()`: Content-Disposition `filename`, else Content-Type `name`,
     /// RFC 2231-decoded and stripped.
     pub fn get_filename(&self) -> Result<Option<String>, PyError> {
-        let p = match self.get_param("filename", "content-disposition")? {
+        let p = match self.get_param("filename", "Content-Disposition")? {
             Some(p) => p,
-            None => match self.get_param("name", "content-type")? {
+            None => match self.get_param("name", "Content-Type")? {
                 Some(p) => p,
                 None => return Ok(None),
             },
@@ -343,7 +347,7 @@ impl Message {
 
     /// `get_boundary()`: the `boundary` parameter, RFC 2231-decoded, right-stripped.
     pub fn get_boundary(&self) -> Result<Option<String>, PyError> {
-        match self.get_param("boundary", "content-type")? {
+        match self.get_param("boundary", "Content-Type")? {
             Some(p) => Ok(Some(py_rstrip(&p.collapse()?).to_string())),
             None => Ok(None),
         }
@@ -351,7 +355,7 @@ impl Message {
 
     /// `get_content_disposition()`: lower-cased disposition type, if the header exists.
     pub fn get_content_disposition(&self) -> Option<String> {
-        self.get("content-disposition")
+        self.get("Content-Disposition")
             .map(|v| py_lower(content_type::split_param(v).0))
     }
 }

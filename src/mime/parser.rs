@@ -122,7 +122,7 @@ fn mark_of(line: Line) -> Mark {
 fn boundary_of(headers: &[Header]) -> Result<Option<String>, PyError> {
     let Some(h) = headers
         .iter()
-        .find(|h| py_eq_lower(&h.name, "content-type"))
+        .find(|h| py_eq_lower(&h.name, "Content-Type"))
     else {
         return Ok(None);
     };
@@ -305,7 +305,7 @@ impl<'a> Parser<'a> {
         let ctype = content_type_of(
             headers
                 .iter()
-                .find(|h: &&Header| py_eq_lower(&h.name, "content-type"))
+                .find(|h: &&Header| h.name == "Content-Type" || py_eq_lower(&h.name, "Content-Type"))
                 .map(|h| h.value.as_str()),
             default_type,
         );
@@ -421,7 +421,7 @@ impl<'a> Parser<'a> {
             let cte = n
                 .headers
                 .iter()
-                .find(|h| py_eq_lower(&h.name, "content-transfer-encoding"))
+                .find(|h| py_eq_lower(&h.name, "Content-Transfer-Encoding"))
                 .map_or_else(|| "8bit".to_string(), |h| py_lower(&h.value));
             (boundary_of(&n.headers), n.start, n.body_start, cte)
         };

@@ -64,9 +64,11 @@ impl Preload {
 /// helper slept.
 const AHEAD: usize = 256;
 
-/// Parts guessed and loaded before the fold begins, at most: no more than
-/// the fold lets the helper load ahead of it anyway.
-pub(crate) const MAX_GUESSES: usize = AHEAD;
+/// Parts guessed and loaded before the fold begins, at most: while the
+/// processor types and numbers thousands of parts, the helper has time for
+/// about twice the lead it keeps during the fold (at [`AHEAD`] it then
+/// waited); the fold soon takes it back to [`AHEAD`].
+pub(crate) const MAX_GUESSES: usize = 2 * AHEAD;
 
 /// How long the helper, its parts all loaded, stays awake for a job (the
 /// dump's second half comes right after the last merges): an idle virtual
