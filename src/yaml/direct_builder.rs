@@ -290,6 +290,7 @@ impl<'a> Builder<'a> {
         } else {
             plain_safe_printable(text.as_bytes())
         };
+        debug_assert!(!safe || plain_safe_str(text.as_bytes()));
         let node = Node::new_str(text, safe, Span::new(self.source, start, end));
         self.attach_str(node)
     }
@@ -351,7 +352,8 @@ impl<'a> Builder<'a> {
             }
             // An owned text (unescaped, folded) becomes the string as it is.
             (Tag::Str, ScalarText::Text(Cow::Owned(t))) => {
-                Node::new(Value::Str(PyStr::loaded(t)), span)
+                let plain = plain_safe_str(t.as_bytes());
+                Node::new(Value::Str(PyStr::loaded(t, plain)), span)
             }
             (Tag::Str, ScalarText::Wide(p)) => Node::new(Value::Str(*p), span),
             (Tag::Value, _) => return None,

@@ -1,6 +1,5 @@
 //! `PyStr`: a Python `str`, which may hold lone surrogate code points.
 
-use crate::yaml::emitter::plain_safe_str;
 use std::fmt;
 
 /// A Python string: a sequence of Unicode code points, where — unlike Rust's
@@ -301,9 +300,9 @@ impl PyStr {
         };
     }
 
-    /// A loaded text already owned, marked when it is plain-safe.
-    pub(crate) fn loaded(s: String) -> PyStr {
-        let plain = plain_safe_str(s.as_bytes());
+    /// A loaded text already owned, marked when it is plain-safe (`plain`,
+    /// which the loader found with `emitter::plain_safe_str`).
+    pub(crate) fn loaded(s: String, plain: bool) -> PyStr {
         PyStr(match Repr::owned(s) {
             Repr::Inline(n, b) if plain => Repr::InlinePlain(n, b),
             Repr::Utf8(s) if plain => Repr::Utf8Plain(s),
@@ -486,6 +485,7 @@ impl Iterator for PyChars<'_> {
 
 #[cfg(test)]
 mod tests {
+    use crate::yaml::emitter::plain_safe_str;
     use super::*;
 
     /// Every length up to past the word paths, a difference at every
@@ -552,7 +552,7 @@ mod tests {
         for t in ["sh", "-c", long, "root:root", "", "a b ", "a\nb"] {
             let mut p = PyStr::empty_for(plain_safe_str(t.as_bytes()));
             p.fill(t);
-            let q = PyStr::loaded(t.to_owned());
+            let q = PyStr::loaded(t.to_owned(), plain_safe_str(t.as_bytes()));
             let plain = plain_safe_str(t.as_bytes());
             for x in [&p, &q] {
                 assert_eq!(x, &PyStr::from(t));
@@ -560,7 +560,7 @@ mod tests {
                 assert_eq!(x.is_plain_safe(), plain, "{t:?}");
             }
         }
-        assert!(PyStr::loaded(long.to_owned()).is_plain_safe());
+        assert!(PyStr::loaded(long.to_owned(), true).is_plain_safe());
         assert!(!PyStr::from("sh").is_plain_safe());
     }
 
