@@ -56,7 +56,7 @@ const fn resolved_first() -> [bool; 256] {
 }
 
 /// Whether PyYAML registers a resolver for scalars starting with `c`.
-const fn has_resolvers(c: u8) -> bool {
+pub(crate) const fn has_resolvers(c: u8) -> bool {
     matches!(
         c,
         b'y' | b'Y'

@@ -116,27 +116,9 @@ const fn plain_first_lengths() -> [u8; 256] {
     let mut t = [0u8; 256];
     let mut c = b'!';
     while c < 0x7F {
-        // The first characters PyYAML's implicit resolvers are registered for.
-        let resolver = matches!(
-            c,
-            b'0'..=b'9'
-                | b'-'
-                | b'+'
-                | b'.'
-                | b'~'
-                | b'<'
-                | b'='
-                | b'y'
-                | b'Y'
-                | b'n'
-                | b'N'
-                | b't'
-                | b'T'
-                | b'f'
-                | b'F'
-                | b'o'
-                | b'O'
-        );
+        // The first characters PyYAML's implicit resolvers are registered for
+        // (its `!`, `&` and `*` are indicators, left at 0 just below).
+        let resolver = crate::yaml::resolver::has_resolvers(c);
         if !crate::yaml::scanner::is_indicator(c) {
             if !resolver {
                 t[c as usize] = 1;
