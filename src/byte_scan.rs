@@ -13,6 +13,13 @@ fn eq_mask(x: u64, b: u8) -> u64 {
     v.wrapping_sub(ONES) & !v & HIGHS
 }
 
+/// Whether some byte of the word `x` is `b` (exact: a borrow flags a byte
+/// only above a true match).
+#[inline]
+pub(crate) fn has_byte(x: u64, b: u8) -> bool {
+    eq_mask(x, b) != 0
+}
+
 /// The index of the first byte of `bytes` that is in `set`.
 pub(crate) fn find_any<const N: usize>(bytes: &[u8], set: [u8; N]) -> Option<usize> {
     // The lowest flag of each mask is exact, so the lowest of their union is.

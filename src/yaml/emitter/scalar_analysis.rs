@@ -1,6 +1,7 @@
 //! `ScalarAnalysis`: which quoting styles can write a scalar's text faithfully.
 
 use super::text_unit::TextUnit;
+use crate::byte_scan::has_byte;
 
 /// Line breaks as the YAML 1.1 reader sees them (`\r` is escaped instead).
 pub(super) fn is_break(c: u32) -> bool {
@@ -29,13 +30,9 @@ pub(super) fn is_unicode_printable(c: u32) -> bool {
 pub(super) fn ascii_chunk(w: u64, lo: u8, a: u8, b: u8) -> bool {
     const ONES: u64 = 0x0101_0101_0101_0101;
     const HIGH: u64 = 0x8080_8080_8080_8080;
-    let has_zero = |v: u64| v.wrapping_sub(ONES) & !v & HIGH != 0;
     let below = w.wrapping_sub(ONES * u64::from(lo)) & !w & HIGH != 0;
     let above_tilde = (w.wrapping_add(ONES) | w) & HIGH != 0;
-    !(below
-        || above_tilde
-        || has_zero(w ^ (ONES * u64::from(a)))
-        || has_zero(w ^ (ONES * u64::from(b))))
+    !(below || above_tilde || has_byte(w, a) || has_byte(w, b))
 }
 
 /// Whether all eight bytes of `w` are printable ASCII or space and none is
@@ -62,13 +59,7 @@ pub(crate) fn plain_safe_str(text: &[u8]) -> bool {
 /// (a loader's whole text is): only `:` and `#` are looked for.
 #[inline]
 pub(crate) fn plain_safe_printable(text: &[u8]) -> bool {
-    const ONES: u64 = 0x0101_0101_0101_0101;
-    const HIGH: u64 = 0x8080_8080_8080_8080;
-    let has_zero = |v: u64| v.wrapping_sub(ONES) & !v & HIGH != 0;
-    let clear = |w: u64| {
-        !(has_zero(w ^ (ONES * u64::from(b':'))) || has_zero(w ^ (ONES * u64::from(b'#'))))
-    };
-    plain_safe_ends(text) && every_word(text, clear)
+    plain_safe_ends(text) && every_word(text, |w| !(has_byte(w, b':') || has_byte(w, b'#')))
 }
 
 /// Whether `ok` holds for every eight bytes of `text` (non-empty), read as
@@ -478,29 +469,25 @@ mod tests {
                 }
             }
         }
-        for t in [
-            &b"nginx"[..],
-            b"root:root",
-            b"-c",
-            b"0.pool",
-            b"...x",
-            b"a #b",
-            b"y",
-            b"",
-            b"yes",
-            b"~",
+        for (t, plain) in [
+            (&b"nginx"[..], false),
+            (b"root:root", false),
+            (b"-c", false),
+            (b"0.pool", false),
+            (b"...x", false),
+            (b"a #b", false),
+            (b"y", false),
+            (b"", false),
+            (b"yes", false),
+            (b"~", false),
+            (b"echo delta-12-0", true),
+            (b"/etc/x.conf", true),
+            (b"touch /tmp/a", true),
+            (b"sh", true),
+            (b"path", true),
+            (b"~/x/yz", true),
         ] {
-            assert!(!plain_safe_str(t), "{t:?}");
-        }
-        for t in [
-            &b"echo delta-12-0"[..],
-            b"/etc/x.conf",
-            b"touch /tmp/a",
-            b"sh",
-            b"path",
-            b"~/x/yz",
-        ] {
-            assert!(plain_safe_str(t), "{t:?}");
+            assert_eq!(plain_safe_str(t), plain, "{t:?}");
         }
     }
 
