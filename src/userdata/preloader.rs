@@ -11,7 +11,10 @@
 //!
 //! A large payload gets its helper before the MIME stage starts: a new thread
 //! takes a millisecond or more to run on this kind of machine (a virtual CPU
-//! that was idle), time the MIME stage would otherwise not hide.
+//! that was idle), time the MIME stage would otherwise not hide. Until its
+//! first job it faults in memory for its own later allocations
+//! ([`Shared::prefault`]): the kernel's zeroing of fresh pages then happens
+//! while the payload is being read.
 //!
 //! Between the MIME parse and the fold, the processor types the parts on its
 //! own for a few milliseconds. Meanwhile the helper loads the parts that look
@@ -78,6 +81,18 @@ const SPIN: Duration = Duration::from_millis(1);
 /// The helper thread's stack: the same as a main thread's, so that a document
 /// loads (or fails) there exactly as it would on the caller's thread.
 const HELPER_STACK: usize = 8 << 20;
+
+/// Memory the helper faults in for its own later use while it waits for the
+/// payload, at most: below the allocator's large-object size, so that it
+/// stays in the helper's own heap, where its loads and its half of the dump
+/// allocate next.
+const MAX_PREFAULT: usize = 8 << 20;
+
+/// Bytes between two checks for work while the helper faults memory in.
+const PREFAULT_STEP: usize = 1 << 20;
+
+/// A memory page (the unit the kernel faults in and zeroes).
+const PAGE: usize = 4096;
 
 /// One part's load (`None` when its text is not UTF-8: the handler then
 /// loads it as a Python string), and whether the helper did it.
@@ -173,12 +188,17 @@ impl<'scope, 'env> Preloader<'scope, 'env> {
             Preload::Auto => payload_len >= Preload::MIN_BYTES,
         };
         if early {
-            p.spawn();
+            p.spawn(payload_len);
         }
         p
     }
 
-    fn spawn(&mut self) {
+    /// Start the helper; a payload of `payload_len` bytes is on its way
+    /// (0: it is here already).
+    fn spawn(&mut self, payload_len: usize) {
+        // The helper's share of the loads and of the dump allocates about
+        // twice the payload.
+        let prefault = payload_len.saturating_mul(2).min(MAX_PREFAULT);
         let shared = Arc::new(Shared {
             opts: self.opts,
             parts: OnceLock::new(),
@@ -191,7 +211,10 @@ impl<'scope, 'env> Preloader<'scope, 'env> {
         let spawned = std::thread::Builder::new()
             .name("cloudfold-preload".into())
             .stack_size(HELPER_STACK)
-            .spawn_scoped(self.scope, move || helper.help());
+            .spawn_scoped(self.scope, move || {
+                let _ = helper.prefault(prefault);
+                helper.help();
+            });
         // No thread to be had: the handler loads every part itself.
         self.shared = spawned.ok().map(|_| shared);
     }
@@ -218,7 +241,7 @@ impl<'scope, 'env> Preloader<'scope, 'env> {
             return;
         }
         if self.shared.is_none() {
-            self.spawn();
+            self.spawn(0);
         }
         let Some(shared) = &self.shared else {
             return;
@@ -521,6 +544,34 @@ impl Shared<'_> {
         }
     }
 
+    /// Fault in up to `bytes` of memory and free it, stopping as soon as
+    /// there is work: the kernel zeroes every fresh page at its first write
+    /// (a tenth of a large render's time), and the helper's own later
+    /// allocations reuse these pages, already zeroed, instead of taking
+    /// fresh ones. Until the payload is read and its MIME parse hands the
+    /// helper a job, the helper has nothing else to do.
+    /// Returns the bytes faulted in.
+    fn prefault(&self, bytes: usize) -> usize {
+        let work = || self.poke.load(Ordering::Relaxed) || self.parts.get().is_some();
+        // Zeroed: fresh memory from the system is not written here yet.
+        let mut memory = vec![0u8; bytes];
+        let mut done = 0;
+        for step in memory.chunks_mut(PREFAULT_STEP) {
+            if work() {
+                break;
+            }
+            for page in step.chunks_mut(PAGE) {
+                if let Some(first) = page.first_mut() {
+                    *first = 1;
+                }
+            }
+            // Keep the writes: the memory is freed unread.
+            std::hint::black_box(&mut *step);
+            done += step.len();
+        }
+        done
+    }
+
     /// Stay awake up to [`SPIN`] for a job or the end.
     fn spin(&self) {
         let start = Instant::now();
@@ -556,6 +607,30 @@ mod tests {
             occurrence: 1,
             attached: true,
         }
+    }
+
+    /// The helper faults memory in only while it has nothing else to do.
+    #[test]
+    fn prefault_stops_at_the_first_work() {
+        let opts = UserDataOptions::default();
+        let shared = Shared {
+            opts: &opts,
+            parts: OnceLock::new(),
+            state: Mutex::new(State::default()),
+            loaded: Condvar::new(),
+            room: Condvar::new(),
+            poke: AtomicBool::new(false),
+        };
+        let bytes = 3 * PREFAULT_STEP + PAGE + 1;
+        assert_eq!(shared.prefault(bytes), bytes);
+        assert_eq!(shared.prefault(0), 0);
+        // A job (or a guess, or the end) came.
+        shared.poke.store(true, Ordering::Relaxed);
+        assert_eq!(shared.prefault(bytes), 0);
+        // The parts came.
+        shared.poke.store(false, Ordering::Relaxed);
+        let _ = shared.parts.set(Vec::new());
+        assert_eq!(shared.prefault(bytes), 0);
     }
 
     /// Once `settle` returns, every spent tree is freed, whichever thread
