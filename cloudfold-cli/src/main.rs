@@ -5,9 +5,8 @@
 mod cli;
 
 // The value tree is many small nodes; see `mimalloc` in this package's Cargo.toml.
-// mimalloc still collects its heap at process exit: the C define that skips it
-// (MI_SKIP_COLLECT_ON_EXIT) can only come from the build environment, which a
-// `cargo install` does not have; the cost is within the noise (benches/README.md).
+// Built in this repository, mimalloc skips collecting its heap at process exit
+// (MI_SKIP_COLLECT_ON_EXIT, from the CFLAGS in .cargo/config.toml).
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
