@@ -133,6 +133,8 @@ struct State {
     job: Option<AsideJob>,
     /// The helper has returned: it takes no more jobs.
     helper_gone: bool,
+    /// The helper returns after its next job (see [`Preloader::last_job`]).
+    last_job: bool,
     /// Parts guessed to be cloud-config, not loaded yet: (handler position,
     /// text).
     guesses: VecDeque<(usize, SharedText)>,
@@ -343,6 +345,15 @@ impl<'scope, 'env> Preloader<'scope, 'env> {
         spent.append(&mut self.spent);
     }
 
+    /// The next job is the helper's last (the dump's second half: nothing
+    /// follows it). The helper returns as soon as it is done, so that its
+    /// thread ends while this one still writes its own half, not after.
+    pub(crate) fn last_job(&mut self) {
+        if let Some(shared) = &self.shared {
+            shared.lock().last_job = true;
+        }
+    }
+
     /// Stop the helper (it finishes the part in hand).
     fn close(&mut self) {
         if let Some(shared) = self.shared.take() {
@@ -490,9 +501,14 @@ impl Shared<'_> {
         loop {
             if let Some(job) = st.job.take() {
                 self.poke.store(false, Ordering::Relaxed);
+                let last = st.last_job;
                 drop(st);
                 job();
                 st = self.lock();
+                if last {
+                    st.helper_gone = true;
+                    return;
+                }
                 continue;
             }
             if !st.spent.is_empty() {
@@ -607,6 +623,31 @@ mod tests {
             occurrence: 1,
             attached: true,
         }
+    }
+
+    /// After the job marked last, the helper is gone: it takes no other.
+    #[test]
+    fn the_helper_returns_after_its_last_job() {
+        let opts = UserDataOptions {
+            preload: Preload::Always,
+            ..UserDataOptions::default()
+        };
+        std::thread::scope(|scope| {
+            let mut p = Preloader::new(scope, &opts, 0);
+            p.last_job();
+            let (tx, rx) = std::sync::mpsc::channel();
+            assert!(p.run_aside(Box::new(move || tx.send(7).unwrap())).is_ok());
+            assert_eq!(rx.recv_timeout(Duration::from_secs(10)), Ok(7));
+            let start = Instant::now();
+            while !p.shared.as_ref().unwrap().lock().helper_gone {
+                assert!(
+                    start.elapsed() < Duration::from_secs(10),
+                    "the helper stayed"
+                );
+                std::thread::sleep(Duration::from_millis(1));
+            }
+            assert!(p.run_aside(Box::new(|| {})).is_err());
+        });
     }
 
     /// The helper faults memory in only while it has nothing else to do.

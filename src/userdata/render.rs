@@ -480,8 +480,9 @@ fn fold_processed(
             jinja,
         });
     }
-    // The helper, done loading, writes half of a large dump.
+    // The helper, done loading, writes half of a large dump, its last job.
     preloader.settle();
+    preloader.last_job();
     let aside: Option<&dyn crate::yaml::RunAside> = Some(&preloader);
     let keep = if in_pieces {
         Keep::Pieces(PIECE_BYTES)
