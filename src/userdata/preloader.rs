@@ -566,6 +566,7 @@ impl Shared<'_> {
     /// allocations reuse these pages, already zeroed, instead of taking
     /// fresh ones. Until the payload is read and its MIME parse hands the
     /// helper a job, the helper has nothing else to do.
+    ///
     /// Returns the bytes faulted in.
     fn prefault(&self, bytes: usize) -> usize {
         let work = || self.poke.load(Ordering::Relaxed) || self.parts.get().is_some();
