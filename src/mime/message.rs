@@ -78,11 +78,7 @@ impl Message {
 
     /// The first header whose name matches case-insensitively (with its position).
     pub fn get_header(&self, name: &str) -> Option<&Header> {
-        // Names are mostly looked up in their usual spelling, which one
-        // comparison of bytes finds (the case-blind one goes byte by byte).
-        self.headers
-            .iter()
-            .find(|h| *h.name == *name || py_eq_lower(&h.name, name))
+        self.headers.iter().find(|h| py_eq_lower(&h.name, name))
     }
 
     /// `get_all(name)`: every matching value (empty if none; Python returns `None`).

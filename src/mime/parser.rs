@@ -305,7 +305,7 @@ impl<'a> Parser<'a> {
         let ctype = content_type_of(
             headers
                 .iter()
-                .find(|h: &&Header| h.name == "Content-Type" || py_eq_lower(&h.name, "Content-Type"))
+                .find(|h: &&Header| py_eq_lower(&h.name, "Content-Type"))
                 .map(|h| h.value.as_str()),
             default_type,
         );

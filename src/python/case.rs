@@ -119,8 +119,10 @@ pub fn py_lower(s: &str) -> String {
 // ASCII test then folds away; the rare non-ASCII case stays out of line.
 #[inline]
 pub fn py_eq_lower(a: &str, b: &str) -> bool {
-    // Equal but for ASCII case: equal lowered, whatever else they hold.
-    if a.eq_ignore_ascii_case(b) {
+    // Equal but for ASCII case: equal lowered, whatever else they hold. A
+    // header name is mostly looked up in its usual spelling, which one
+    // comparison of bytes finds (the case-blind one goes byte by byte).
+    if a == b || a.eq_ignore_ascii_case(b) {
         return true;
     }
     // Otherwise only a non-ASCII character can lower to make them equal:

@@ -190,10 +190,9 @@ impl Leaf {
 
     /// `msg.get(name)`: the first header whose name matches case-insensitively.
     pub fn get(&self, name: &str) -> Option<&HeaderValue> {
-        // Looked up in the usual spelling, a name is one comparison of bytes.
         self.headers
             .iter()
-            .find(|(n, _)| **n == *name || crate::python::py_eq_lower(n, name))
+            .find(|(n, _)| crate::python::py_eq_lower(n, name))
             .map(|(_, v)| v)
     }
 
@@ -229,9 +228,7 @@ impl Leaf {
             && self
                 .headers
                 .iter()
-                .filter(|(n, _)| {
-                    *n == "Content-Type" || crate::python::py_eq_lower(n, "Content-Type")
-                })
+                .filter(|(n, _)| crate::python::py_eq_lower(n, "Content-Type"))
                 .count()
                 == 1;
         if !in_place {
